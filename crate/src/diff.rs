@@ -1,0 +1,1 @@
+//! Diffs on `similar`: unified text and hunks in Claude's `structuredPatch` shape.

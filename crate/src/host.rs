@@ -1,0 +1,164 @@
+//! What the core asks of the world. Everything with I/O goes through these traits so the same tool
+//! logic runs natively (`cargo test`, std::fs/std::process) and as wasm (JS host imports backed by
+//! `vscode.workspace.fs`, `child_process` or the remote executor).
+//!
+//! Paths given to a host are absolute paths in the workspace's own namespace (POSIX for a remote
+//! workspace). The core never hands a host a relative path.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FileKind {
+    File,
+    Directory,
+    Symlink,
+    Other,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Metadata {
+    pub kind: FileKind,
+    pub size: u64,
+    /// Modification time, milliseconds since the Unix epoch.
+    pub mtime_ms: f64,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DirEntry {
+    pub name: String,
+    pub kind: FileKind,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum HostErrorKind {
+    NotFound,
+    PermissionDenied,
+    IsADirectory,
+    NotADirectory,
+    AlreadyExists,
+    /// The host cannot do this at all (no such capability on this host).
+    Unsupported,
+    Other,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HostError {
+    pub kind: HostErrorKind,
+    pub message: String,
+}
+
+impl HostError {
+    pub fn new(kind: HostErrorKind, message: impl Into<String>) -> Self {
+        HostError {
+            kind,
+            message: message.into(),
+        }
+    }
+    pub fn not_found(message: impl Into<String>) -> Self {
+        Self::new(HostErrorKind::NotFound, message)
+    }
+    pub fn other(message: impl Into<String>) -> Self {
+        Self::new(HostErrorKind::Other, message)
+    }
+}
+
+impl fmt::Display for HostError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for HostError {}
+
+pub type HostResult<T> = Result<T, HostError>;
+
+/// The workspace's file system.
+#[allow(async_fn_in_trait)] // futures are awaited on one thread (wasm), Send is never needed
+pub trait FileSystem {
+    async fn read_file(&self, path: &str) -> HostResult<Vec<u8>>;
+    /// Replace the file's content atomically: a reader sees the old or the new bytes, never a mix,
+    /// and a failed write leaves the old file in place. Missing parent directories are an error.
+    async fn write_file(&self, path: &str, data: &[u8]) -> HostResult<()>;
+    /// Follows symlinks.
+    async fn stat(&self, path: &str) -> HostResult<Metadata>;
+    /// Does not follow symlinks: a link reports `FileKind::Symlink`.
+    async fn lstat(&self, path: &str) -> HostResult<Metadata>;
+    /// Entries of a directory, unsorted, without `.` and `..`. A symlink's kind is `Symlink`.
+    async fn read_dir(&self, path: &str) -> HostResult<Vec<DirEntry>>;
+    async fn create_dir_all(&self, path: &str) -> HostResult<()>;
+    async fn rename(&self, from: &str, to: &str) -> HostResult<()>;
+    async fn remove(&self, path: &str, recursive: bool) -> HostResult<()>;
+    /// The canonical path with every symlink resolved. Hosts that cannot resolve links return the
+    /// path unchanged.
+    async fn real_path(&self, path: &str) -> HostResult<String>;
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ExecRequest {
+    /// Shell command line, run by the host's shell (`bash -c` on POSIX hosts).
+    pub command: String,
+    pub cwd: String,
+    /// Extra environment on top of the host's own.
+    pub env: Vec<(String, String)>,
+    /// For foreground runs: kill after this long. For background runs: the lifetime limit.
+    pub timeout_ms: u64,
+    /// Keep at most this many bytes of each stream; the rest is counted but dropped.
+    pub max_output_bytes: usize,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ExecOutput {
+    pub stdout: String,
+    pub stderr: String,
+    /// None when the process was killed by a signal or timed out.
+    pub exit_code: Option<i32>,
+    pub timed_out: bool,
+    /// True when output beyond `max_output_bytes` was dropped.
+    pub truncated: bool,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BackgroundStatus {
+    /// Output produced since the previous `read_background` of this id.
+    pub stdout: String,
+    pub stderr: String,
+    pub running: bool,
+    pub exit_code: Option<i32>,
+}
+
+/// Running commands where the workspace is.
+#[allow(async_fn_in_trait)]
+pub trait Exec {
+    async fn run(&self, request: &ExecRequest) -> HostResult<ExecOutput>;
+    /// Start a command that outlives the call; returns the host's id for it.
+    async fn spawn_background(&self, request: &ExecRequest) -> HostResult<String>;
+    async fn read_background(&self, id: &str) -> HostResult<BackgroundStatus>;
+    /// Returns false when the process had already exited.
+    async fn kill_background(&self, id: &str) -> HostResult<bool>;
+}
+
+/// Fast search where the host has it. Hosts without ripgrep keep the defaults, and the core falls
+/// back to its own walker over [`FileSystem`].
+#[allow(async_fn_in_trait)]
+pub trait Search {
+    /// Run ripgrep with `args` in `cwd`. `Ok(None)` means the host has no ripgrep.
+    async fn ripgrep(&self, _args: &[String], _cwd: &str, _timeout_ms: u64) -> HostResult<Option<ExecOutput>> {
+        Ok(None)
+    }
+}
+
+/// The clock; std's Instant panics on wasm32-unknown-unknown, so time comes from the host.
+pub trait Clock {
+    fn now_ms(&self) -> f64;
+}
+
+/// Everything a tool set needs.
+pub trait Host: FileSystem + Exec + Search + Clock {}
+impl<T: FileSystem + Exec + Search + Clock> Host for T {}

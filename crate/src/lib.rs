@@ -1,0 +1,17 @@
+//! tether-core: the proxied tool suite, the MCP server that serves it, path mapping, the coherent
+//! file cache and diffs. I/O-free logic generic over [`host::Host`]; the wasm-bindgen boundary
+//! lives in `wasm.rs` alone.
+
+pub mod cache;
+pub mod diff;
+pub mod framing;
+pub mod host;
+pub mod mcp;
+pub mod paths;
+pub mod tools;
+
+#[cfg(not(target_arch = "wasm32"))]
+pub mod native;
+
+#[cfg(target_arch = "wasm32")]
+pub mod wasm;

@@ -1,0 +1,407 @@
+//! The replacements for Claude Code's built-in file and shell tools, with the built-ins' names,
+//! input schemas and output conventions, working on workspace paths through a [`Host`].
+
+pub mod bash;
+pub mod edit;
+pub mod glob;
+pub mod grep;
+pub mod ls;
+pub mod notebook;
+pub mod read;
+pub mod text;
+pub mod write;
+
+use crate::cache::{CachedRead, FileCache};
+pub use crate::host::Host;
+use crate::host::{HostError, HostErrorKind, Metadata};
+use crate::paths::{PathError, PathMapper};
+use serde::de::DeserializeOwned;
+use serde_json::{json, Value};
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::fmt;
+
+/// One piece of a tool result, as MCP content.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Content {
+    Text(String),
+    Image { data_base64: String, mime_type: String },
+}
+
+impl Content {
+    pub fn to_json(&self) -> Value {
+        match self {
+            Content::Text(text) => json!({"type": "text", "text": text}),
+            Content::Image {
+                data_base64,
+                mime_type,
+            } => json!({"type": "image", "data": data_base64, "mimeType": mime_type}),
+        }
+    }
+}
+
+/// A tool's result: model-facing content, plus structured data for the UI (the same shapes as the
+/// CLI's `tool_use_result` for the built-in of the same name).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ToolOutput {
+    pub content: Vec<Content>,
+    pub is_error: bool,
+    pub structured: Option<Value>,
+}
+
+impl ToolOutput {
+    pub fn text(text: impl Into<String>) -> Self {
+        ToolOutput {
+            content: vec![Content::Text(text.into())],
+            is_error: false,
+            structured: None,
+        }
+    }
+
+    pub fn error(text: impl Into<String>) -> Self {
+        ToolOutput {
+            content: vec![Content::Text(text.into())],
+            is_error: true,
+            structured: None,
+        }
+    }
+
+    pub fn with_structured(mut self, value: Value) -> Self {
+        self.structured = Some(value);
+        self
+    }
+
+    /// All text content joined (tests and logs).
+    pub fn text_content(&self) -> String {
+        self.content
+            .iter()
+            .filter_map(|c| match c {
+                Content::Text(t) => Some(t.as_str()),
+                Content::Image { .. } => None,
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+}
+
+/// A failure the model should read and act on; becomes an `isError: true` result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ToolError(pub String);
+
+impl ToolError {
+    pub fn new(message: impl Into<String>) -> Self {
+        ToolError(message.into())
+    }
+}
+
+impl fmt::Display for ToolError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl From<PathError> for ToolError {
+    fn from(e: PathError) -> Self {
+        ToolError(e.to_string())
+    }
+}
+
+impl From<HostError> for ToolError {
+    fn from(e: HostError) -> Self {
+        ToolError(match e.kind {
+            HostErrorKind::NotFound => format!("File does not exist: {}", e.message),
+            HostErrorKind::PermissionDenied => format!("Permission denied: {}", e.message),
+            _ => e.message,
+        })
+    }
+}
+
+pub type ToolResult<T> = Result<T, ToolError>;
+
+/// Static description of a tool for `tools/list`.
+pub struct ToolSpec {
+    pub name: &'static str,
+    pub title: &'static str,
+    pub description: &'static str,
+    pub input_schema: fn() -> Value,
+    pub read_only: bool,
+    pub destructive: bool,
+}
+
+impl ToolSpec {
+    pub fn to_json(&self) -> Value {
+        json!({
+            "name": self.name,
+            "title": self.title,
+            "description": self.description,
+            "inputSchema": (self.input_schema)(),
+            "annotations": {
+                "title": self.title,
+                "readOnlyHint": self.read_only,
+                "destructiveHint": self.destructive,
+                "openWorldHint": false,
+            },
+            // Sent up front rather than deferred behind ToolSearch (CLI 2.1.330).
+            "_meta": {"anthropic/alwaysLoad": true},
+        })
+    }
+}
+
+/// Every tool, in the order `tools/list` shows them.
+pub fn specs() -> [&'static ToolSpec; 11] {
+    [
+        &read::SPEC,
+        &write::SPEC,
+        &edit::EDIT_SPEC,
+        &edit::MULTI_EDIT_SPEC,
+        &notebook::SPEC,
+        &glob::SPEC,
+        &grep::SPEC,
+        &ls::SPEC,
+        &bash::BASH_SPEC,
+        &bash::BASH_OUTPUT_SPEC,
+        &bash::KILL_SHELL_SPEC,
+    ]
+}
+
+pub fn is_known_tool(name: &str) -> bool {
+    specs().iter().any(|s| s.name == name)
+}
+
+#[derive(Clone, Debug)]
+pub struct ToolsetConfig {
+    /// The workspace root, an absolute path in the workspace's namespace.
+    pub root: String,
+    /// The CLI's local mirror folder, whose paths map onto `root`.
+    pub mirror: Option<String>,
+    /// Let tools touch paths outside the root (the permission layer asks the user first).
+    pub allow_outside_root: bool,
+    /// Extra environment for commands.
+    pub env: Vec<(String, String)>,
+}
+
+impl ToolsetConfig {
+    pub fn new(root: impl Into<String>) -> Self {
+        ToolsetConfig {
+            root: root.into(),
+            mirror: None,
+            allow_outside_root: false,
+            env: Vec::new(),
+        }
+    }
+}
+
+/// What we know of a file from the last time the model read or wrote it ("read before edit").
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReadRecord {
+    pub mtime_ms: f64,
+    pub size: u64,
+    /// Hash of the full content at that time: an mtime change with identical content is no change.
+    pub content_hash: u64,
+}
+
+/// A background shell started by Bash with `run_in_background`.
+#[derive(Clone, Debug)]
+pub struct ShellRecord {
+    pub host_id: String,
+    pub command: String,
+    pub started_ms: f64,
+}
+
+/// The tools bound to one host and workspace, with the per-session state they share.
+pub struct Toolset<H: Host> {
+    pub host: H,
+    pub paths: PathMapper,
+    pub cache: FileCache,
+    pub config: ToolsetConfig,
+    reads: RefCell<HashMap<String, ReadRecord>>,
+    shells: RefCell<HashMap<String, ShellRecord>>,
+    next_shell: RefCell<u64>,
+    real_root: RefCell<Option<String>>,
+}
+
+impl<H: Host> Toolset<H> {
+    pub fn new(host: H, config: ToolsetConfig) -> Result<Self, PathError> {
+        let mut paths = PathMapper::new(&config.root)?;
+        if let Some(mirror) = &config.mirror {
+            paths = paths.with_mirror(mirror)?;
+        }
+        Ok(Toolset {
+            host,
+            paths,
+            cache: FileCache::default(),
+            config,
+            reads: RefCell::new(HashMap::new()),
+            shells: RefCell::new(HashMap::new()),
+            next_shell: RefCell::new(0),
+            real_root: RefCell::new(None),
+        })
+    }
+
+    /// Run a tool by its name (without the `mcp__tether__` prefix). Every failure becomes an
+    /// `is_error` result whose text tells the model what to do.
+    pub async fn call(&self, name: &str, args: Value) -> ToolOutput {
+        let result = match name {
+            "Read" => read::run(self, args).await,
+            "Write" => write::run(self, args).await,
+            "Edit" => edit::run_edit(self, args).await,
+            "MultiEdit" => edit::run_multi_edit(self, args).await,
+            "NotebookEdit" => notebook::run(self, args).await,
+            "Glob" => glob::run(self, args).await,
+            "Grep" => grep::run(self, args).await,
+            "LS" => ls::run(self, args).await,
+            "Bash" => bash::run_bash(self, args).await,
+            "BashOutput" => bash::run_bash_output(self, args).await,
+            "KillShell" => bash::run_kill_shell(self, args).await,
+            other => Err(ToolError(format!("No such tool available: {other}"))),
+        };
+        result.unwrap_or_else(|e| ToolOutput::error(e.0))
+    }
+
+    /// Resolve a path from the model to a workspace path, refusing paths outside the workspace
+    /// (unless configured otherwise) and symlinks that lead out of it.
+    pub async fn resolve_path(&self, input: &str) -> ToolResult<String> {
+        let path = self.paths.resolve(input)?;
+        if self.config.allow_outside_root {
+            return Ok(path);
+        }
+        if !self.paths.contains(&path) {
+            return Err(PathError::OutsideWorkspace {
+                path,
+                root: self.paths.root().to_string(),
+            }
+            .into());
+        }
+        self.check_no_symlink_escape(&path).await?;
+        Ok(path)
+    }
+
+    /// The nearest existing ancestor (or the path itself) must resolve inside the real root.
+    async fn check_no_symlink_escape(&self, path: &str) -> ToolResult<()> {
+        let real_root = self.real_root().await;
+        let mut probe = Some(path.to_string());
+        while let Some(p) = probe {
+            match self.host.real_path(&p).await {
+                Ok(real) => {
+                    if self.paths.is_within(&real, &real_root) || self.paths.contains(&real) {
+                        return Ok(());
+                    }
+                    return Err(ToolError(format!(
+                        "The path {path} leads outside the workspace {} through a symbolic link (it resolves to {real}). Use a path inside the workspace.",
+                        self.paths.root()
+                    )));
+                }
+                Err(e) if e.kind == HostErrorKind::NotFound => probe = self.paths.parent(&p),
+                Err(e) => return Err(e.into()),
+            }
+        }
+        Ok(())
+    }
+
+    async fn real_root(&self) -> String {
+        if let Some(r) = self.real_root.borrow().as_ref() {
+            return r.clone();
+        }
+        let root = self.paths.root().to_string();
+        let real = self.host.real_path(&root).await.unwrap_or(root);
+        *self.real_root.borrow_mut() = Some(real.clone());
+        real
+    }
+
+    /// Read a whole file through the cache.
+    pub async fn read_file(&self, path: &str) -> ToolResult<CachedRead> {
+        self.cache.read(&self.host, path).await.map_err(|e| match e.kind {
+            HostErrorKind::NotFound => ToolError(format!("File does not exist: {path}")),
+            HostErrorKind::IsADirectory => ToolError(format!(
+                "{path} is a directory, not a file. Use LS or Glob to list its contents."
+            )),
+            _ => ToolError(format!("Could not read {path}: {}", e.message)),
+        })
+    }
+
+    /// Write a whole file through the cache (atomic on the host), creating missing parent
+    /// directories, and remember the new state as read so a follow-up Edit is allowed.
+    pub async fn write_file(&self, path: &str, bytes: Vec<u8>) -> ToolResult<Metadata> {
+        if let Some(parent) = self.paths.parent(path) {
+            if self.host.stat(&parent).await.is_err() {
+                self.host
+                    .create_dir_all(&parent)
+                    .await
+                    .map_err(|e| ToolError(format!("Could not create the directory {parent}: {}", e.message)))?;
+            }
+        }
+        let hash = content_hash(&bytes);
+        let meta = self
+            .cache
+            .write(&self.host, path, bytes)
+            .await
+            .map_err(|e| ToolError(format!("Could not write {path}: {}", e.message)))?;
+        self.record_read(path, &meta, hash);
+        Ok(meta)
+    }
+
+    pub fn record_read(&self, path: &str, meta: &Metadata, content_hash: u64) {
+        self.reads.borrow_mut().insert(
+            path.to_string(),
+            ReadRecord {
+                mtime_ms: meta.mtime_ms,
+                size: meta.size,
+                content_hash,
+            },
+        );
+    }
+
+    pub fn read_record(&self, path: &str) -> Option<ReadRecord> {
+        self.reads.borrow().get(path).cloned()
+    }
+
+    /// The "read before edit" guard: the file must have been read (or written) in this session and
+    /// not changed since. `current` is the file's content now.
+    pub fn check_fresh(&self, path: &str, current: &CachedRead) -> ToolResult<()> {
+        let Some(record) = self.read_record(path) else {
+            return Err(ToolError(
+                "File has not been read yet. Read it first before writing to it.".to_string(),
+            ));
+        };
+        let unchanged_stat = record.mtime_ms == current.meta.mtime_ms && record.size == current.meta.size;
+        if unchanged_stat || record.content_hash == content_hash(&current.bytes) {
+            Ok(())
+        } else {
+            Err(ToolError(
+                "File has been modified since read, either by the user or by a linter. Read it again before attempting to write it.".to_string(),
+            ))
+        }
+    }
+
+    /// Register a background shell; returns the id the model uses (`bash_1`, `bash_2`, ...).
+    pub fn add_shell(&self, record: ShellRecord) -> String {
+        let mut n = self.next_shell.borrow_mut();
+        *n += 1;
+        let id = format!("bash_{n}");
+        self.shells.borrow_mut().insert(id.clone(), record);
+        id
+    }
+
+    pub fn shell(&self, id: &str) -> Option<ShellRecord> {
+        self.shells.borrow().get(id).cloned()
+    }
+
+    pub fn remove_shell(&self, id: &str) -> Option<ShellRecord> {
+        self.shells.borrow_mut().remove(id)
+    }
+}
+
+/// FNV-1a over the bytes: cheap, deterministic on every target, good enough to tell "same content".
+pub fn content_hash(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in bytes {
+        h ^= u64::from(*b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+/// Parse a tool's arguments; a mismatch becomes the error text the model sees.
+pub fn parse_input<T: DeserializeOwned>(tool: &str, args: Value) -> ToolResult<T> {
+    serde_json::from_value(args).map_err(|e| ToolError(format!("InputValidationError: {tool} failed due to the following issue: {e}")))
+}
