@@ -81,7 +81,10 @@ impl FileCache {
     pub async fn read<F: FileSystem>(&self, fs: &F, path: &str) -> HostResult<CachedRead> {
         let meta = fs.stat(path).await?;
         if meta.kind == FileKind::Directory {
-            return Err(HostError::new(HostErrorKind::IsADirectory, format!("{path} is a directory")));
+            return Err(HostError::new(
+                HostErrorKind::IsADirectory,
+                format!("{path} is a directory"),
+            ));
         }
         let version = Version::from(&meta);
         if let Some(entry) = self.entries.borrow_mut().get_mut(path) {

@@ -62,7 +62,11 @@ impl<H: Host> McpServer<H> {
     pub async fn handle_value(&self, message: Value) -> Option<Value> {
         if let Value::Array(batch) = message {
             if batch.is_empty() {
-                return Some(error_response(Value::Null, INVALID_REQUEST, "Invalid Request: empty batch"));
+                return Some(error_response(
+                    Value::Null,
+                    INVALID_REQUEST,
+                    "Invalid Request: empty batch",
+                ));
             }
             let mut out = Vec::new();
             for item in batch {
@@ -73,7 +77,11 @@ impl<H: Host> McpServer<H> {
             return if out.is_empty() { None } else { Some(Value::Array(out)) };
         }
         let Value::Object(obj) = message else {
-            return Some(error_response(Value::Null, INVALID_REQUEST, "Invalid Request: not an object"));
+            return Some(error_response(
+                Value::Null,
+                INVALID_REQUEST,
+                "Invalid Request: not an object",
+            ));
         };
         let id = obj.get("id").cloned();
         let Some(method) = obj.get("method").and_then(Value::as_str) else {
@@ -82,7 +90,11 @@ impl<H: Host> McpServer<H> {
             return if is_response {
                 None
             } else {
-                Some(error_response(id.unwrap_or(Value::Null), INVALID_REQUEST, "Invalid Request: missing method"))
+                Some(error_response(
+                    id.unwrap_or(Value::Null),
+                    INVALID_REQUEST,
+                    "Invalid Request: missing method",
+                ))
             };
         };
         let params = obj.get("params").cloned().unwrap_or(Value::Null);
@@ -107,7 +119,10 @@ impl<H: Host> McpServer<H> {
 
     async fn call_tool(&self, params: Value) -> Result<Value, (i64, String)> {
         let Value::Object(mut params) = params else {
-            return Err((INVALID_PARAMS, "Invalid params: expected an object with name and arguments".into()));
+            return Err((
+                INVALID_PARAMS,
+                "Invalid params: expected an object with name and arguments".into(),
+            ));
         };
         let name = match params.remove("name") {
             Some(Value::String(s)) => s,

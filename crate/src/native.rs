@@ -2,7 +2,7 @@
 //! for native tools. Not compiled into the wasm module.
 
 use crate::host::{
-    BackgroundStatus, Clock, DirEntry, ExecOutput, ExecRequest, Exec, FileKind, FileSystem, HostError, HostErrorKind,
+    BackgroundStatus, Clock, DirEntry, Exec, ExecOutput, ExecRequest, FileKind, FileSystem, HostError, HostErrorKind,
     HostResult, Metadata, Search,
 };
 use std::fs;
@@ -75,7 +75,10 @@ static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
 impl FileSystem for NativeHost {
     async fn read_file(&self, path: &str) -> HostResult<Vec<u8>> {
         if Path::new(path).is_dir() {
-            return Err(HostError::new(HostErrorKind::IsADirectory, format!("{path} is a directory")));
+            return Err(HostError::new(
+                HostErrorKind::IsADirectory,
+                format!("{path} is a directory"),
+            ));
         }
         fs::read(path).map_err(|e| map_io(e, path))
     }
@@ -83,9 +86,14 @@ impl FileSystem for NativeHost {
     async fn write_file(&self, path: &str, data: &[u8]) -> HostResult<()> {
         let target = Path::new(path);
         if target.is_dir() {
-            return Err(HostError::new(HostErrorKind::IsADirectory, format!("{path} is a directory")));
+            return Err(HostError::new(
+                HostErrorKind::IsADirectory,
+                format!("{path} is a directory"),
+            ));
         }
-        let dir = target.parent().ok_or_else(|| HostError::other(format!("{path} has no parent directory")))?;
+        let dir = target
+            .parent()
+            .ok_or_else(|| HostError::other(format!("{path} has no parent directory")))?;
         let name = target.file_name().and_then(|n| n.to_str()).unwrap_or("file");
         let n = TEMP_COUNTER.fetch_add(1, Ordering::Relaxed);
         let temp = dir.join(format!(".{name}.tether-{}-{n}.tmp", std::process::id()));
@@ -112,7 +120,9 @@ impl FileSystem for NativeHost {
     }
 
     async fn lstat(&self, path: &str) -> HostResult<Metadata> {
-        fs::symlink_metadata(path).map(|m| metadata_of(&m)).map_err(|e| map_io(e, path))
+        fs::symlink_metadata(path)
+            .map(|m| metadata_of(&m))
+            .map_err(|e| map_io(e, path))
     }
 
     async fn read_dir(&self, path: &str) -> HostResult<Vec<DirEntry>> {

@@ -300,15 +300,26 @@ fn replace_path_prefix(text: &str, from: &str, to: &str, style: PathStyle) -> St
     if from.is_empty() {
         return text.to_string();
     }
-    let hay = if style == PathStyle::Windows { text.to_ascii_lowercase() } else { text.to_string() };
-    let needle = if style == PathStyle::Windows { from.to_ascii_lowercase() } else { from.to_string() };
+    let hay = if style == PathStyle::Windows {
+        text.to_ascii_lowercase()
+    } else {
+        text.to_string()
+    };
+    let needle = if style == PathStyle::Windows {
+        from.to_ascii_lowercase()
+    } else {
+        from.to_string()
+    };
     let mut out = String::with_capacity(text.len());
     let mut i = 0;
     while let Some(found) = hay[i..].find(&needle) {
         let start = i + found;
         let end = start + needle.len();
         let next = text[end..].chars().next();
-        let at_boundary = matches!(next, None | Some('/' | '\\' | '"' | '\'' | ' ' | '\t' | '\n' | ';' | '&' | '|' | ')'));
+        let at_boundary = matches!(
+            next,
+            None | Some('/' | '\\' | '"' | '\'' | ' ' | '\t' | '\n' | ';' | '&' | '|' | ')')
+        );
         out.push_str(&text[i..start]);
         if !at_boundary {
             out.push_str(&text[start..end]);
@@ -344,7 +355,10 @@ mod tests {
     #[test]
     fn normalizes_windows_drive_paths() {
         assert_eq!(normalize("c:/Users\\me\\..\\you", PathStyle::Windows), "C:\\Users\\you");
-        assert_eq!(normalize("\\\\srv\\share\\a\\..\\b", PathStyle::Windows), "\\\\srv\\share\\b");
+        assert_eq!(
+            normalize("\\\\srv\\share\\a\\..\\b", PathStyle::Windows),
+            "\\\\srv\\share\\b"
+        );
     }
 
     #[test]
@@ -357,8 +371,14 @@ mod tests {
     #[test]
     fn dotdot_escapes_are_refused_inside_check() {
         let m = PathMapper::new("/home/u/proj").unwrap();
-        assert!(matches!(m.resolve_inside("../../etc/passwd"), Err(PathError::OutsideWorkspace { .. })));
-        assert!(matches!(m.resolve_inside("/home/u/proj/../other/x"), Err(PathError::OutsideWorkspace { .. })));
+        assert!(matches!(
+            m.resolve_inside("../../etc/passwd"),
+            Err(PathError::OutsideWorkspace { .. })
+        ));
+        assert!(matches!(
+            m.resolve_inside("/home/u/proj/../other/x"),
+            Err(PathError::OutsideWorkspace { .. })
+        ));
         assert!(m.resolve_inside("/home/u/proj/a/../b").is_ok());
     }
 
@@ -376,12 +396,19 @@ mod tests {
             .with_mirror("/Users/me/.tether/remote/gpu1/srv-data-proj")
             .unwrap();
         assert_eq!(
-            m.resolve("/Users/me/.tether/remote/gpu1/srv-data-proj/train.py").unwrap(),
+            m.resolve("/Users/me/.tether/remote/gpu1/srv-data-proj/train.py")
+                .unwrap(),
             "/srv/data/proj/train.py"
         );
-        assert_eq!(m.resolve("/Users/me/.tether/remote/gpu1/srv-data-proj").unwrap(), "/srv/data/proj");
+        assert_eq!(
+            m.resolve("/Users/me/.tether/remote/gpu1/srv-data-proj").unwrap(),
+            "/srv/data/proj"
+        );
         assert_eq!(m.resolve("/srv/data/proj/x.py").unwrap(), "/srv/data/proj/x.py");
-        assert_eq!(m.to_mirror("/srv/data/proj/a/b.txt"), "/Users/me/.tether/remote/gpu1/srv-data-proj/a/b.txt");
+        assert_eq!(
+            m.to_mirror("/srv/data/proj/a/b.txt"),
+            "/Users/me/.tether/remote/gpu1/srv-data-proj/a/b.txt"
+        );
     }
 
     #[test]
@@ -391,32 +418,52 @@ mod tests {
             .with_mirror("C:\\Users\\Me\\AppData\\Tether\\gpu1\\home-me-proj")
             .unwrap();
         assert_eq!(
-            m.resolve("c:\\users\\me\\appdata\\tether\\gpu1\\home-me-proj\\src\\lib.rs").unwrap(),
+            m.resolve("c:\\users\\me\\appdata\\tether\\gpu1\\home-me-proj\\src\\lib.rs")
+                .unwrap(),
             "/home/me/proj/src/lib.rs"
         );
         assert_eq!(
-            m.resolve("C:/Users/Me/AppData/Tether/gpu1/home-me-proj/README.md").unwrap(),
+            m.resolve("C:/Users/Me/AppData/Tether/gpu1/home-me-proj/README.md")
+                .unwrap(),
             "/home/me/proj/README.md"
         );
-        assert!(matches!(m.resolve("D:\\other\\file.txt"), Err(PathError::OutsideWorkspace { .. })));
-        assert_eq!(m.to_mirror("/home/me/proj/a/b"), "C:\\Users\\Me\\AppData\\Tether\\gpu1\\home-me-proj\\a\\b");
+        assert!(matches!(
+            m.resolve("D:\\other\\file.txt"),
+            Err(PathError::OutsideWorkspace { .. })
+        ));
+        assert_eq!(
+            m.to_mirror("/home/me/proj/a/b"),
+            "C:\\Users\\Me\\AppData\\Tether\\gpu1\\home-me-proj\\a\\b"
+        );
     }
 
     #[test]
     fn shell_commands_have_the_mirror_prefix_rewritten() {
-        let m = PathMapper::new("/srv/proj").unwrap().with_mirror("/Users/me/mirror/proj").unwrap();
+        let m = PathMapper::new("/srv/proj")
+            .unwrap()
+            .with_mirror("/Users/me/mirror/proj")
+            .unwrap();
         assert_eq!(
             m.rewrite_command("cd /Users/me/mirror/proj/src && cat '/Users/me/mirror/proj/a b.txt'"),
             "cd /srv/proj/src && cat '/srv/proj/a b.txt'"
         );
         // A longer sibling name is not a match.
-        assert_eq!(m.rewrite_command("ls /Users/me/mirror/proj2"), "ls /Users/me/mirror/proj2");
+        assert_eq!(
+            m.rewrite_command("ls /Users/me/mirror/proj2"),
+            "ls /Users/me/mirror/proj2"
+        );
     }
 
     #[test]
     fn windows_mirror_in_commands_becomes_posix() {
-        let m = PathMapper::new("/srv/proj").unwrap().with_mirror("C:\\m\\proj").unwrap();
-        assert_eq!(m.rewrite_command("python C:\\m\\proj\\tools\\run.py --x"), "python /srv/proj/tools/run.py --x");
+        let m = PathMapper::new("/srv/proj")
+            .unwrap()
+            .with_mirror("C:\\m\\proj")
+            .unwrap();
+        assert_eq!(
+            m.rewrite_command("python C:\\m\\proj\\tools\\run.py --x"),
+            "python /srv/proj/tools/run.py --x"
+        );
         assert_eq!(m.rewrite_command("cat c:/m/proj/a.txt"), "cat /srv/proj/a.txt");
     }
 

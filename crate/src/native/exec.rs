@@ -38,14 +38,21 @@ pub struct NativeExec {
 }
 
 fn shell_command(command: &str) -> Command {
-    let shell = if std::path::Path::new("/bin/bash").exists() { "/bin/bash" } else { "/bin/sh" };
+    let shell = if std::path::Path::new("/bin/bash").exists() {
+        "/bin/bash"
+    } else {
+        "/bin/sh"
+    };
     let mut cmd = Command::new(shell);
     cmd.arg("-c").arg(command);
     cmd
 }
 
 fn prepare(cmd: &mut Command, cwd: &str, env: &[(String, String)]) {
-    cmd.current_dir(cwd).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    cmd.current_dir(cwd)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
     for (k, v) in env {
         cmd.env(k, v);
     }
@@ -153,8 +160,16 @@ impl NativeExec {
         let mut child = cmd.spawn().map_err(|e| spawn_error(e, &request.cwd))?;
         let stdout: Shared = Arc::default();
         let stderr: Shared = Arc::default();
-        reader(child.stdout.take().expect("piped"), stdout.clone(), BACKGROUND_KEEP_BYTES);
-        reader(child.stderr.take().expect("piped"), stderr.clone(), BACKGROUND_KEEP_BYTES);
+        reader(
+            child.stdout.take().expect("piped"),
+            stdout.clone(),
+            BACKGROUND_KEEP_BYTES,
+        );
+        reader(
+            child.stderr.take().expect("piped"),
+            stderr.clone(),
+            BACKGROUND_KEEP_BYTES,
+        );
         let id = {
             let mut n = self.next_id.lock().unwrap_or_else(|p| p.into_inner());
             *n += 1;

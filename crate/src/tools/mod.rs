@@ -32,10 +32,9 @@ impl Content {
     pub fn to_json(&self) -> Value {
         match self {
             Content::Text(text) => json!({"type": "text", "text": text}),
-            Content::Image {
-                data_base64,
-                mime_type,
-            } => json!({"type": "image", "data": data_base64, "mimeType": mime_type}),
+            Content::Image { data_base64, mime_type } => {
+                json!({"type": "image", "data": data_base64, "mimeType": mime_type})
+            }
         }
     }
 }
@@ -403,5 +402,9 @@ pub fn content_hash(bytes: &[u8]) -> u64 {
 
 /// Parse a tool's arguments; a mismatch becomes the error text the model sees.
 pub fn parse_input<T: DeserializeOwned>(tool: &str, args: Value) -> ToolResult<T> {
-    serde_json::from_value(args).map_err(|e| ToolError(format!("InputValidationError: {tool} failed due to the following issue: {e}")))
+    serde_json::from_value(args).map_err(|e| {
+        ToolError(format!(
+            "InputValidationError: {tool} failed due to the following issue: {e}"
+        ))
+    })
 }
