@@ -1,0 +1,177 @@
+// Benchmark of Tether's core through its real MCP entry (dist/tether-mcp.js: wasm core + Node host),
+// against baselines measured in the same run. Prints figures and ratios; asserts nothing.
+//
+//   node tests/bench/core.mjs [--quick]
+import { spawn, execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync, mkdirSync, readFileSync, statSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createPatch } from 'diff';
+
+const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const quick = process.argv.includes('--quick');
+const dist = join(repo, 'dist');
+
+/** A minimal NDJSON JSON-RPC client over the server's stdio. */
+function startServer(root, env = {}) {
+  const child = spawn(process.execPath, [join(dist, 'tether-mcp.js'), '--root', root], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+    env: { ...process.env, ...env },
+  });
+  let buffer = '';
+  let nextId = 1;
+  const pending = new Map();
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (chunk) => {
+    buffer += chunk;
+    let nl;
+    while ((nl = buffer.indexOf('\n')) >= 0) {
+      const line = buffer.slice(0, nl);
+      buffer = buffer.slice(nl + 1);
+      if (!line.trim()) continue;
+      const msg = JSON.parse(line);
+      const resolve = pending.get(msg.id);
+      if (resolve) {
+        pending.delete(msg.id);
+        resolve(msg);
+      }
+    }
+  });
+  const request = (method, params) =>
+    new Promise((resolve, reject) => {
+      const id = nextId++;
+      const timer = setTimeout(() => reject(new Error(`${method} timed out`)), 120_000);
+      pending.set(id, (msg) => {
+        clearTimeout(timer);
+        msg.error ? reject(new Error(msg.error.message)) : resolve(msg.result);
+      });
+      child.stdin.write(JSON.stringify({ jsonrpc: '2.0', id, method, params }) + '\n');
+    });
+  const call = async (name, args) => {
+    const result = await request('tools/call', { name, arguments: args });
+    if (result.isError) throw new Error(`${name}: ${result.content.map((c) => c.text).join('\n')}`);
+    return result;
+  };
+  const stop = () =>
+    new Promise((resolve) => {
+      child.once('exit', resolve);
+      child.stdin.end();
+      setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+    });
+  return { request, call, stop };
+}
+
+function stats(samples) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const pick = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+  return { mean: samples.reduce((a, b) => a + b, 0) / samples.length, p50: pick(0.5), p95: pick(0.95), n: samples.length };
+}
+
+async function time(fn) {
+  const t0 = performance.now();
+  await fn();
+  return performance.now() - t0;
+}
+
+const fmt = (ms) => `${ms.toFixed(ms < 10 ? 2 : 1)} ms`;
+const rows = [];
+function report(name, s, baseline) {
+  const ratio = baseline ? `${(s.mean / baseline.mean).toFixed(2)}× baseline (${fmt(baseline.mean)})` : '';
+  rows.push(`${name.padEnd(44)} mean ${fmt(s.mean).padStart(10)}  p50 ${fmt(s.p50).padStart(10)}  p95 ${fmt(s.p95).padStart(10)}  n=${s.n}  ${ratio}`);
+  console.log(rows.at(-1));
+}
+
+function line(i) {
+  return `line ${String(i).padStart(6, '0')}: const value_${i} = compute(${i}, "some text to make the line realistic");`;
+}
+
+async function main() {
+  const root = mkdtempSync(join(tmpdir(), 'tether-bench-'));
+  try {
+    const server = startServer(root);
+    await server.request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } });
+
+    // 1. Read of a 2,000-line file through tools/call.
+    const readFile = join(root, 'read-2000.ts');
+    writeFileSync(readFile, Array.from({ length: 2000 }, (_, i) => line(i)).join('\n') + '\n');
+    for (let i = 0; i < 10; i++) await server.call('Read', { file_path: readFile });
+    const readSamples = [];
+    for (let i = 0; i < (quick ? 30 : 200); i++) readSamples.push(await time(() => server.call('Read', { file_path: readFile })));
+    report('Read 2,000 lines (tools/call, core+host)', stats(readSamples));
+
+    // 2. Edit of a 1 MB file including its diff, against the npm diff package's createPatch.
+    const editFile = join(root, 'edit-1mb.ts');
+    const lines = [];
+    let size = 0;
+    for (let i = 0; size < 1024 * 1024; i++) {
+      lines.push(line(i));
+      size += lines.at(-1).length + 1;
+    }
+    const original = lines.join('\n') + '\n';
+    writeFileSync(editFile, original);
+    const middle = Math.floor(lines.length / 2);
+    const before = lines[middle];
+    const after = before.replace('compute', 'recompute');
+    const edited = original.replace(before, after);
+    await server.call('Read', { file_path: editFile, limit: 1 });
+    const editSamples = [];
+    for (let i = 0; i < (quick ? 6 : 30); i++) {
+      const [from, to] = i % 2 === 0 ? [before, after] : [after, before];
+      editSamples.push(await time(() => server.call('Edit', { file_path: editFile, old_string: from, new_string: to })));
+    }
+    const patchSamples = [];
+    for (let i = 0; i < (quick ? 6 : 30); i++) {
+      const [a, b] = i % 2 === 0 ? [original, edited] : [edited, original];
+      patchSamples.push(await time(() => createPatch('edit-1mb.ts', a, b)));
+    }
+    const patchStats = stats(patchSamples);
+    report('npm diff createPatch, 1 MB, one line changed', patchStats);
+    report('Edit 1 MB incl. diff (tools/call, core+host)', stats(editSamples), patchStats);
+    await server.stop();
+
+    // 3. Grep over a generated 20,000-file tree, against rg on the same tree.
+    const tree = join(root, 'tree');
+    const dirs = quick ? 40 : 200;
+    for (let d = 0; d < dirs; d++) {
+      const dir = join(tree, `pkg${d}`, 'src');
+      mkdirSync(dir, { recursive: true });
+      for (let f = 0; f < 100; f++) {
+        const body = Array.from({ length: 20 }, (_, i) => line(i));
+        if ((d * 100 + f) % 97 === 0) body[7] = 'export const NEEDLE_TOKEN = 42;';
+        writeFileSync(join(dir, `file${f}.ts`), body.join('\n') + '\n');
+      }
+    }
+    const files = dirs * 100;
+    const rgArgs = ['--files-with-matches', '--hidden', '--glob', '!.git', 'NEEDLE_TOKEN', tree];
+    const rgSamples = [];
+    for (let i = 0; i < (quick ? 3 : 10); i++) rgSamples.push(await time(() => execFileSync('rg', rgArgs, { maxBuffer: 64 << 20 })));
+    const rgStats = stats(rgSamples);
+    report(`rg -l over ${files} files (direct spawn)`, rgStats);
+    const grepServer = startServer(tree);
+    const grepArgs = { pattern: 'NEEDLE_TOKEN', path: tree, head_limit: 0 };
+    await grepServer.call('Grep', grepArgs);
+    const grepSamples = [];
+    for (let i = 0; i < (quick ? 3 : 10); i++) grepSamples.push(await time(() => grepServer.call('Grep', grepArgs)));
+    report(`Grep over ${files} files (tools/call, host rg)`, stats(grepSamples), rgStats);
+    await grepServer.stop();
+    const walkerServer = startServer(tree, { TETHER_RG: 'none' });
+    await walkerServer.call('Grep', grepArgs);
+    const walkerSamples = [];
+    for (let i = 0; i < (quick ? 2 : 5); i++) walkerSamples.push(await time(() => walkerServer.call('Grep', grepArgs)));
+    report(`Grep over ${files} files (tools/call, no rg)`, stats(walkerSamples), rgStats);
+    await walkerServer.stop();
+
+    // 4. Size of the wasm the VSIX ships.
+    const wasmBytes = statSync(join(dist, 'tether_core_bg.wasm')).size;
+    rows.push(`wasm size: ${wasmBytes} bytes (${(wasmBytes / 1024 / 1024).toFixed(2)} MiB; limit 1.5 MB)`);
+    console.log(rows.at(-1));
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
