@@ -184,7 +184,10 @@ mod tests {
 
     #[test]
     fn absolute_patterns_split_before_the_first_wildcard() {
-        assert_eq!(split_absolute("/ws/src/**/*.ts"), Some(("/ws/src".into(), "**/*.ts".into())));
+        assert_eq!(
+            split_absolute("/ws/src/**/*.ts"),
+            Some(("/ws/src".into(), "**/*.ts".into()))
+        );
         assert_eq!(split_absolute("/ws/a.txt"), Some(("/ws".into(), "a.txt".into())));
         assert_eq!(split_absolute("/*.txt"), Some(("/".into(), "*.txt".into())));
         assert_eq!(split_absolute("C:\\ws\\*.rs"), Some(("C:\\ws".into(), "*.rs".into())));

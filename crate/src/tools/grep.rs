@@ -131,7 +131,9 @@ pub async fn run<H: Host>(ts: &Toolset<H>, args: Value) -> ToolResult<ToolOutput
         multiline: flag("multiline", input.multiline.as_ref())?.unwrap_or(false),
     };
     // Any context asked for separates runs of lines with `--`, even a value another one overrides.
-    let breaks = [context, context_alias, before, after].iter().any(|v| v.is_some_and(|n| n > 0));
+    let breaks = [context, context_alias, before, after]
+        .iter()
+        .any(|v| v.is_some_and(|n| n > 0));
 
     let root = ts.paths.root().to_string();
     let (target, kind) = match input.path.as_deref().filter(|p| !p.trim().is_empty()) {
@@ -158,7 +160,11 @@ pub async fn run<H: Host>(ts: &Toolset<H>, args: Value) -> ToolResult<ToolOutput
                     "No files found".to_string()
                 }
             } else {
-                let label = if label.is_empty() { String::new() } else { format!(" {label}") };
+                let label = if label.is_empty() {
+                    String::new()
+                } else {
+                    format!(" {label}")
+                };
                 let noun = if names.len() == 1 { "file" } else { "files" };
                 format!("Found {} {noun}{label}\n{}", names.len(), names.join("\n"))
             };
@@ -386,7 +392,9 @@ async fn search_builtin<H: Host>(
 fn grep_overrides(globs: &[String]) -> ToolResult<Override> {
     let mut builder = OverrideBuilder::new(".");
     for dir in VCS_DIRS {
-        builder.add(&format!("!{dir}")).map_err(|e| usage_error(&e.to_string()))?;
+        builder
+            .add(&format!("!{dir}"))
+            .map_err(|e| usage_error(&e.to_string()))?;
     }
     for glob in globs {
         builder.add(glob).map_err(|e| usage_error(&e.to_string()))?;
@@ -408,7 +416,9 @@ fn whole_number(name: &str, value: Option<&Value>, hint: &str) -> ToolResult<Opt
     let Some(value) = value else { return Ok(None) };
     let number = match value {
         Value::Number(n) => n.as_f64().unwrap_or(f64::NAN),
-        Value::String(s) if !s.trim().is_empty() => s.trim().parse::<f64>().map_err(|_| wrong_type(name, "number", value))?,
+        Value::String(s) if !s.trim().is_empty() => {
+            s.trim().parse::<f64>().map_err(|_| wrong_type(name, "number", value))?
+        }
         _ => return Err(wrong_type(name, "number", value)),
     };
     if number.is_finite() && number >= 0.0 && number.fract() == 0.0 && number <= 9_007_199_254_740_991.0 {
@@ -419,7 +429,9 @@ fn whole_number(name: &str, value: Option<&Value>, hint: &str) -> ToolResult<Opt
     } else {
         format!("{number}")
     };
-    Err(ToolError(format!("{name} must be a whole number of 0 or more, got {shown}.{hint}")))
+    Err(ToolError(format!(
+        "{name} must be a whole number of 0 or more, got {shown}.{hint}"
+    )))
 }
 
 /// A flag parameter: a boolean, or the strings "true"/"false".

@@ -115,7 +115,9 @@ async fn list<H: Host>(ts: &Toolset<H>, dir: &str, ignore: &GlobSet) -> (Vec<Str
                     format!("{rel}/{}", entry.name)
                 };
                 let is_dir = entry.kind == FileKind::Directory;
-                if ignore.is_match(&entry.name) || ignore.is_match(&child) || (is_dir && ignore.is_match(format!("{child}/")))
+                if ignore.is_match(&entry.name)
+                    || ignore.is_match(&child)
+                    || (is_dir && ignore.is_match(format!("{child}/")))
                 {
                     continue;
                 }
@@ -138,8 +140,11 @@ async fn list<H: Host>(ts: &Toolset<H>, dir: &str, ignore: &GlobSet) -> (Vec<Str
 fn ignore_set(patterns: &[String]) -> ToolResult<GlobSet> {
     let mut builder = GlobSetBuilder::new();
     for pattern in patterns {
-        let glob = Glob::new(pattern)
-            .map_err(|e| ToolError(format!("Invalid ignore pattern {pattern:?}: {e}. Give glob patterns such as \"*.log\" or \"node_modules\".")))?;
+        let glob = Glob::new(pattern).map_err(|e| {
+            ToolError(format!(
+                "Invalid ignore pattern {pattern:?}: {e}. Give glob patterns such as \"*.log\" or \"node_modules\"."
+            ))
+        })?;
         builder.add(glob);
     }
     builder

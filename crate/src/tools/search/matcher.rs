@@ -11,8 +11,8 @@ use regex::bytes::{Regex, RegexBuilder};
 use regex_syntax::hir::{Hir, HirKind};
 use std::borrow::Cow;
 
-/// rg's refusal of a line break in a line-oriented pattern, word for word.
-const NEWLINE_REFUSED: &str = "the literal '\"\\n\"' is not allowed in a regex\n\nConsider enabling multiline mode with the --multiline flag (or -U for short).\nWhen multiline mode is enabled, new line characters can be matched.";
+/// rg's refusal of a line break in a line-oriented pattern, word for word (rg 14, the CLI's).
+const NEWLINE_REFUSED: &str = "the literal \"\\n\" is not allowed in a regex\n\nConsider enabling multiline mode with the --multiline flag (or -U for short).\nWhen multiline mode is enabled, new line characters can be matched.";
 
 #[derive(Debug)]
 pub(crate) struct Matcher {
@@ -53,7 +53,9 @@ impl Matcher {
         if !multiline && has_literal_newline(pattern, case_insensitive) {
             return Err(NEWLINE_REFUSED.to_string());
         }
-        let regex = RegexBuilder::new(pattern)
+        // rg 14 (the one inside the CLI) compiles the pattern as a group, which shows in its
+        // errors: `(?:foo()` with the caret under the group.
+        let regex = RegexBuilder::new(&format!("(?:{pattern})"))
             .case_insensitive(case_insensitive)
             .multi_line(true)
             .dot_matches_new_line(multiline)
@@ -94,7 +96,9 @@ impl Matcher {
         let mut out: Vec<Range> = Vec::new();
         if self.multiline {
             for m in self.regex.find_iter(text) {
-                let Some(first) = lines.line_of(m.start()) else { continue };
+                let Some(first) = lines.line_of(m.start()) else {
+                    continue;
+                };
                 let last = if m.end() > m.start() {
                     lines.line_of(m.end() - 1).unwrap_or(first)
                 } else {
@@ -303,16 +307,30 @@ mod tests {
     #[test]
     fn multiline_merges_matches_sharing_a_line() {
         let m = Matcher::new("foo.bar", false, true).unwrap();
-        assert_eq!(m.search("f", b"foo\nbar\nfoo bar\nbaz\n", true, Want::Count), Found::Count(2));
+        assert_eq!(
+            m.search("f", b"foo\nbar\nfoo bar\nbaz\n", true, Want::Count),
+            Found::Count(2)
+        );
         let m = Matcher::new("o", false, true).unwrap();
-        assert_eq!(m.search("f", b"foo\nbar\nfoo bar\n", true, Want::Count), Found::Count(2));
+        assert_eq!(
+            m.search("f", b"foo\nbar\nfoo bar\n", true, Want::Count),
+            Found::Count(2)
+        );
     }
 
     #[test]
     fn line_mode_refuses_a_literal_newline_but_not_a_class() {
-        assert!(Matcher::new("a\\nb", false, false).unwrap_err().contains("not allowed in a regex"));
+        assert!(Matcher::new("a\\nb", false, false)
+            .unwrap_err()
+            .contains("not allowed in a regex"));
         assert!(Matcher::new("a\\sb", false, false).is_ok());
         assert!(Matcher::new("a\\nb", false, true).is_ok());
+    }
+
+    #[test]
+    fn regex_errors_read_like_the_clis_ripgrep() {
+        let e = Matcher::new("foo(", false, false).unwrap_err();
+        assert_eq!(e, "regex parse error:\n    (?:foo()\n    ^\nerror: unclosed group");
     }
 
     #[test]

@@ -97,10 +97,14 @@ pub(crate) async fn resolve_target<H: Host>(
 /// Modification times (ms) of files, in the given order; 0 for a file that cannot be stat'ed (as
 /// the CLI does).
 pub(crate) async fn mtimes<H: Host>(ts: &Toolset<H>, paths: &[String]) -> Vec<f64> {
-    stream::iter(paths.iter().map(|p| async move { ts.host.stat(p).await.map(|m| m.mtime_ms).unwrap_or(0.0) }))
-        .buffered(CONCURRENCY)
-        .collect()
-        .await
+    stream::iter(
+        paths
+            .iter()
+            .map(|p| async move { ts.host.stat(p).await.map(|m| m.mtime_ms).unwrap_or(0.0) }),
+    )
+    .buffered(CONCURRENCY)
+    .collect()
+    .await
 }
 
 /// Approximates JavaScript's `localeCompare` for the tie-break between files with equal times:

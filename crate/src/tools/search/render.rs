@@ -222,14 +222,20 @@ mod tests {
             blocks: vec![b],
             binary_offset: None,
         };
-        assert_eq!(bodies(&content_entries(vec![f], None, false, true)), ["p|3:foo", "p|4:bar"]);
+        assert_eq!(
+            bodies(&content_entries(vec![f], None, false, true)),
+            ["p|3:foo", "p|4:bar"]
+        );
     }
 
     #[test]
     fn long_lines_are_omitted() {
         let f = FileHits {
             path: "p".into(),
-            blocks: vec![block(BlockKind::Context, 1, &"x".repeat(501)), block(BlockKind::Match, 2, "y")],
+            blocks: vec![
+                block(BlockKind::Context, 1, &"x".repeat(501)),
+                block(BlockKind::Match, 2, "y"),
+            ],
             binary_offset: None,
         };
         assert_eq!(

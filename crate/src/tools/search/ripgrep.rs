@@ -180,7 +180,11 @@ pub(crate) fn interpret(out: ExecOutput) -> RgRun {
 pub(crate) fn parse_files(stdout: &str) -> Vec<String> {
     let mut pieces: Vec<&str> = stdout.split('\0').collect();
     pieces.pop();
-    pieces.into_iter().filter(|p| !p.is_empty()).map(str::to_string).collect()
+    pieces
+        .into_iter()
+        .filter(|p| !p.is_empty())
+        .map(str::to_string)
+        .collect()
 }
 
 /// `-c --null` output: `path\0count\n` per file with matches.
@@ -191,7 +195,9 @@ pub(crate) fn parse_counts(stdout: &str) -> Vec<(String, u64)> {
         let path = &rest[..nul];
         let after = &rest[nul + 1..];
         let digits = after.find(|c: char| !c.is_ascii_digit()).unwrap_or(after.len());
-        let Ok(count) = after[..digits].parse::<u64>() else { break };
+        let Ok(count) = after[..digits].parse::<u64>() else {
+            break;
+        };
         let tail = &after[digits..];
         if !(tail.is_empty() || tail.starts_with('\n')) {
             break;
@@ -209,7 +215,9 @@ pub(crate) fn parse_json(stdout: &str) -> (Vec<FileHits>, Option<FileHits>) {
     let mut done = Vec::new();
     let mut current: Option<FileHits> = None;
     for line in stdout.lines() {
-        let Ok(msg) = serde_json::from_str::<Value>(line) else { continue };
+        let Ok(msg) = serde_json::from_str::<Value>(line) else {
+            continue;
+        };
         let data = &msg["data"];
         let path = text_of(&data["path"]);
         match msg["type"].as_str() {
@@ -323,7 +331,22 @@ mod tests {
         let tail: Vec<&str> = args[14..].iter().map(String::as_str).collect();
         assert_eq!(
             tail,
-            ["--max-columns", "500", "-i", "--json", "-n", "-B", "1", "-e", "-x", "--type", "rust", "--glob", "*.rs", "/ws"]
+            [
+                "--max-columns",
+                "500",
+                "-i",
+                "--json",
+                "-n",
+                "-B",
+                "1",
+                "-e",
+                "-x",
+                "--type",
+                "rust",
+                "--glob",
+                "*.rs",
+                "/ws"
+            ]
         );
     }
 

@@ -112,7 +112,11 @@ fn compile(text: &str) -> Option<Gitignore> {
     // Paths are handed over already relative to the file's directory; "." turns stripping off.
     let mut builder = GitignoreBuilder::new(".");
     for (i, line) in text.lines().enumerate() {
-        let line = if i == 0 { line.trim_start_matches('\u{feff}') } else { line };
+        let line = if i == 0 {
+            line.trim_start_matches('\u{feff}')
+        } else {
+            line
+        };
         let _ = builder.add_line(None, line);
     }
     builder.build().ok().filter(|g| !g.is_empty())
@@ -141,7 +145,11 @@ mod tests {
     #[test]
     fn nested_negation_and_dir_only_patterns() {
         let root = DirRules::new(Base::Inside(String::new()), &texts("*.log\nbuild/\n", true), None);
-        let sub = DirRules::new(Base::Inside("sub".into()), &texts("!keep.log", false), Some(root.clone()));
+        let sub = DirRules::new(
+            Base::Inside("sub".into()),
+            &texts("!keep.log", false),
+            Some(root.clone()),
+        );
         assert!(sub.matched("sub/other.log", false).is_ignore());
         assert!(sub.matched("sub/keep.log", false).is_whitelist());
         assert!(root.matched("build", true).is_ignore());
