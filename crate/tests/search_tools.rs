@@ -335,6 +335,14 @@ fn grep_searches_utf16_files_with_a_bom() {
 }
 
 #[test]
+fn grep_prints_crlf_lines_without_the_carriage_return() {
+    let ws = Ws::new();
+    ws.write("dos.txt", "first\r\nsecond\r\n");
+    let out = grep(&ws, json!({"pattern": "first|second$", "output_mode": "content"}));
+    assert_eq!(ok(&out), "dos.txt:1:first");
+}
+
+#[test]
 fn grep_omits_very_long_lines() {
     let ws = Ws::new();
     ws.write("min.js", format!("{} needle\nshort needle\n", "x".repeat(600)));
@@ -459,6 +467,16 @@ fn grep_applies_parent_gitignore_to_a_subdirectory_search() {
 }
 
 #[test]
+fn grep_searches_inside_an_ignored_directory_it_is_pointed_at() {
+    let ws = Ws::new();
+    ws.write(".gitignore", "build/\n");
+    ws.write("build/out.txt", "needle\n");
+    assert_eq!(ok(&grep(&ws, json!({"pattern": "needle"}))), "No files found");
+    let out = grep(&ws, json!({"pattern": "needle", "path": "build"}));
+    assert_eq!(ok(&out), "Found 1 file\nbuild/out.txt");
+}
+
+#[test]
 fn grep_ignores_gitignore_outside_a_repository() {
     let ws = Ws::bare();
     ws.write(".gitignore", "*.log\n");
@@ -541,6 +559,12 @@ fn grep_head_limit_pages_content_and_counts() {
     assert_eq!(
         ok(&content),
         "a.txt:2:n\na.txt:3:n\n\n[Showing results with pagination = limit: 2, offset: 1]"
+    );
+    assert_eq!(
+        content.structured,
+        Some(
+            json!({"mode": "content", "numFiles": 0, "filenames": [], "content": "a.txt:2:n\na.txt:3:n", "numLines": 2, "totalLines": 4, "appliedLimit": 2, "appliedOffset": 1})
+        )
     );
     let count = grep(&ws, json!({"pattern": "n", "output_mode": "count", "head_limit": 1}));
     assert_eq!(
