@@ -6,7 +6,7 @@
 use super::search::ripgrep::{self, RgRun};
 use super::search::walk::{walk, WalkFilter};
 use super::search::{
-    display_path, js_cmp, mtimes, resolve_target, usage_error, TargetKind, CWD_NOTE, RIPGREP_TIMEOUT_MS,
+    display_path, js_cmp, mtimes, resolve_target, unreadable, usage_error, TargetKind, CWD_NOTE, RIPGREP_TIMEOUT_MS,
     TIMED_OUT_NOTE, WALK_TIME_LIMIT_MS,
 };
 use super::{parse_input, Host, ToolError, ToolOutput, ToolResult, ToolSpec, Toolset};
@@ -133,8 +133,9 @@ pub async fn run<H: Host>(ts: &Toolset<H>, args: Value) -> ToolResult<ToolOutput
 async fn find<H: Host>(ts: &Toolset<H>, pattern: &str, dir: &str) -> ToolResult<(Vec<String>, bool)> {
     let args = ripgrep::glob_args(pattern, dir);
     if let Ok(Some(out)) = ts.host.ripgrep(&args, dir, RIPGREP_TIMEOUT_MS).await {
-        return match ripgrep::interpret(out) {
+        return match ripgrep::interpret(out, dir) {
             RgRun::Refused(words) => Err(usage_error(&words)),
+            RgRun::Unreadable(reason) => Err(unreadable(dir, &reason)),
             RgRun::Printed { stdout, cut_short } => {
                 let files = ripgrep::parse_files(&stdout)
                     .into_iter()
@@ -154,7 +155,7 @@ async fn find<H: Host>(ts: &Toolset<H>, pattern: &str, dir: &str) -> ToolResult<
     let deadline = ts.host.now_ms() + WALK_TIME_LIMIT_MS;
     let walked = walk(ts, dir, &filter, deadline)
         .await
-        .map_err(|e| ToolError(format!("Could not search {dir}: {}", e.message)))?;
+        .map_err(|e| unreadable(dir, &e.message))?;
     let paths: Vec<String> = walked.files.into_iter().map(|f| f.path).collect();
     let times = mtimes(ts, &paths).await;
     let mut dated: Vec<(String, f64)> = paths.into_iter().zip(times).collect();

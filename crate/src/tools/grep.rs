@@ -7,10 +7,11 @@ use super::search::render::{content_entries, paginate, pagination_label, Entry, 
 use super::search::ripgrep::{self, GrepQuery, OutputMode, RgRun};
 use super::search::walk::{walk, WalkFilter};
 use super::search::{
-    display_path, js_cmp, locale_cmp, mtimes, resolve_target, usage_error, TargetKind, CONCURRENCY, CWD_NOTE,
-    RIPGREP_TIMEOUT_MS, TIMED_OUT_NOTE, VCS_DIRS, WALK_TIME_LIMIT_MS,
+    display_path, js_cmp, locale_cmp, mtimes, resolve_target, unreadable, usage_error, TargetKind, CONCURRENCY,
+    CWD_NOTE, RIPGREP_TIMEOUT_MS, TIMED_OUT_NOTE, VCS_DIRS, WALK_TIME_LIMIT_MS,
 };
 use super::{parse_input, Host, ToolError, ToolOutput, ToolResult, ToolSpec, Toolset};
+use crate::host::HostError;
 use futures::stream::{self, StreamExt};
 use ignore::overrides::{Override, OverrideBuilder};
 use ignore::types::{Types, TypesBuilder};
@@ -287,8 +288,9 @@ async fn search<H: Host>(ts: &Toolset<H>, q: &GrepQuery, target: &str, kind: Tar
     let Ok(Some(out)) = ts.host.ripgrep(&args, &cwd, RIPGREP_TIMEOUT_MS).await else {
         return search_builtin(ts, q, target, kind).await;
     };
-    let (stdout, cut_short) = match ripgrep::interpret(out) {
+    let (stdout, cut_short) = match ripgrep::interpret(out, target) {
         RgRun::Refused(words) => return Err(usage_error(&words)),
+        RgRun::Unreadable(reason) => return Err(unreadable(target, &reason)),
         RgRun::Printed { stdout, cut_short } => (stdout, cut_short),
     };
     let normalize = |p: String| ts.paths.resolve(&p).unwrap_or(p);
@@ -341,7 +343,7 @@ async fn search_builtin<H: Host>(
             };
             let walked = walk(ts, target, &filter, deadline)
                 .await
-                .map_err(|e| ToolError(format!("Could not search {target}: {}", e.message)))?;
+                .map_err(|e| unreadable(target, &e.message))?;
             let files = walked.files.into_iter().map(|f| f.path).collect();
             (files, false, walked.timed_out)
         }
@@ -356,23 +358,31 @@ async fn search_builtin<H: Host>(
         },
     };
     let matcher = &matcher;
-    let results: Vec<Option<(String, Found)>> = stream::iter(files.into_iter().map(|path| async move {
-        if ts.host.now_ms() > deadline {
-            return None;
-        }
-        // A file that vanished or cannot be read is skipped, as rg skips it.
-        let found = match ts.host.read_file(&path).await {
-            Ok(bytes) => matcher.search(&path, &bytes, named, want),
-            Err(_) => Found::Nothing,
-        };
-        Some((path, found))
-    }))
-    .buffer_unordered(CONCURRENCY)
-    .collect()
-    .await;
+    let results: Vec<Option<(String, Result<Found, HostError>)>> =
+        stream::iter(files.into_iter().map(|path| async move {
+            if ts.host.now_ms() > deadline {
+                return None;
+            }
+            let found = ts
+                .host
+                .read_file(&path)
+                .await
+                .map(|bytes| matcher.search(&path, &bytes, named, want));
+            Some((path, found))
+        }))
+        .buffer_unordered(CONCURRENCY)
+        .collect()
+        .await;
     timed_out |= results.iter().any(Option::is_none);
     let (mut files, mut counts, mut done) = (Vec::new(), Vec::new(), Vec::new());
     for (path, found) in results.into_iter().flatten() {
+        // A file met while walking that vanished or cannot be read is skipped, as rg skips it;
+        // the file the search path names must be readable.
+        let found = match found {
+            Ok(found) => found,
+            Err(e) if named => return Err(unreadable(target, &e.message)),
+            Err(_) => Found::Nothing,
+        };
         match found {
             Found::Nothing => {}
             Found::Matched => files.push(path),

@@ -49,6 +49,15 @@ pub(crate) fn usage_error(detail: &str) -> ToolError {
     ))
 }
 
+/// The searched path itself could not be read (hosts often start their message with the path).
+pub(crate) fn unreadable(target: &str, reason: &str) -> ToolError {
+    let reason = reason
+        .strip_prefix(target)
+        .and_then(|r| r.strip_prefix(": "))
+        .unwrap_or(reason);
+    ToolError(format!("Could not search {target}: {reason}"))
+}
+
 /// A path as the built-ins print it: relative to the working directory (the workspace root) when
 /// inside it, absolute otherwise.
 pub(crate) fn display_path(paths: &PathMapper, abs: &str) -> String {

@@ -141,6 +141,8 @@ pub(crate) enum RgRun {
     Printed { stdout: String, cut_short: bool },
     /// rg refused the pattern, a glob or the file type: its own words.
     Refused(String),
+    /// The searched path itself could not be read: the reason.
+    Unreadable(String),
 }
 
 /// stderr lines rg starts with when it refuses its input (rg 13 has no `rg: ` prefix, 14 has).
@@ -154,7 +156,8 @@ const REFUSALS: [&str; 7] = [
     "pattern contains",
 ];
 
-pub(crate) fn interpret(out: ExecOutput) -> RgRun {
+/// Classify an rg run on `target`.
+pub(crate) fn interpret(out: ExecOutput, target: &str) -> RgRun {
     let stderr = out.stderr.trim();
     let first = stderr.strip_prefix("rg: ").unwrap_or(stderr);
     let refused = out.exit_code == Some(2) && REFUSALS.iter().any(|r| first.starts_with(r));
@@ -167,6 +170,13 @@ pub(crate) fn interpret(out: ExecOutput) -> RgRun {
             stdout: String::new(),
             cut_short: false,
         };
+    }
+    // One error line about the target itself, and nothing found: the search never started.
+    let about_target = first.strip_prefix(target).and_then(|r| r.strip_prefix(": "));
+    if let (Some(2), Some(reason), false) = (out.exit_code, about_target, stderr.contains('\n')) {
+        if parse_files(&out.stdout).is_empty() && !out.stdout.contains("\"type\":\"match\"") {
+            return RgRun::Unreadable(reason.to_string());
+        }
     }
     // Exit code 2 otherwise means some file could not be read: what was found still stands.
     let cut_short = out.timed_out || out.truncated || out.exit_code.is_none();
@@ -351,15 +361,28 @@ mod tests {
     }
 
     #[test]
+    fn an_unreadable_target_is_a_failure_not_an_empty_result() {
+        let out = ExecOutput {
+            stderr: "rg: /ws/secret: Permission denied (os error 13)\n".into(),
+            exit_code: Some(2),
+            ..ExecOutput::default()
+        };
+        match interpret(out, "/ws/secret") {
+            RgRun::Unreadable(reason) => assert_eq!(reason, "Permission denied (os error 13)"),
+            _ => panic!("not a failure"),
+        }
+    }
+
+    #[test]
     fn refusals_keep_rgs_words_without_prefix() {
         let out = ExecOutput {
             stderr: "rg: regex parse error:\n    a(\nerror: unclosed group\n".into(),
             exit_code: Some(2),
             ..ExecOutput::default()
         };
-        match interpret(out) {
+        match interpret(out, "/ws") {
             RgRun::Refused(words) => assert!(words.starts_with("regex parse error:")),
-            RgRun::Printed { .. } => panic!("not refused"),
+            _ => panic!("not refused"),
         }
     }
 }
