@@ -156,7 +156,7 @@ async fn find<H: Host>(ts: &Toolset<H>, pattern: &str, dir: &str) -> ToolResult<
     let walked = walk(ts, dir, &filter, deadline)
         .await
         .map_err(|e| unreadable(dir, &e.message))?;
-    let paths: Vec<String> = walked.files.into_iter().map(|f| f.path).collect();
+    let paths = walked.files;
     let times = mtimes(ts, &paths).await;
     let mut dated: Vec<(String, f64)> = paths.into_iter().zip(times).collect();
     dated.sort_by(|a, b| a.1.total_cmp(&b.1).then_with(|| js_cmp(&a.0, &b.0)));

@@ -344,8 +344,7 @@ async fn search_builtin<H: Host>(
             let walked = walk(ts, target, &filter, deadline)
                 .await
                 .map_err(|e| unreadable(target, &e.message))?;
-            let files = walked.files.into_iter().map(|f| f.path).collect();
-            (files, false, walked.timed_out)
+            (walked.files, false, walked.timed_out)
         }
     };
     let (before, after) = q.context_lines();

@@ -41,17 +41,9 @@ impl WalkFilter {
     }
 }
 
-/// A file the walk found.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct WalkedFile {
-    /// Absolute workspace path.
-    pub path: String,
-    /// Relative to the search root, `/`-separated.
-    pub rel: String,
-}
-
 pub(crate) struct Walked {
-    pub files: Vec<WalkedFile>,
+    /// Absolute workspace paths of the files found.
+    pub files: Vec<String>,
     pub timed_out: bool,
 }
 
@@ -133,7 +125,7 @@ pub(crate) async fn walk<H: Host>(
                     };
                     next.push((pending, None));
                 } else {
-                    files.push(WalkedFile { path, rel });
+                    files.push(path);
                 }
             }
         }
