@@ -8,6 +8,7 @@ pub mod grep;
 pub mod ls;
 pub mod notebook;
 pub mod read;
+mod search;
 pub mod text;
 pub mod write;
 
