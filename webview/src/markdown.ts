@@ -189,6 +189,15 @@ export class IncrementalMarkdown {
       this.scanPos = nl + 1;
       this.scanLine(line, lineStart);
     }
+    // The partial last line already tells whether a pending boundary holds: commit early so the
+    // finished paragraph is not re-parsed while the next one streams.
+    if (this.pendingBoundary >= 0 && !this.fence && this.scanPos < text.length) {
+      const c = text[this.scanPos]!;
+      if (c !== " " && c !== "\t" && c !== "\n" && c !== "\r") {
+        if (this.pendingBoundary > this.tailStart) this.commit(this.pendingBoundary);
+        this.pendingBoundary = -1;
+      }
+    }
   }
 
   private scanLine(line: string, lineStart: number): void {

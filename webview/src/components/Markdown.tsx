@@ -28,7 +28,7 @@ export function StreamingMarkdown({ part, streaming, className }: { part: TextPa
   return (
     <div class={`md ${className ?? ""}${streaming ? " streaming" : ""}`}>
       <Blocks blocks={blocks} />
-      {streaming ? <span class="stream-caret" aria-hidden="true" /> : null}
+      {streaming && !blocks.length ? <span class="stream-caret" aria-hidden="true" /> : null}
     </div>
   );
 }

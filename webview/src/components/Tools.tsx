@@ -195,7 +195,7 @@ function ToolFrame({ call, icon, label, summary, badges, sub, body, defaultOpen 
 function ErrorText({ call }: { call: ToolCall }) {
   if (call.status !== "error" || !call.result) return null;
   const text = call.result.content || "Failed";
-  return <OutputBlock text={text} call={call} flag="errAll" className="tool-error" collapsedLines={12} />;
+  return <OutputBlock text={text} call={call} flag="errAll" className="tool-error-text" collapsedLines={12} />;
 }
 
 function Badge({ children, tone, title }: { children: ComponentChildren; tone?: string; title?: string }) {
