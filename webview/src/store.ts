@@ -161,6 +161,8 @@ export class Store {
   agentStatus: "idle" | "running" | "requires_action" = "idle";
   /** Bumped on `clear`/`replay` so views can reset scroll state. */
   epoch = 0;
+  /** Bumped when the user sends: the list jumps back to the bottom. */
+  stickSignal = 0;
   /** Bumped on every batch. */
   version = 0;
   /** Text for the screen-reader live region. */
@@ -217,6 +219,11 @@ export class Store {
     }
     this.version++;
     for (const fn of this.listeners) fn();
+  }
+
+  requestStick(): void {
+    this.stickSignal++;
+    this.changed();
   }
 
   /** Notify after a local (UI) change. */

@@ -27,6 +27,8 @@ export interface VirtualListProps<T> {
   empty?: ComponentChildren;
   ariaLabel: string;
   busy?: boolean;
+  /** Changes when the user sends a message: jump to and stick to the bottom. */
+  stickSignal?: number;
   overscanPx?: number;
 }
 
@@ -43,6 +45,9 @@ export class VirtualList<T> extends Component<VirtualListProps<T>, VState> {
   private heights = new Map<string, number>();
   private offsets = new Float64Array(1);
   private keyIndex = new Map<string, number>();
+  private keys: string[] = [];
+  private indexedCount = 0;
+  private indexedFirstKey = "";
   private stuck = true;
   private lastScrollTop = 0;
   private viewportHeight = 0;
@@ -52,6 +57,7 @@ export class VirtualList<T> extends Component<VirtualListProps<T>, VState> {
   private sizeObserver: ResizeObserver | null = null;
   private observed = new Set<Element>();
   private lastEpoch = -1;
+  private lastStickSignal = 0;
   private showJump = false;
   private pendingRender = false;
 
@@ -69,6 +75,8 @@ export class VirtualList<T> extends Component<VirtualListProps<T>, VState> {
       const h = scroller.clientHeight;
       const w = scroller.clientWidth;
       if (h !== this.viewportHeight || w !== this.width) {
+        // Another width reflows every row: measured heights of rows not in the DOM are stale.
+        if (Math.abs(w - this.width) > 1) this.heights.clear();
         this.viewportHeight = h;
         this.width = w;
         this.rerender();
@@ -239,15 +247,26 @@ export class VirtualList<T> extends Component<VirtualListProps<T>, VState> {
     const offs = this.offsets;
     const { getKey, estimate } = this.props;
     const width = this.width || 300;
-    this.keyIndex.clear();
+    // Rows are only appended (or all replaced): index the new keys only.
+    const firstKey = n ? getKey(items[0]!) : "";
+    if (firstKey !== this.indexedFirstKey || n < this.indexedCount) {
+      this.keyIndex.clear();
+      this.keys = [];
+      this.indexedCount = 0;
+      this.indexedFirstKey = firstKey;
+    }
+    for (let i = this.indexedCount; i < n; i++) {
+      const key = getKey(items[i]!);
+      this.keyIndex.set(key, i);
+      this.keys.push(key);
+    }
+    this.indexedCount = n;
+    const keys = this.keys;
     let y = 0;
     for (let i = 0; i < n; i++) {
       offs[i] = y;
-      const item = items[i]!;
-      const key = getKey(item);
-      this.keyIndex.set(key, i);
-      const h = this.heights.get(key);
-      y += h !== undefined ? h : estimate(item, width);
+      const h = this.heights.get(keys[i]!);
+      y += h !== undefined ? h : estimate(items[i]!, width);
     }
     offs[n] = y;
     return y;
@@ -258,6 +277,10 @@ export class VirtualList<T> extends Component<VirtualListProps<T>, VState> {
     if (props.epoch !== this.lastEpoch) {
       this.lastEpoch = props.epoch;
       this.heights.clear();
+      this.stuck = true;
+    }
+    if ((props.stickSignal ?? 0) !== this.lastStickSignal) {
+      this.lastStickSignal = props.stickSignal ?? 0;
       this.stuck = true;
     }
     const total = this.computeOffsets(items);

@@ -247,7 +247,7 @@ describe("tool renderers", () => {
     assert.match(await x1.locator(".output").innerText(), /Created issue #12/);
     const x2 = tool(page, "x2");
     assert.equal(await x2.getAttribute("data-status"), "error");
-    assert.match(await x2.locator(".tool-error").innerText(), /404/);
+    assert.match(await x2.locator(".tool-error-text").innerText(), /404/);
     assert.equal(await tool(page, "x3").locator(".tool-label").innerText(), "SomethingNew");
     // A turn that ends leaves no spinner behind.
     await events(page, [{ type: "done", subtype: "error_during_execution", isError: true, durationMs: 100, numTurns: 1 }]);

@@ -173,6 +173,7 @@ export function App() {
             renderItem={renderRow}
             epoch={store.epoch}
             version={store.version}
+            stickSignal={store.stickSignal}
             ariaLabel="Conversation"
             busy={busy}
             empty={<Welcome where={state.where} label={state.workspaceLabel} />}

@@ -152,6 +152,7 @@ export function Composer({
   const send = () => {
     if (!canSend) return;
     post({ type: "sendPrompt", text, attachments });
+    store.requestStick();
     if (text.trim()) sentHistory.current.push(text);
     historyIndex.current = -1;
     setText("");

@@ -1,4 +1,4 @@
-import { memo } from "preact/compat";
+import { memo } from "../memo";
 import { useMemo } from "preact/hooks";
 import { IncrementalMarkdown, type MdBlock } from "../markdown";
 import type { TextPart } from "../store";

@@ -1,4 +1,4 @@
-import { memo } from "preact/compat";
+import { memo } from "../memo";
 import type { Attachment } from "../protocol";
 import {
   store,
@@ -265,8 +265,18 @@ export const RowView = memo(
   (a, b) => a.row === b.row && a.v === b.v,
 );
 
-/** Height estimate for a row never measured. */
+const estimateCache = new WeakMap<Row, { v: number; width: number; h: number }>();
+
+/** Height estimate for a row never measured (cached per row version and width). */
 export function estimateRow(row: Row, width: number): number {
+  const c = estimateCache.get(row);
+  if (c && c.v === row.v && c.width === width) return c.h;
+  const h = estimateRowUncached(row, width);
+  estimateCache.set(row, { v: row.v, width, h });
+  return h;
+}
+
+function estimateRowUncached(row: Row, width: number): number {
   const charsPerLine = Math.max(20, Math.floor((width - 32) / 7.2));
   const textHeight = (text: string) => {
     let lines = 0;

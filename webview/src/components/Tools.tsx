@@ -1,4 +1,4 @@
-import { memo } from "preact/compat";
+import { memo } from "../memo";
 import type { ComponentChildren } from "preact";
 import type { PatchHunk, TodoItem } from "../protocol";
 import { store, type AssistantMessage, type ToolCall } from "../store";
