@@ -135,7 +135,7 @@ export class VirtualList<T> extends Component<VirtualListProps<T>, VState> {
     const ro = this.rowObserver;
     if (ro) {
       const current = new Set<Element>();
-      const rows = s.querySelectorAll<HTMLElement>(":scope > .vlist-inner > .vrow");
+      const rows = s.querySelectorAll<HTMLElement>(":scope > .vlist-inner > .vlist-rows > .vrow");
       for (const el of rows) {
         current.add(el);
         if (!this.observed.has(el)) {
@@ -311,9 +311,8 @@ export class VirtualList<T> extends Component<VirtualListProps<T>, VState> {
           ref={(el) => {
             this.scroller = el;
           }}
-          role="feed"
+          role="region"
           aria-label={props.ariaLabel}
-          aria-busy={props.busy ? "true" : "false"}
           tabIndex={0}
           data-rows={n}
           data-start={start}
@@ -321,7 +320,13 @@ export class VirtualList<T> extends Component<VirtualListProps<T>, VState> {
         >
           <div class="vlist-inner">
             <div class="vspacer" style={{ height: `${before}px` }} aria-hidden="true" />
-            {n === 0 ? props.empty : rows}
+            {n === 0 ? (
+              props.empty
+            ) : (
+              <div class="vlist-rows" role="feed" aria-label="Messages" aria-busy={props.busy ? "true" : "false"}>
+                {rows}
+              </div>
+            )}
             <div class="vspacer" style={{ height: `${after}px` }} aria-hidden="true" />
             {props.footer}
           </div>

@@ -65,7 +65,7 @@ describe("composer", () => {
     });
     const items = page.locator(".mention-item");
     assert.equal(await items.count(), 3);
-    assert.equal(await input.getAttribute("aria-expanded"), "true");
+    assert.equal(await input.getAttribute("aria-controls"), "mention-list");
     assert.equal(await items.nth(0).getAttribute("aria-selected"), "true");
     await page.keyboard.press("ArrowDown");
     assert.equal(await items.nth(1).getAttribute("aria-selected"), "true");

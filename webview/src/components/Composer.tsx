@@ -317,7 +317,6 @@ export function Composer({
           placeholder={placeholder}
           aria-label="Message to Claude"
           aria-autocomplete="list"
-          aria-expanded={popupOpen && suggestions.length > 0}
           aria-controls={popupOpen && suggestions.length ? listId : undefined}
           aria-activedescendant={popupOpen && activeIndex >= 0 ? `${listId}-${activeIndex}` : undefined}
           disabled={!initialized}
