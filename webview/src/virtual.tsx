@@ -319,16 +319,20 @@ export class VirtualList<T> extends Component<VirtualListProps<T>, VState> {
           data-end={end}
         >
           <div class="vlist-inner">
-            <div class="vspacer" style={{ height: `${before}px` }} aria-hidden="true" />
+            <div key="top" class="vspacer" style={{ height: `${before}px` }} aria-hidden="true" />
             {n === 0 ? (
-              props.empty
+              <div key="empty" class="vlist-empty">
+                {props.empty}
+              </div>
             ) : (
-              <div class="vlist-rows" role="feed" aria-label="Messages" aria-busy={props.busy ? "true" : "false"}>
+              <div key="rows" class="vlist-rows" role="feed" aria-label="Messages" aria-busy={props.busy ? "true" : "false"}>
                 {rows}
               </div>
             )}
-            <div class="vspacer" style={{ height: `${after}px` }} aria-hidden="true" />
-            {props.footer}
+            <div key="bottom" class="vspacer" style={{ height: `${after}px` }} aria-hidden="true" />
+            <div key="footer" class="vlist-footer">
+              {props.footer}
+            </div>
           </div>
         </div>
         {this.showJump ? (

@@ -175,7 +175,7 @@ describe("streaming markdown", () => {
           scripts: root.querySelectorAll("script, iframe, svg:not(.codicon), style, object, embed").length,
           imgs: root.querySelectorAll("img").length,
           onAttrs: all.filter((el) => [...el.attributes].some((a) => /^on/i.test(a.name))).length,
-          styleAttrs: all.filter((el) => el.hasAttribute("style") && !el.classList.contains("vspacer")).length,
+          styleAttrs: all.filter((el) => (el.getAttribute("style") ?? "").trim() && !el.classList.contains("vspacer")).length,
           badHrefs: [...root.querySelectorAll("[href],[src]")]
             .map((el) => el.getAttribute("href") ?? el.getAttribute("src"))
             .filter((h) => /^\s*(javascript|data|vbscript|command)\s*:/i.test(h.replace(/\s/g, ""))),
