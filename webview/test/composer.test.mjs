@@ -43,9 +43,15 @@ describe("composer", () => {
     await init(page);
     const input = page.locator(".composer-input");
     await input.click();
-    await page.keyboard.insertText("look at @par");
-    // Debounced: nothing is asked right away.
-    assert.equal((await posted(page, "suggestFiles")).length, 0);
+    // Debounced: nothing is asked in the same task as the keystroke.
+    const immediate = await page.evaluate(() => {
+      const ta = document.querySelector(".composer-input");
+      ta.value = "look at @par";
+      ta.setSelectionRange(ta.value.length, ta.value.length);
+      ta.dispatchEvent(new InputEvent("input", { bubbles: true }));
+      return window.__posted.filter((m) => m.type === "suggestFiles").length;
+    });
+    assert.equal(immediate, 0);
     await page.waitForFunction(() => window.__posted.some((m) => m.type === "suggestFiles"));
     await frames(page, 2);
     const reqs = await posted(page, "suggestFiles");
