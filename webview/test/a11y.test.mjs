@@ -3,7 +3,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { deliver, events, finish, frames, init, launchBrowser, openHarness, startServer } from "./helpers.mjs";
+import { deliver, events, finish, frames, init, launchBrowser, openHarness, screenshot, startServer } from "./helpers.mjs";
 
 const require = createRequire(import.meta.url);
 const axeSource = await readFile(require.resolve("axe-core/axe.min.js"), "utf8");
@@ -78,6 +78,35 @@ describe("accessibility", () => {
     await page.keyboard.press("Escape");
     await page.locator(".mode-picker .picker-button").click();
     assert.deepEqual(await axe(page), [], "mode picker open");
+    await finish(page);
+  });
+
+  test("light theme, narrow sidebar: no axe violations (contrast included)", T, async () => {
+    const page = await openHarness(browser, server, { width: 300, height: 720, query: "?theme=light" });
+    await init(page);
+    await events(page, [
+      { type: "userMessage", id: "u1", text: "Rename the config loader" },
+      { type: "messageStart", id: "m1", role: "assistant" },
+      { type: "textDelta", messageId: "m1", text: "I'll update `load_config` and its callers:\n\n1. `src/config.rs`\n2. `src/main.rs`" },
+      { type: "messageStop", messageId: "m1" },
+      { type: "toolCallStart", toolCallId: "t1", name: "Grep", input: { pattern: "load_config", path: "/data/proj" }, kind: "search", title: "Grep" },
+      { type: "toolCallResult", toolCallId: "t1", isError: false, content: "", structured: { mode: "files_with_matches", numFiles: 2, filenames: ["/data/proj/src/config.rs", "/data/proj/src/main.rs"], numMatches: 4 } },
+      { type: "toolCallStart", toolCallId: "t2", name: "Edit", input: { file_path: "/data/proj/src/config.rs" }, kind: "edit", title: "Edit" },
+      {
+        type: "toolCallResult",
+        toolCallId: "t2",
+        isError: false,
+        content: "",
+        structured: { filePath: "/data/proj/src/config.rs", structuredPatch: [{ oldStart: 3, oldLines: 3, newStart: 3, newLines: 3, lines: [" use std::fs;", "-pub fn load_config() {", "+pub fn read_config() {", " }"] }] },
+      },
+      { type: "toolCallStart", toolCallId: "t3", name: "Bash", input: { command: "cargo check", description: "Type-check" }, kind: "execute", title: "cargo check" },
+      { type: "toolCallResult", toolCallId: "t3", isError: true, content: "", structured: { stdout: "", stderr: "error[E0425]: cannot find function `load_config`\n --> src/main.rs:4:5", exitCode: 101 } },
+      { type: "status", state: "running" },
+      { type: "permissionRequest", requestId: "r1", toolName: "Bash", input: { command: "cargo fix --allow-dirty" }, title: "cargo fix", alwaysRule: "Bash(cargo fix:*)" },
+    ]);
+    await frames(page, 3);
+    await screenshot(page, "23-light-narrow");
+    assert.deepEqual(await axe(page), [], "light theme");
     await finish(page);
   });
 
