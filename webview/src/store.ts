@@ -140,6 +140,15 @@ export const DEFAULT_MODES = [
 
 type Listener = () => void;
 
+interface MessageEntry {
+  msg: AssistantMessage;
+  /** Set once the message has content: it is placed in the timeline at its first delta. */
+  row?: AssistantRow;
+  parent?: ToolCall;
+  parentId?: string;
+  placed: boolean;
+}
+
 export class Store {
   initialized = false;
   state: UiState = {
@@ -174,7 +183,10 @@ export class Store {
   private calls = new Map<string, ToolCall>();
   /** toolCallId → top-level row holding it. */
   private callRow = new Map<string, ToolRow>();
-  private messages = new Map<string, { msg: AssistantMessage; row?: AssistantRow; parent?: ToolCall }>();
+  private messages = new Map<string, MessageEntry>();
+  /** Messages still streaming and calls still running (so ending a turn is O(open), not O(all)). */
+  private openMessages = new Set<MessageEntry>();
+  private runningCalls = new Set<ToolCall>();
   private permissions = new Map<string, PermissionRow>();
   private plans = new Map<string, string>();
   private listeners = new Set<Listener>();
@@ -289,6 +301,8 @@ export class Store {
     this.calls.clear();
     this.callRow.clear();
     this.messages.clear();
+    this.openMessages.clear();
+    this.runningCalls.clear();
     this.permissions.clear();
     this.plans.clear();
     this.lastUsage = undefined;
@@ -296,18 +310,7 @@ export class Store {
   }
 
   private finishReplay(): void {
-    for (const { msg, row } of this.messages.values()) {
-      if (msg.streaming) {
-        msg.streaming = false;
-        if (row) row.v++;
-      }
-    }
-    for (const call of this.calls.values()) {
-      if (call.status === "running") {
-        call.status = "cancelled";
-        this.touchCall(call);
-      }
-    }
+    this.closeOpen();
     // A past session cannot be waiting for an answer.
     for (const p of this.pending) {
       p.outcome = p.outcome ?? "cancelled";
@@ -315,6 +318,21 @@ export class Store {
     }
     this.pending = [];
     this.agentStatus = "idle";
+  }
+
+  /** Ends whatever is still streaming or running (end of a turn, error, replay). */
+  private closeOpen(): void {
+    for (const entry of this.openMessages) {
+      entry.msg.streaming = false;
+      this.touchEntry(entry);
+    }
+    this.openMessages.clear();
+    for (const call of this.runningCalls) {
+      call.status = "cancelled";
+      call.awaitingApproval = false;
+      this.touchCall(call);
+    }
+    this.runningCalls.clear();
   }
 
   private push(row: Row): void {
@@ -334,39 +352,47 @@ export class Store {
     if (row) row.v++;
   }
 
-  private touchMessage(id: string): void {
-    const entry = this.messages.get(id);
-    if (!entry) return;
+  private touchEntry(entry: MessageEntry): void {
     if (entry.row) entry.row.v++;
     if (entry.parent) this.touchCall(entry.parent);
   }
 
-  private ensureMessage(id: string, parentToolCallId?: string): AssistantMessage {
+  private ensureMessage(id: string, parentToolCallId?: string): MessageEntry {
     const existing = this.messages.get(id);
-    if (existing) return existing.msg;
+    if (existing) return existing;
     const msg: AssistantMessage = { id, parts: [], streaming: true };
-    const parent = parentToolCallId ? this.calls.get(parentToolCallId) : undefined;
+    const entry: MessageEntry = { msg, parentId: parentToolCallId, placed: false };
+    this.messages.set(id, entry);
+    this.openMessages.add(entry);
+    return entry;
+  }
+
+  /** Puts the message in the timeline (top level, or inside its Task/Agent call). */
+  private place(entry: MessageEntry): void {
+    if (entry.placed) return;
+    entry.placed = true;
+    const parent = entry.parentId ? this.calls.get(entry.parentId) : undefined;
     if (parent) {
-      parent.children.push({ kind: "message", msg });
-      this.messages.set(id, { msg, parent });
-      this.touchCall(parent);
+      entry.parent = parent;
+      parent.children.push({ kind: "message", msg: entry.msg });
     } else {
-      const row: AssistantRow = { kind: "assistant", key: `a:${id}:${++this.seq}`, v: 0, msg };
-      this.push(row);
-      this.messages.set(id, { msg, row });
+      entry.row = { kind: "assistant", key: `a:${entry.msg.id}:${++this.seq}`, v: 0, msg: entry.msg };
+      this.push(entry.row);
     }
-    return msg;
   }
 
   private appendPart(messageId: string, kind: "text" | "thinking", text: string): void {
-    const msg = this.ensureMessage(messageId);
+    if (!text) return;
+    const entry = this.ensureMessage(messageId);
+    this.place(entry);
+    const msg = entry.msg;
     const last = msg.parts[msg.parts.length - 1];
     if (last && last.kind === kind) {
       last.text += text;
     } else {
       msg.parts.push({ kind, text });
     }
-    this.touchMessage(messageId);
+    this.touchEntry(entry);
   }
 
   applyEvent(ev: UiEvent, replay: boolean): void {
@@ -393,7 +419,8 @@ export class Store {
         const entry = this.messages.get(ev.messageId);
         if (entry) {
           entry.msg.streaming = false;
-          this.touchMessage(ev.messageId);
+          this.openMessages.delete(entry);
+          this.touchEntry(entry);
         }
         break;
       }
@@ -417,6 +444,7 @@ export class Store {
         if (!call) break;
         call.result = { isError: ev.isError, content: ev.content, structured: ev.structured };
         call.status = ev.isError ? "error" : "ok";
+        this.runningCalls.delete(call);
         call.awaitingApproval = false;
         // A finished subagent group folds away unless the user opened it.
         if ((call.name === "Task" || call.name === "Agent") && call.ui.userToggled !== true) call.ui.open = false;
@@ -526,6 +554,7 @@ export class Store {
       v: 0,
     };
     this.calls.set(call.id, call);
+    this.runningCalls.add(call);
     const parent = ev.parentToolCallId ? this.calls.get(ev.parentToolCallId) : undefined;
     if (parent) {
       parent.children.push({ kind: "tool", call });
@@ -584,19 +613,7 @@ export class Store {
   }
 
   private finishTurn(): void {
-    for (const entry of this.messages.values()) {
-      if (entry.msg.streaming) {
-        entry.msg.streaming = false;
-        this.touchMessage(entry.msg.id);
-      }
-    }
-    for (const call of this.calls.values()) {
-      if (call.status === "running") {
-        call.status = "cancelled";
-        call.awaitingApproval = false;
-        this.touchCall(call);
-      }
-    }
+    this.closeOpen();
     for (const p of this.pending) {
       p.outcome = "cancelled";
       p.v++;

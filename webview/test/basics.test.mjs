@@ -123,6 +123,22 @@ describe("streaming markdown", () => {
     await finish(page);
   });
 
+  test("a message with no text (only a tool call) leaves no empty row", T, async () => {
+    const page = await openHarness(browser, server);
+    await init(page);
+    await events(page, [
+      { type: "messageStart", id: "m1", role: "assistant" },
+      { type: "toolCallStart", toolCallId: "t1", name: "Read", input: { file_path: "/p/a" }, kind: "read", title: "Read" },
+      { type: "messageStop", messageId: "m1" },
+      { type: "messageStart", id: "m2", role: "assistant" },
+      { type: "textDelta", messageId: "m2", text: "after the tool" },
+    ]);
+    assert.equal(await page.locator(".msg-assistant").count(), 1);
+    assert.equal(await page.locator(".vrow").count(), 2);
+    assert.match(await page.locator(".vrow").nth(1).innerText(), /after the tool/);
+    await finish(page);
+  });
+
   test("completed blocks keep their DOM while the tail streams", T, async () => {
     const page = await openHarness(browser, server);
     await init(page);
