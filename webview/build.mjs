@@ -6,7 +6,8 @@
 //   node webview/build.mjs --watch    rebuild on change (with source maps)
 //   node webview/build.mjs --dev      one unminified build with source maps
 import * as esbuild from "esbuild";
-import { copyFileSync, mkdirSync, statSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, statSync } from "node:fs";
+import { gzipSync } from "node:zlib";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createRequire } from "node:module";
@@ -26,7 +27,7 @@ copyFileSync(join(codiconDir, "codicon.ttf"), join(out, "codicon.ttf"));
 
 const common = {
   bundle: true,
-  logLevel: "info",
+  logLevel: watch ? "info" : "warning",
   legalComments: "none",
   minify: !dev,
   sourcemap: dev ? "linked" : false,
@@ -60,7 +61,8 @@ function report() {
   for (const f of ["main.js", "main.css", "codicon.css", "codicon.ttf", "html.js"]) {
     try {
       const size = statSync(join(out, f)).size;
-      console.log(`  out/${f.padEnd(12)} ${(size / 1024).toFixed(1).padStart(8)} KiB`);
+      const gz = gzipSync(readFileSync(join(out, f))).length;
+      console.log(`  out/${f.padEnd(12)} ${(size / 1024).toFixed(1).padStart(7)} KiB  (gzip ${(gz / 1024).toFixed(1)} KiB)`);
     } catch {
       // not built
     }

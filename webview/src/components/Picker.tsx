@@ -34,7 +34,14 @@ export function Picker({ name, icon, value, options, onSelect, disabled, classNa
 
   useEffect(() => {
     if (!open) return;
-    listRef.current?.focus();
+    const list = listRef.current;
+    list?.focus();
+    // Keep the popup inside a narrow sidebar (CSSOM, allowed by the CSP).
+    if (list) {
+      const r = list.getBoundingClientRect();
+      const overflow = r.right - (window.innerWidth - 4);
+      if (overflow > 0) list.style.setProperty("left", `${-Math.min(overflow, r.left - 4)}px`);
+    }
     const onDown = (e: MouseEvent) => {
       const t = e.target as Node;
       if (!listRef.current?.contains(t) && !buttonRef.current?.contains(t)) setOpen(false);
