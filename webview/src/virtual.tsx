@@ -17,6 +17,8 @@ export interface VirtualListProps<T> {
   /** Height estimate for a row never measured; `width` is the list's content width. */
   estimate: (item: T, width: number) => number;
   renderItem: (item: T, index: number) => VNode;
+  /** Accessible name of a row (the row is an `article` in a `feed`). */
+  getLabel?: (item: T) => string;
   /** Changes when the list is replaced (clear/replay): scroll state resets and sticks to bottom. */
   epoch: number;
   /** Changes on every store update (forces a render). */
@@ -298,7 +300,15 @@ export class VirtualList<T> extends Component<VirtualListProps<T>, VState> {
       const item = items[i]!;
       const key = getKey(item);
       rows.push(
-        <div class="vrow" data-key={key} key={key} role="article" aria-posinset={i + 1} aria-setsize={n}>
+        <div
+          class="vrow"
+          data-key={key}
+          key={key}
+          role="article"
+          aria-label={props.getLabel?.(item)}
+          aria-posinset={i + 1}
+          aria-setsize={n}
+        >
           {renderItem(item, i)}
         </div>,
       );

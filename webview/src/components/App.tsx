@@ -7,7 +7,7 @@ import { VirtualList } from "../virtual";
 import { Composer } from "./Composer";
 import { Header, HistoryPanel } from "./Header";
 import { PermissionDock } from "./Permission";
-import { estimateRow, retryText, RowView } from "./Rows";
+import { estimateRow, retryText, rowLabel, RowView } from "./Rows";
 import { Icon, TodoList } from "./Tools";
 
 const getKey = (row: Row) => row.key;
@@ -171,6 +171,7 @@ export function App() {
             getKey={getKey}
             estimate={estimateRow}
             renderItem={renderRow}
+            getLabel={rowLabel}
             epoch={store.epoch}
             version={store.version}
             stickSignal={store.stickSignal}

@@ -39,7 +39,7 @@ export function AttachmentChipStatic({ a }: { a: Attachment }) {
 
 function UserRowView({ row }: { row: UserRow }) {
   return (
-    <div class="msg msg-user" aria-label="You said">
+    <div class="msg msg-user">
       {row.attachments.length ? (
         <div class="chips">
           {row.attachments.map((a, i) => (
@@ -303,5 +303,30 @@ function estimateRowUncached(row: Row, width: number): number {
       return 96;
     default:
       return 30;
+  }
+}
+
+/** Accessible name of a timeline row. */
+export function rowLabel(row: Row): string {
+  switch (row.kind) {
+    case "user":
+      return "You";
+    case "assistant":
+      return "Claude";
+    case "tool": {
+      const c = row.call;
+      const status = c.status === "running" ? "running" : c.status === "ok" ? "done" : c.status === "error" ? "failed" : "cancelled";
+      return `Tool ${c.name}, ${status}`;
+    }
+    case "permission":
+      return `Permission request for ${row.req.toolName}${row.outcome ? `, ${row.outcome}` : ", waiting"}`;
+    case "error":
+      return "Error";
+    case "retry":
+      return "Retrying";
+    case "done":
+      return "Turn finished";
+    default:
+      return "Notice";
   }
 }
