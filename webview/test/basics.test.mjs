@@ -397,6 +397,10 @@ describe("header", () => {
     });
     const items = page.locator(".history-item");
     assert.equal(await items.count(), 2);
+    await frames(page, 1);
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("data-session-id")), "s-new", "focus on the newest session");
+    await page.keyboard.press("ArrowDown");
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("data-session-id")), "s-old");
     assert.match(await items.nth(0).innerText(), /Fix flaky test[\s\S]*2 min ago · 7 messages/);
     await screenshot(page, "07-history");
     await items.nth(1).click();

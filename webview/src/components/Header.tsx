@@ -128,7 +128,8 @@ export function HistoryPanel({
 }) {
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
-    const first = ref.current?.querySelector<HTMLElement>(".history-item, .history-close");
+    const first =
+      ref.current?.querySelector<HTMLElement>(".history-item") ?? ref.current?.querySelector<HTMLElement>(".history-close");
     first?.focus();
   }, [sessions === undefined]);
   const sorted = sessions
