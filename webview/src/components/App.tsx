@@ -1,0 +1,203 @@
+import { useEffect, useReducer, useRef, useState } from "preact/hooks";
+import { store, type Row } from "../store";
+import type { TodoItem } from "../protocol";
+import { post } from "../vscode";
+import { copyText, parseFileHref } from "../util";
+import { VirtualList } from "../virtual";
+import { Composer } from "./Composer";
+import { Header, HistoryPanel } from "./Header";
+import { PermissionDock } from "./Permission";
+import { estimateRow, retryText, rowLabel, RowView } from "./Rows";
+import { Icon, TodoList } from "./Tools";
+
+const getKey = (row: Row) => row.key;
+const renderRow = (row: Row) => <RowView row={row} v={row.v} />;
+
+function Welcome({ where, label }: { where: string; label: string }) {
+  return (
+    <div class="welcome">
+      <div class="welcome-logo">
+        <Icon name="claude" />
+      </div>
+      <h1>Claude Code, wherever your files are</h1>
+      <p class="muted">
+        {where === "ui-remote"
+          ? `Claude runs on this machine; reads, edits and commands go to ${label || "the remote workspace"}.`
+          : where === "workspace"
+            ? `Claude runs on ${label || "the workspace host"}.`
+            : "Claude runs on this machine."}
+      </p>
+      <ul class="welcome-hints">
+        <li>
+          <Icon name="comment" />
+          <span>Ask about the code, or describe a change to make.</span>
+        </li>
+        <li>
+          <Icon name="mention" />
+          <span>
+            Type <kbd>@</kbd> to mention a file; paste an image to attach it.
+          </span>
+        </li>
+        <li>
+          <Icon name="list-ordered" />
+          <span>
+            Pick <strong>Plan</strong> mode to review a plan before any edit.
+          </span>
+        </li>
+        <li>
+          <Icon name="keyboard" />
+          <span>
+            <kbd>Enter</kbd> sends, <kbd>Shift</kbd>+<kbd>Enter</kbd> adds a line, <kbd>Esc</kbd> stops.
+          </span>
+        </li>
+      </ul>
+    </div>
+  );
+}
+
+function Loading() {
+  return (
+    <div class="loading-state" role="status">
+      <Icon name="loading" className="codicon-modifier-spin" />
+      <span>Starting Tether…</span>
+    </div>
+  );
+}
+
+function WorkingIndicator() {
+  const status = store.agentStatus;
+  if (!store.state.busy && status === "idle") return null;
+  const last = store.rows[store.rows.length - 1];
+  let text = "Working…";
+  if (status === "requires_action" || store.pending.length) text = "Waiting for your approval…";
+  else if (last?.kind === "retry") text = retryText(last.ev);
+  return (
+    <div class="working" role="status">
+      <Icon name="loading" className="codicon-modifier-spin" />
+      <span>{text}</span>
+    </div>
+  );
+}
+
+function TodoPanel({ todos }: { todos: TodoItem[] }) {
+  const [open, setOpen] = useState(false);
+  if (!todos.length) return null;
+  const done = todos.filter((t) => t.status === "completed").length;
+  if (done === todos.length && !store.state.busy) return null;
+  const current = todos.find((t) => t.status === "in_progress");
+  return (
+    <div class="todo-panel">
+      <button type="button" class="todo-panel-head" aria-expanded={open} onClick={() => setOpen(!open)}>
+        <Icon name={open ? "chevron-down" : "chevron-right"} />
+        <Icon name="checklist" />
+        <span class="todo-panel-title">{current ? current.activeForm || current.content : "Tasks"}</span>
+        <span class="muted small">{`${done}/${todos.length}`}</span>
+      </button>
+      {open ? <TodoList todos={todos} /> : null}
+    </div>
+  );
+}
+
+/** Clicks inside rendered markdown: copy buttons and file links (no inline handlers anywhere). */
+function onDelegatedClick(e: MouseEvent): void {
+  const target = e.target as HTMLElement | null;
+  if (!target) return;
+  const copy = target.closest<HTMLElement>('[data-action="copy-code"]');
+  if (copy) {
+    e.preventDefault();
+    const code = copy.closest(".code-block")?.querySelector("code");
+    if (code) {
+      void copyText(code.textContent ?? "").then((ok) => {
+        copy.classList.toggle("copied", ok);
+        copy.setAttribute("aria-label", ok ? "Copied" : "Copy failed");
+        setTimeout(() => {
+          copy.classList.remove("copied");
+          copy.setAttribute("aria-label", "Copy code");
+        }, 1500);
+      });
+    }
+    return;
+  }
+  const link = target.closest<HTMLAnchorElement>(".md a[href]");
+  if (link) {
+    const href = link.getAttribute("href") ?? "";
+    if (/^(https?:|mailto:)/i.test(href)) return; // VS Code opens these externally.
+    e.preventDefault();
+    if (!href || href.startsWith("#")) return;
+    const { path, line } = parseFileHref(href);
+    post(line ? { type: "openFile", path, line } : { type: "openFile", path });
+  }
+}
+
+export function App() {
+  const [, force] = useReducer((x: number) => x + 1, 0);
+  const [historyOpen, setHistoryOpen] = useState(false);
+  const listRef = useRef<VirtualList<Row>>(null);
+
+  useEffect(() => store.subscribe(() => force(undefined)), []);
+
+  const state = store.state;
+  const initialized = store.initialized;
+  const busy = state.busy;
+
+  const toggleHistory = () => {
+    if (!historyOpen) {
+      store.history = undefined;
+      post({ type: "requestHistory" });
+    }
+    setHistoryOpen(!historyOpen);
+  };
+
+  return (
+    <div class={`app${busy ? " is-busy" : ""}${!state.connected ? " is-disconnected" : ""}`} onClick={onDelegatedClick}>
+      <Header state={state} initialized={initialized} historyOpen={historyOpen} onToggleHistory={toggleHistory} />
+      {initialized && !state.connected ? (
+        <div class="banner banner-disconnected" role="alert">
+          <Icon name="debug-disconnect" />
+          <span>Disconnected from Claude Code.</span>
+          <span class="spacer" />
+          <button type="button" class="button button-secondary button-small" onClick={() => post({ type: "retry" })}>
+            <Icon name="refresh" /> Reconnect
+          </button>
+        </div>
+      ) : null}
+      <main class="main">
+        {!initialized ? (
+          <Loading />
+        ) : (
+          <VirtualList<Row>
+            ref={listRef}
+            items={store.rows}
+            getKey={getKey}
+            estimate={estimateRow}
+            renderItem={renderRow}
+            getLabel={rowLabel}
+            epoch={store.epoch}
+            version={store.version}
+            stickSignal={store.stickSignal}
+            ariaLabel="Conversation"
+            busy={busy}
+            empty={<Welcome where={state.where} label={state.workspaceLabel} />}
+            footer={<WorkingIndicator />}
+          />
+        )}
+        {historyOpen ? (
+          <HistoryPanel
+            sessions={store.history}
+            currentId={state.sessionId}
+            onClose={(focusButton) => {
+              setHistoryOpen(false);
+              if (focusButton) requestAnimationFrame(() => document.querySelector<HTMLElement>(".history-button")?.focus());
+            }}
+          />
+        ) : null}
+      </main>
+      <TodoPanel todos={store.todos} />
+      <PermissionDock pending={store.pending} />
+      <Composer busy={busy} connected={state.connected} initialized={initialized} version={store.version} />
+      <div class="sr-only" aria-live="polite" aria-atomic="true">
+        {store.announcement}
+      </div>
+    </div>
+  );
+}

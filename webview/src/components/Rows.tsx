@@ -1,0 +1,332 @@
+import { memo } from "../memo";
+import type { Attachment } from "../protocol";
+import {
+  store,
+  type AssistantRow,
+  type DoneRow,
+  type ErrorRow,
+  type NoticeRow,
+  type PermissionRow,
+  type RetryRow,
+  type Row,
+  type UserRow,
+} from "../store";
+import { post } from "../vscode";
+import { basename, formatCost, formatDuration, formatTokens, str } from "../util";
+import { StreamingMarkdown } from "./Markdown";
+import { ThinkingView } from "./Thinking";
+import { FileLink, Icon, ToolCallView } from "./Tools";
+
+export function AttachmentChipStatic({ a }: { a: Attachment }) {
+  if (a.kind === "image") {
+    return (
+      <span class="chip chip-image" title={a.mimeType ?? "image"}>
+        {a.dataUrl && a.dataUrl.startsWith("data:image/") ? <img src={a.dataUrl} alt="Attached image" /> : <Icon name="file-media" />}
+      </span>
+    );
+  }
+  const label =
+    a.kind === "selection" && a.range
+      ? `${basename(a.path ?? "selection")}:${a.range.startLine}-${a.range.endLine}`
+      : basename(a.path ?? "file");
+  return (
+    <span class="chip" title={a.path}>
+      <Icon name={a.kind === "selection" ? "list-selection" : "file"} />
+      {a.path ? <FileLink path={a.path} line={a.range?.startLine} label={label} /> : label}
+    </span>
+  );
+}
+
+function UserRowView({ row }: { row: UserRow }) {
+  return (
+    <div class="msg msg-user">
+      {row.attachments.length ? (
+        <div class="chips">
+          {row.attachments.map((a, i) => (
+            <AttachmentChipStatic key={i} a={a} />
+          ))}
+        </div>
+      ) : null}
+      <div class="user-text">{row.text}</div>
+    </div>
+  );
+}
+
+function AssistantRowView({ row }: { row: AssistantRow }) {
+  const msg = row.msg;
+  const lastIndex = msg.parts.length - 1;
+  return (
+    <div class="msg msg-assistant" data-message-id={msg.id} data-streaming={msg.streaming ? "true" : "false"}>
+      {msg.parts.map((p, i) =>
+        p.kind === "thinking" ? (
+          <ThinkingView
+            key={i}
+            part={p}
+            streaming={msg.streaming && i === lastIndex}
+            onToggle={() => store.toggleRow(row)}
+          />
+        ) : (
+          <StreamingMarkdown key={i} part={p} streaming={msg.streaming && i === lastIndex} />
+        ),
+      )}
+      {msg.streaming && msg.parts.length === 0 ? (
+        <div class="muted small">
+          <Icon name="loading" className="codicon-modifier-spin" />
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+function permissionSubject(row: PermissionRow): string {
+  const req = row.req;
+  return (
+    req.title ||
+    str(req.input, "command") ||
+    str(req.input, "file_path") ||
+    str(req.input, "path") ||
+    str(req.input, "pattern") ||
+    str(req.input, "url") ||
+    req.description ||
+    ""
+  );
+}
+
+function PermissionLineView({ row }: { row: PermissionRow }) {
+  const req = row.req;
+  const subject = permissionSubject(row);
+  const agent = req.agentType ? ` (${req.agentType})` : "";
+  if (!row.outcome) {
+    return (
+      <div class="perm-line perm-pending" data-request-id={req.requestId} data-outcome="pending">
+        <Icon name="shield" />
+        <span>
+          {row.decided ? "Sending your answer… " : "Waiting for your approval: "}
+          <strong>{req.toolName}</strong>
+          {subject ? <span class="muted">{` ${subject}`}</span> : null}
+          {agent}
+        </span>
+        {!row.decided ? (
+          <button
+            type="button"
+            class="link-button"
+            onClick={() => {
+              const btn = document.querySelector<HTMLElement>(`[data-perm-card="${CSS.escape(req.requestId)}"] .perm-allow`);
+              btn?.focus();
+            }}
+          >
+            Review
+          </button>
+        ) : null}
+      </div>
+    );
+  }
+  const icon = row.outcome === "allowed" ? "check" : row.outcome === "denied" ? "close" : "circle-slash";
+  const verb =
+    row.outcome === "allowed" ? (row.always ? "Always allowed" : "Allowed") : row.outcome === "denied" ? "Rejected" : "Cancelled";
+  return (
+    <div class={`perm-line perm-${row.outcome}`} data-request-id={req.requestId} data-outcome={row.outcome}>
+      <Icon name={icon} />
+      <span>
+        {`${verb} `}
+        <strong>{req.toolName}</strong>
+        {subject ? <span class="muted">{` ${subject}`}</span> : null}
+        {agent}
+        {row.always && req.alwaysRule ? (
+          <span class="muted">
+            {" · rule "}
+            <code class="inline-code">{req.alwaysRule}</code>
+          </span>
+        ) : null}
+        {row.outcome === "denied" && row.reason ? <span class="muted">{` — “${row.reason}”`}</span> : null}
+      </span>
+    </div>
+  );
+}
+
+function NoticeRowView({ row }: { row: NoticeRow }) {
+  return (
+    <div class={`notice notice-${row.level}`} role={row.level === "warning" ? "status" : undefined}>
+      <Icon name={row.level === "warning" ? "warning" : "info"} />
+      <span>{row.text}</span>
+    </div>
+  );
+}
+
+export function retryText(ev: RetryRow["ev"]): string {
+  const secs = Math.max(0, Math.round(ev.delayMs / 1000));
+  return `Retrying in ${secs}s (attempt ${ev.attempt}/${ev.maxRetries}): ${ev.error}`;
+}
+
+function RetryRowView({ row }: { row: RetryRow }) {
+  return (
+    <div class="notice notice-warning notice-retry" role="status">
+      <Icon name="sync" />
+      <span>{retryText(row.ev)}</span>
+    </div>
+  );
+}
+
+const ERROR_TITLES: Record<string, string> = {
+  login: "Not logged in",
+  crash: "Claude Code stopped unexpectedly",
+  api: "The API returned an error",
+  protocol: "Protocol error",
+  other: "Error",
+};
+
+function ErrorRowView({ row }: { row: ErrorRow }) {
+  const ev = row.ev;
+  return (
+    <div class={`error-card error-${ev.kind}`} role="alert">
+      <div class="error-head">
+        <Icon name="error" />
+        <strong>{ERROR_TITLES[ev.kind] ?? "Error"}</strong>
+      </div>
+      <div class="error-message">{ev.message}</div>
+      {ev.kind === "login" ? (
+        <div class="error-hint">
+          Run <code class="inline-code">claude</code> once in a terminal on this machine and log in (or set{" "}
+          <code class="inline-code">ANTHROPIC_API_KEY</code>), then retry.
+        </div>
+      ) : null}
+      {ev.retryable || ev.kind === "login" ? (
+        <div class="error-actions">
+          <button
+            type="button"
+            class="button button-secondary"
+            disabled={row.retried}
+            onClick={() => {
+              post({ type: "retry" });
+              store.markErrorRetried(row);
+            }}
+          >
+            <Icon name="refresh" /> {row.retried ? "Retrying…" : "Retry"}
+          </button>
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+const DONE_LABELS: Record<string, string> = {
+  success: "Done",
+  error_max_turns: "Stopped: too many turns",
+  error_during_execution: "Stopped",
+  error_max_budget_usd: "Stopped: budget reached",
+};
+
+function DoneRowView({ row }: { row: DoneRow }) {
+  const ev = row.ev;
+  const parts: string[] = [];
+  if (ev.durationMs) parts.push(formatDuration(ev.durationMs));
+  if (ev.numTurns) parts.push(`${ev.numTurns} ${ev.numTurns === 1 ? "turn" : "turns"}`);
+  if (row.usage) {
+    parts.push(`${formatTokens(row.usage.inputTokens)} in / ${formatTokens(row.usage.outputTokens)} out`);
+    if (row.usage.costUsd !== undefined) parts.push(formatCost(row.usage.costUsd));
+  }
+  const label = DONE_LABELS[ev.subtype] ?? (ev.isError ? `Stopped (${ev.subtype})` : "Done");
+  return (
+    <div class={`done-line${ev.isError ? " done-error" : ""}`}>
+      <Icon name={ev.isError ? "debug-stop" : "check-all"} />
+      <span>{label}</span>
+      {parts.length ? <span class="muted">{` · ${parts.join(" · ")}`}</span> : null}
+    </div>
+  );
+}
+
+function RowInner({ row }: { row: Row }) {
+  switch (row.kind) {
+    case "user":
+      return <UserRowView row={row} />;
+    case "assistant":
+      return <AssistantRowView row={row} />;
+    case "tool":
+      return <ToolCallView call={row.call} v={row.call.v} depth={0} />;
+    case "permission":
+      return <PermissionLineView row={row} />;
+    case "notice":
+      return <NoticeRowView row={row} />;
+    case "retry":
+      return <RetryRowView row={row} />;
+    case "error":
+      return <ErrorRowView row={row} />;
+    case "done":
+      return <DoneRowView row={row} />;
+    default:
+      return null;
+  }
+}
+
+export const RowView = memo(
+  function RowView({ row }: { row: Row; v: number }) {
+    return <RowInner row={row} />;
+  },
+  (a, b) => a.row === b.row && a.v === b.v,
+);
+
+const estimateCache = new WeakMap<Row, { v: number; width: number; h: number }>();
+
+/** Height estimate for a row never measured (cached per row version and width). */
+export function estimateRow(row: Row, width: number): number {
+  const c = estimateCache.get(row);
+  if (c && c.v === row.v && c.width === width) return c.h;
+  const h = estimateRowUncached(row, width);
+  estimateCache.set(row, { v: row.v, width, h });
+  return h;
+}
+
+function estimateRowUncached(row: Row, width: number): number {
+  const charsPerLine = Math.max(20, Math.floor((width - 32) / 7.2));
+  const textHeight = (text: string) => {
+    let lines = 0;
+    for (const l of text.split("\n")) lines += Math.max(1, Math.ceil(l.length / charsPerLine));
+    return lines * 20;
+  };
+  switch (row.kind) {
+    case "user":
+      return 32 + textHeight(row.text) + (row.attachments.length ? 28 : 0);
+    case "assistant": {
+      let h = 16;
+      for (const p of row.msg.parts) h += p.kind === "thinking" ? 28 : textHeight(p.text) + 8;
+      return h;
+    }
+    case "tool": {
+      const c = row.call;
+      if (c.name === "Bash") return 92;
+      if (c.name === "Edit" || c.name === "Write" || c.name === "MultiEdit") return 180;
+      if (c.name === "TodoWrite") return 40 + 22 * 4;
+      if (c.name === "Task" || c.name === "Agent") return c.ui.open ? 200 : 36;
+      return 34;
+    }
+    case "error":
+      return 96;
+    default:
+      return 30;
+  }
+}
+
+/** Accessible name of a timeline row. */
+export function rowLabel(row: Row): string {
+  switch (row.kind) {
+    case "user":
+      return "You";
+    case "assistant":
+      return "Claude";
+    case "tool": {
+      const c = row.call;
+      const status = c.status === "running" ? "running" : c.status === "ok" ? "done" : c.status === "error" ? "failed" : "cancelled";
+      return `Tool ${c.name}, ${status}`;
+    }
+    case "permission":
+      return `Permission request for ${row.req.toolName}${row.outcome ? `, ${row.outcome}` : ", waiting"}`;
+    case "error":
+      return "Error";
+    case "retry":
+      return "Retrying";
+    case "done":
+      return "Turn finished";
+    default:
+      return "Notice";
+  }
+}

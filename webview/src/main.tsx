@@ -1,0 +1,25 @@
+import { render } from "preact";
+import "./styles/main.css";
+import type { ExtensionToWebview } from "./protocol";
+import { store } from "./store";
+import { post } from "./vscode";
+import { App } from "./components/App";
+
+declare global {
+  interface Window {
+    /** For tests and benchmarks: the live store. */
+    __tether?: { store: typeof store };
+  }
+}
+
+window.__tether = { store };
+
+window.addEventListener("message", (event: MessageEvent) => {
+  const msg = event.data as ExtensionToWebview | undefined;
+  if (!msg || typeof msg !== "object" || typeof (msg as { type?: unknown }).type !== "string") return;
+  store.enqueue(msg);
+});
+
+const root = document.getElementById("root") ?? document.body.appendChild(document.createElement("div"));
+render(<App />, root);
+post({ type: "ready" });

@@ -1,0 +1,465 @@
+// Basic states, streaming markdown and sanitization, notices and errors, header pickers, history.
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import {
+  clearPosted,
+  deliver,
+  events,
+  finish,
+  frames,
+  init,
+  launchBrowser,
+  openHarness,
+  posted,
+  screenshot,
+  startServer,
+} from "./helpers.mjs";
+
+let server;
+let browser;
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const T = { timeout: 30_000 };
+
+describe("states", () => {
+  test("loading before init, then the empty welcome state", T, async () => {
+    const page = await openHarness(browser, server);
+    await page.locator(".loading-state").waitFor();
+    assert.match(await page.locator(".loading-state").innerText(), /Starting/);
+    assert.equal(await page.locator(".composer-input").isDisabled(), true);
+    await screenshot(page, "01-loading");
+    await init(page);
+    await page.locator(".welcome").waitFor();
+    assert.match(await page.locator(".welcome").innerText(), /@/);
+    assert.equal(await page.locator(".loading-state").count(), 0);
+    assert.equal(await page.locator(".composer-input").isDisabled(), false);
+    await screenshot(page, "02-empty");
+    const ready = await posted(page, "ready");
+    assert.equal(ready.length, 1);
+    await finish(page);
+  });
+
+  test("init fills the header: mode, model and where-it-runs badge", T, async () => {
+    const page = await openHarness(browser, server);
+    await init(page, { mode: "plan", model: "claude-opus-4-1", where: "ui-remote" });
+    assert.match(await page.locator(".mode-picker .picker-button").getAttribute("aria-label"), /Mode: Plan/);
+    assert.match(await page.locator(".model-picker .picker-button").innerText(), /Opus 4\.1/);
+    assert.match(await page.locator(".where-badge").innerText(), /UI ↔ remote/);
+    await deliver(page, { type: "state", where: "workspace" });
+    assert.match(await page.locator(".where-badge").innerText(), /Workspace/);
+    await deliver(page, { type: "state", where: "local" });
+    assert.match(await page.locator(".where-badge").innerText(), /Local/);
+    await finish(page);
+  });
+
+  test("disconnected banner with Reconnect posting retry", T, async () => {
+    const page = await openHarness(browser, server);
+    await init(page);
+    await deliver(page, { type: "state", connected: false });
+    const banner = page.locator(".banner-disconnected");
+    await banner.waitFor();
+    assert.equal(await banner.getAttribute("role"), "alert");
+    assert.equal(await page.locator(".send-button").isDisabled(), true);
+    await screenshot(page, "03-disconnected");
+    await clearPosted(page);
+    await banner.getByRole("button", { name: /Reconnect/ }).click();
+    assert.deepEqual(await posted(page, "retry"), [{ type: "retry" }]);
+    await deliver(page, { type: "state", connected: true });
+    assert.equal(await page.locator(".banner-disconnected").count(), 0);
+    await finish(page);
+  });
+
+  test("busy shows Stop, the working indicator, and Stop posts stop", T, async () => {
+    const page = await openHarness(browser, server);
+    await init(page);
+    await events(page, [
+      { type: "userMessage", id: "u1", text: "hello" },
+      { type: "status", state: "running" },
+    ]);
+    await page.locator(".working").waitFor();
+    await page.locator(".stop-button").click();
+    assert.deepEqual(await posted(page, "stop"), [{ type: "stop" }]);
+    await events(page, [{ type: "status", state: "idle" }]);
+    assert.equal(await page.locator(".stop-button").count(), 0);
+    assert.equal(await page.locator(".working").count(), 0);
+    await finish(page);
+  });
+});
+
+describe("streaming markdown", () => {
+  test("text assembles across deltas, rendered as markdown, caret while streaming", T, async () => {
+    const page = await openHarness(browser, server);
+    await init(page);
+    await events(page, [
+      { type: "userMessage", id: "u1", text: "Explain" },
+      { type: "messageStart", id: "m1", role: "assistant" },
+      { type: "textDelta", messageId: "m1", text: "Hello **wor" },
+    ]);
+    const msg = page.locator('.msg-assistant[data-message-id="m1"]');
+    await msg.waitFor();
+    assert.equal(await msg.getAttribute("data-streaming"), "true");
+    assert.equal(await msg.locator(".md.streaming").count(), 1);
+    const chunks = ["ld**, this is", " a list:\n\n- one\n", "- two\n\n```py\nprint('x')", "\n```\n\nAnd a [link](https://example.com) end."];
+    for (const c of chunks) await events(page, [{ type: "textDelta", messageId: "m1", text: c }]);
+    await events(page, [{ type: "messageStop", messageId: "m1" }]);
+    assert.equal(await msg.getAttribute("data-streaming"), "false");
+    assert.equal(await msg.locator("strong").innerText(), "world");
+    assert.deepEqual(await msg.locator("li").allInnerTexts(), ["one", "two"]);
+    assert.equal((await msg.locator(".code-block code").innerText()).trim(), "print('x')");
+    assert.equal(await msg.locator(".code-lang").innerText(), "py");
+    assert.equal(await msg.locator('[data-action="copy-code"]').count(), 1);
+    assert.equal(await msg.locator('a[href="https://example.com"]').count(), 1);
+    assert.equal(await msg.locator(".md.streaming").count(), 0);
+    // Several blocks: the finished ones were cached, not re-parsed with each delta.
+    assert.ok((await msg.locator(".md-block").count()) >= 3);
+    await screenshot(page, "04-streaming");
+    await finish(page);
+  });
+
+  test("a message with no text (only a tool call) leaves no empty row", T, async () => {
+    const page = await openHarness(browser, server);
+    await init(page);
+    await events(page, [
+      { type: "messageStart", id: "m1", role: "assistant" },
+      { type: "toolCallStart", toolCallId: "t1", name: "Read", input: { file_path: "/p/a" }, kind: "read", title: "Read" },
+      { type: "messageStop", messageId: "m1" },
+      { type: "messageStart", id: "m2", role: "assistant" },
+      { type: "textDelta", messageId: "m2", text: "after the tool" },
+    ]);
+    assert.equal(await page.locator(".msg-assistant").count(), 1);
+    assert.equal(await page.locator(".vrow").count(), 2);
+    assert.match(await page.locator(".vrow").nth(1).innerText(), /after the tool/);
+    await finish(page);
+  });
+
+  test("completed blocks keep their DOM while the tail streams", T, async () => {
+    const page = await openHarness(browser, server);
+    await init(page);
+    await events(page, [
+      { type: "messageStart", id: "m1", role: "assistant" },
+      { type: "textDelta", messageId: "m1", text: "First paragraph.\n\nSecond" },
+    ]);
+    await page.evaluate(() => {
+      window.__firstBlock = document.querySelector(".md-block");
+    });
+    for (let i = 0; i < 5; i++) await events(page, [{ type: "textDelta", messageId: "m1", text: ` more ${i}` }]);
+    const same = await page.evaluate(() => document.querySelector(".md-block") === window.__firstBlock);
+    assert.equal(same, true);
+    assert.match(await page.locator(".md-block").nth(1).innerText(), /Second more 0 more 1 more 2 more 3 more 4/);
+    await finish(page);
+  });
+
+  for (const csp of [true, false]) {
+    test(`hostile markdown is inert (${csp ? "with" : "without"} the CSP)`, T, async () => {
+      const page = await openHarness(browser, server, { query: csp ? "" : "?nocsp=1" });
+      await init(page);
+      const evil = [
+        "<script>window.__xss.push('script')</script>",
+        '<img src=x onerror="window.__xss.push(\'img\')">',
+        "[click](javascript:window.__xss.push('link'))",
+        "[data](data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==)",
+        "[vb](vbscript:msgbox(1))",
+        "[cmd](command:workbench.action.terminal.new)",
+        "<a href=\"javascript:alert(1)\">raw</a>",
+        "![pixel](https://tracker.example/p.png) ![x](javascript:alert(1))",
+        "<svg onload=\"window.__xss.push('svg')\"></svg>",
+        "<iframe src=\"https://evil.example\"></iframe>",
+        "<style>body{display:none}</style>",
+        "| a | b |\n|:--|--:|\n| 1 | 2 |",
+        "<javascript:alert(1)>",
+        "[spaced](java\tscript:alert(1))",
+      ].join("\n\n");
+      await events(page, [
+        { type: "messageStart", id: "m1", role: "assistant" },
+        { type: "textDelta", messageId: "m1", text: evil },
+        { type: "messageStop", messageId: "m1" },
+        { type: "userMessage", id: "u1", text: "<img src=x onerror=\"window.__xss.push('user')\">" },
+      ]);
+      await frames(page, 3);
+      const report = await page.evaluate(() => {
+        const root = document.querySelector(".vlist");
+        const all = [...root.querySelectorAll("*")];
+        return {
+          xss: window.__xss,
+          scripts: root.querySelectorAll("script, iframe, svg:not(.codicon), style, object, embed").length,
+          imgs: root.querySelectorAll("img").length,
+          onAttrs: all.filter((el) => [...el.attributes].some((a) => /^on/i.test(a.name))).length,
+          styleAttrs: all.filter((el) => (el.getAttribute("style") ?? "").trim() && !el.classList.contains("vspacer")).length,
+          badHrefs: [...root.querySelectorAll("[href],[src]")]
+            .map((el) => el.getAttribute("href") ?? el.getAttribute("src"))
+            .filter((h) => /^\s*(javascript|data|vbscript|command)\s*:/i.test(h.replace(/\s/g, ""))),
+          text: root.innerText,
+          alignClasses: root.querySelectorAll("th.align-left, td.align-right").length,
+        };
+      });
+      await frames(page, 2);
+      assert.deepEqual(report.xss, [], "no injected script ran");
+      assert.equal(report.scripts, 0);
+      assert.equal(report.imgs, 0, "no image is loaded from markdown");
+      assert.equal(report.onAttrs, 0);
+      assert.equal(report.styleAttrs, 0);
+      assert.deepEqual(report.badHrefs, []);
+      assert.match(report.text, /<script>window\.__xss/, "raw HTML is shown as text");
+      assert.match(report.text, /\[image: pixel\]/);
+      assert.equal(report.alignClasses, 2, "table alignment uses classes");
+      assert.deepEqual(await page.evaluate(() => window.__xss), []);
+      await finish(page);
+    });
+  }
+
+  test("file links in markdown post openFile with the line", T, async () => {
+    const page = await openHarness(browser, server);
+    await init(page);
+    await events(page, [
+      { type: "messageStart", id: "m1", role: "assistant" },
+      { type: "textDelta", messageId: "m1", text: "See [app.ts](src/app.ts:42) and [b](/data/proj/b.rs#L7)." },
+      { type: "messageStop", messageId: "m1" },
+    ]);
+    await page.locator(".md a", { hasText: "app.ts" }).click();
+    await page.locator(".md a", { hasText: /^b$/ }).click();
+    assert.deepEqual(await posted(page, "openFile"), [
+      { type: "openFile", path: "src/app.ts", line: 42 },
+      { type: "openFile", path: "/data/proj/b.rs", line: 7 },
+    ]);
+    await finish(page);
+  });
+
+  test("thinking is collapsed by default, shows Thinking… while live, expands on click", T, async () => {
+    const page = await openHarness(browser, server);
+    await init(page);
+    await events(page, [
+      { type: "messageStart", id: "m1", role: "assistant" },
+      { type: "thinkingDelta", messageId: "m1", text: "Let me consider the **options**" },
+    ]);
+    const toggle = page.locator(".thinking-toggle");
+    await toggle.waitFor();
+    assert.equal(await toggle.getAttribute("aria-expanded"), "false");
+    assert.match(await toggle.innerText(), /Thinking…/);
+    assert.equal(await page.locator(".thinking-md").count(), 0);
+    assert.equal(await page.locator(".thinking .codicon-modifier-spin").count(), 1);
+    await events(page, [
+      { type: "thinkingDelta", messageId: "m1", text: " carefully." },
+      { type: "textDelta", messageId: "m1", text: "Answer." },
+      { type: "messageStop", messageId: "m1" },
+    ]);
+    assert.doesNotMatch(await toggle.innerText(), /…/);
+    await toggle.click();
+    await frames(page);
+    assert.equal(await toggle.getAttribute("aria-expanded"), "true");
+    assert.match(await page.locator(".thinking-md").innerText(), /Let me consider the options carefully\./);
+    assert.equal(await page.locator(".thinking-md strong").innerText(), "options");
+    await toggle.click();
+    await frames(page);
+    assert.equal(await page.locator(".thinking-md").count(), 0);
+    await finish(page);
+  });
+});
+
+describe("notices and errors", () => {
+  test("api_retry notice updates in place", T, async () => {
+    const page = await openHarness(browser, server);
+    await init(page);
+    await events(page, [
+      { type: "userMessage", id: "u1", text: "hi" },
+      { type: "status", state: "running" },
+      { type: "apiRetry", attempt: 1, maxRetries: 10, delayMs: 4000, error: "overloaded" },
+    ]);
+    await events(page, [{ type: "apiRetry", attempt: 2, maxRetries: 10, delayMs: 8000, error: "overloaded" }]);
+    const retry = page.locator(".notice-retry");
+    assert.equal(await retry.count(), 1);
+    assert.equal(await retry.innerText(), "Retrying in 8s (attempt 2/10): overloaded");
+    await events(page, [{ type: "notice", level: "warning", text: "Context is almost full" }]);
+    assert.equal(await page.locator(".notice-warning", { hasText: "Context is almost full" }).count(), 1);
+    await finish(page);
+  });
+
+  test("errors: Retry posts retry; login shows the hint", T, async () => {
+    const page = await openHarness(browser, server);
+    await init(page);
+    await events(page, [
+      { type: "userMessage", id: "u1", text: "hi" },
+      { type: "error", kind: "api", message: "529 overloaded_error", retryable: true },
+    ]);
+    const card = page.locator(".error-api");
+    await card.waitFor();
+    assert.equal(await card.getAttribute("role"), "alert");
+    await card.getByRole("button", { name: /Retry/ }).click();
+    assert.deepEqual(await posted(page, "retry"), [{ type: "retry" }]);
+    assert.equal(await card.getByRole("button", { name: /Retrying/ }).isDisabled(), true);
+    await events(page, [{ type: "error", kind: "login", message: "Invalid API key · Please run /login", retryable: false }]);
+    const login = page.locator(".error-login");
+    await login.waitFor();
+    assert.match(await login.innerText(), /Not logged in/);
+    assert.match(await login.innerText(), /ANTHROPIC_API_KEY/);
+    await events(page, [{ type: "error", kind: "protocol", message: "bad frame", retryable: false }]);
+    assert.equal(await page.locator(".error-protocol button").count(), 0);
+    await screenshot(page, "05-errors");
+    await finish(page);
+  });
+
+  test("done line with usage", T, async () => {
+    const page = await openHarness(browser, server);
+    await init(page);
+    await events(page, [
+      { type: "userMessage", id: "u1", text: "hi" },
+      { type: "usage", inputTokens: 12345, outputTokens: 678, costUsd: 0.0421 },
+      { type: "done", subtype: "success", isError: false, durationMs: 12300, numTurns: 3 },
+    ]);
+    const line = await page.locator(".done-line").innerText();
+    assert.match(line, /Done/);
+    assert.match(line, /12s/);
+    assert.match(line, /3 turns/);
+    assert.match(line, /12k in \/ 678 out/);
+    assert.match(line, /\$0\.04/);
+    await finish(page);
+  });
+});
+
+describe("header", () => {
+  test("mode picker lists descriptions and posts setMode (mouse and keyboard)", T, async () => {
+    const page = await openHarness(browser, server);
+    await init(page);
+    const button = page.locator(".mode-picker .picker-button");
+    await button.click();
+    const list = page.getByRole("listbox", { name: "Mode" });
+    await list.waitFor();
+    assert.equal(await list.getByRole("option").count(), 5);
+    assert.match(await list.innerText(), /Read and plan only/);
+    await screenshot(page, "06-mode-picker");
+    await list.getByRole("option", { name: /Plan/ }).click();
+    assert.deepEqual(await posted(page, "setMode"), [{ type: "setMode", mode: "plan" }]);
+    assert.match(await button.getAttribute("aria-label"), /Plan/);
+    // Keyboard: open with ArrowDown, move, Enter.
+    await button.focus();
+    await page.keyboard.press("ArrowDown");
+    await list.waitFor();
+    await page.keyboard.press("ArrowDown");
+    await page.keyboard.press("Enter");
+    assert.deepEqual((await posted(page, "setMode")).at(-1), { type: "setMode", mode: "dontAsk" });
+    assert.equal(await page.getByRole("listbox").count(), 0);
+    assert.equal(await page.evaluate(() => document.activeElement?.classList.contains("picker-button")), true);
+    // modeChange from the extension updates the picker and leaves a notice.
+    await events(page, [{ type: "modeChange", mode: "acceptEdits" }]);
+    assert.match(await button.getAttribute("aria-label"), /Accept edits/);
+    await page.keyboard.press("Escape");
+    await finish(page);
+  });
+
+  test("model picker posts setModel", T, async () => {
+    const page = await openHarness(browser, server);
+    await init(page);
+    await page.locator(".model-picker .picker-button").click();
+    await page.getByRole("option", { name: /Haiku 4\.5/ }).click();
+    assert.deepEqual(await posted(page, "setModel"), [{ type: "setModel", model: "claude-haiku-4-5" }]);
+    assert.match(await page.locator(".model-picker .picker-button").innerText(), /Haiku/);
+    await finish(page);
+  });
+
+  test("new session posts newSession; clear empties the transcript", T, async () => {
+    const page = await openHarness(browser, server);
+    await init(page);
+    await events(page, [{ type: "userMessage", id: "u1", text: "hi" }]);
+    await page.getByRole("button", { name: "New session" }).click();
+    assert.deepEqual(await posted(page, "newSession"), [{ type: "newSession" }]);
+    await deliver(page, { type: "clear" });
+    await page.locator(".welcome").waitFor();
+    assert.equal(await page.locator(".msg-user").count(), 0);
+    await finish(page);
+  });
+
+  test("history: empty state, list, resume, replay", T, async () => {
+    const page = await openHarness(browser, server);
+    await init(page);
+    await page.getByRole("button", { name: "Session history" }).click();
+    assert.deepEqual(await posted(page, "requestHistory"), [{ type: "requestHistory" }]);
+    const panel = page.getByRole("dialog", { name: "Session history" });
+    await panel.waitFor();
+    assert.match(await panel.innerText(), /Loading/);
+    await deliver(page, { type: "history", sessions: [] });
+    assert.match(await panel.innerText(), /No past sessions/);
+    await page.keyboard.press("Escape");
+    assert.equal(await page.getByRole("dialog").count(), 0);
+    await page.getByRole("button", { name: "Session history" }).click();
+    const now = Date.now();
+    await deliver(page, {
+      type: "history",
+      sessions: [
+        { id: "s-old", title: "Refactor the parser", updatedAt: now - 3 * 86400_000, messageCount: 42 },
+        { id: "s-new", title: "Fix flaky test", updatedAt: new Date(now - 120_000).toISOString(), messageCount: 7 },
+      ],
+    });
+    const items = page.locator(".history-item");
+    assert.equal(await items.count(), 2);
+    await frames(page, 1);
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("data-session-id")), "s-new", "focus on the newest session");
+    await page.keyboard.press("ArrowDown");
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("data-session-id")), "s-old");
+    assert.match(await items.nth(0).innerText(), /Fix flaky test[\s\S]*2 min ago · 7 messages/);
+    await screenshot(page, "07-history");
+    await items.nth(1).click();
+    assert.deepEqual(await posted(page, "resume"), [{ type: "resume", sessionId: "s-old" }]);
+    assert.equal(await page.getByRole("dialog").count(), 0);
+    await deliver(page, {
+      type: "replay",
+      events: [
+        { type: "userMessage", id: "u1", text: "Refactor the parser" },
+        { type: "messageStart", id: "m1", role: "assistant" },
+        { type: "textDelta", messageId: "m1", text: "Done, see `parser.rs`." },
+      ],
+    });
+    await page.locator(".msg-user", { hasText: "Refactor the parser" }).waitFor();
+    assert.equal(await page.locator(".msg-assistant").getAttribute("data-streaming"), "false");
+    await finish(page);
+  });
+});
+
+describe("plumbing", () => {
+  test("renderWebviewHtml produces the CSP with the nonce and the three URIs", T, async () => {
+    const { renderWebviewHtml } = await import("../out/html.js");
+    const html = renderWebviewHtml({
+      cspSource: "https://file+.vscode-resource.vscode-cdn.net",
+      nonce: "abcDEF123456",
+      scriptUri: "https://x/out/main.js",
+      styleUri: "https://x/out/main.css",
+      codiconUri: "https://x/out/codicon.css",
+    });
+    assert.match(
+      html,
+      /content="default-src 'none'; style-src https:\/\/file\+\.vscode-resource\.vscode-cdn\.net 'nonce-abcDEF123456'; script-src 'nonce-abcDEF123456'; font-src https:\/\/file\+\.vscode-resource\.vscode-cdn\.net; img-src https:\/\/file\+\.vscode-resource\.vscode-cdn\.net data:"/,
+    );
+    assert.match(html, /<script nonce="abcDEF123456" src="https:\/\/x\/out\/main\.js"><\/script>/);
+    assert.match(html, /href="https:\/\/x\/out\/main\.css"/);
+    assert.match(html, /href="https:\/\/x\/out\/codicon\.css"/);
+    assert.throws(() => renderWebviewHtml({ cspSource: "x", nonce: "a\"b", scriptUri: "", styleUri: "", codiconUri: "" }));
+  });
+
+  test("the draft survives a reload through vscode.setState", T, async () => {
+    const page = await openHarness(browser, server);
+    await init(page);
+    await page.locator(".composer-input").fill("half-written thought");
+    await page.waitForFunction(() => JSON.parse(sessionStorage.getItem("__vscodeState") || "{}").draft === "half-written thought");
+    await page.reload();
+    await page.waitForFunction(() => window.__posted?.some((m) => m.type === "ready"));
+    await init(page);
+    assert.equal(await page.locator(".composer-input").inputValue(), "half-written thought");
+    await finish(page);
+  });
+
+  test("codicon font loads under the CSP", T, async () => {
+    const page = await openHarness(browser, server);
+    await init(page);
+    const ok = await page.evaluate(async () => {
+      await document.fonts.ready;
+      return document.fonts.check('16px "codicon"');
+    });
+    assert.equal(ok, true);
+    await finish(page);
+  });
+});

@@ -1,0 +1,211 @@
+// Permission cards: Allow / Always allow (with its rule) / Reject with a reason, diffs, subagents,
+// keyboard use, and the one-line outcome after permissionResolved.
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { events, finish, frames, init, launchBrowser, openHarness, posted, screenshot, startServer } from "./helpers.mjs";
+
+let server;
+let browser;
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const T = { timeout: 30_000 };
+
+const bashRequest = {
+  type: "permissionRequest",
+  requestId: "req-1",
+  toolName: "Bash",
+  input: { command: "npm run test:unit -- --watch=false", description: "Run unit tests" },
+  title: "Run unit tests",
+  alwaysRule: "Bash(npm run test:*)",
+  toolCallId: "t1",
+};
+
+async function setup(page, request = bashRequest) {
+  await init(page);
+  await events(page, [
+    { type: "userMessage", id: "u1", text: "run the tests" },
+    { type: "status", state: "running" },
+    { type: "toolCallStart", toolCallId: "t1", name: "Bash", input: bashRequest.input, kind: "execute", title: "npm run test:unit" },
+    { type: "status", state: "requires_action" },
+    request,
+  ]);
+  const card = page.locator(`[data-perm-card="${request.requestId}"]`);
+  await card.waitFor();
+  return card;
+}
+
+describe("permission cards", () => {
+  test("Allow posts allow; the card collapses to a one-line outcome on permissionResolved", T, async () => {
+    const page = await openHarness(browser, server);
+    const card = await setup(page);
+    assert.equal(await card.getAttribute("role"), "region");
+    assert.match(await card.locator(".perm-title").innerText(), /Allow Bash\?/);
+    assert.match(await card.innerText(), /Run unit tests/);
+    assert.match(await card.locator(".command-line").innerText(), /npm run test:unit -- --watch=false/);
+    assert.match(await card.locator(".perm-always").innerText(), /Always allow\s*Bash\(npm run test:\*\)/);
+    assert.equal(await page.locator('.tool[data-call-id="t1"]').getAttribute("data-status"), "awaiting");
+    assert.match(await page.locator(".perm-line.perm-pending").innerText(), /Waiting for your approval/);
+    assert.match(await page.locator(".working").innerText(), /Waiting for your approval/);
+    await screenshot(page, "13-permission-bash");
+    await card.getByRole("button", { name: "Allow", exact: true }).click();
+    assert.deepEqual(await posted(page, "permission"), [{ type: "permission", requestId: "req-1", decision: "allow" }]);
+    assert.equal(await card.getByRole("button", { name: "Allow", exact: true }).isDisabled(), true);
+    // A second click cannot answer twice.
+    await card.getByRole("button", { name: "Reject" }).click({ force: true }).catch(() => {});
+    assert.equal((await posted(page, "permission")).length, 1);
+    await events(page, [{ type: "permissionResolved", requestId: "req-1", outcome: "allowed" }]);
+    assert.equal(await page.locator(".perm-card").count(), 0);
+    const line = page.locator('.perm-line[data-request-id="req-1"]');
+    assert.equal(await line.getAttribute("data-outcome"), "allowed");
+    assert.match(await line.innerText(), /^Allowed Bash/);
+    assert.equal(await page.locator('.tool[data-call-id="t1"]').getAttribute("data-status"), "running");
+    // Focus returns to the composer.
+    assert.equal(await page.evaluate(() => document.activeElement?.classList.contains("composer-input")), true);
+    await finish(page);
+  });
+
+  test("Always allow posts always and the outcome names the rule", T, async () => {
+    const page = await openHarness(browser, server);
+    const card = await setup(page);
+    await card.locator(".perm-always").click();
+    assert.deepEqual(await posted(page, "permission"), [{ type: "permission", requestId: "req-1", decision: "always" }]);
+    await events(page, [{ type: "permissionResolved", requestId: "req-1", outcome: "allowed" }]);
+    const line = page.locator('.perm-line[data-request-id="req-1"]');
+    assert.match(await line.innerText(), /Always allowed Bash[\s\S]*rule Bash\(npm run test:\*\)/);
+    await finish(page);
+  });
+
+  test("Reject with a reason posts deny + reason", T, async () => {
+    const page = await openHarness(browser, server);
+    const card = await setup(page);
+    await card.getByRole("textbox", { name: "Reason for rejecting" }).fill("use pnpm instead");
+    await card.getByRole("button", { name: "Reject" }).click();
+    assert.deepEqual(await posted(page, "permission"), [{ type: "permission", requestId: "req-1", decision: "deny", reason: "use pnpm instead" }]);
+    await events(page, [{ type: "permissionResolved", requestId: "req-1", outcome: "denied" }]);
+    const line = page.locator('.perm-line[data-request-id="req-1"]');
+    assert.equal(await line.getAttribute("data-outcome"), "denied");
+    assert.match(await line.innerText(), /Rejected Bash[\s\S]*use pnpm instead/);
+    await screenshot(page, "14-permission-resolved");
+    await finish(page);
+  });
+
+  test("keyboard: focus lands on Allow, Tab reaches Always/Reject, Enter in the reason rejects", T, async () => {
+    const page = await openHarness(browser, server);
+    const card = await setup(page);
+    await frames(page, 2);
+    assert.equal(await page.evaluate(() => document.activeElement?.classList.contains("perm-allow")), true);
+    await page.keyboard.press("Tab");
+    assert.equal(await page.evaluate(() => document.activeElement?.classList.contains("perm-always")), true);
+    await page.keyboard.press("Tab");
+    assert.equal(await page.evaluate(() => document.activeElement?.classList.contains("perm-deny")), true);
+    await page.keyboard.press("Tab");
+    await page.keyboard.type("not now");
+    await page.keyboard.press("Enter");
+    assert.deepEqual(await posted(page, "permission"), [{ type: "permission", requestId: "req-1", decision: "deny", reason: "not now" }]);
+    assert.equal(await card.count(), 1);
+    await finish(page);
+  });
+
+  test("keyboard: Enter on the focused Allow button allows", T, async () => {
+    const page = await openHarness(browser, server);
+    await setup(page);
+    await frames(page, 2);
+    await page.keyboard.press("Enter");
+    assert.deepEqual(await posted(page, "permission"), [{ type: "permission", requestId: "req-1", decision: "allow" }]);
+    await finish(page);
+  });
+
+  test("an edit asked by a subagent: diff, Open diff, the agent's name, the reason", T, async () => {
+    const page = await openHarness(browser, server);
+    const card = await setup(page, {
+      type: "permissionRequest",
+      requestId: "req-2",
+      toolName: "Edit",
+      input: { file_path: "/data/proj/src/parser.rs", old_string: "i <= n", new_string: "i < n" },
+      title: "Edit parser.rs",
+      agentId: "agent-7",
+      agentType: "code-fixer",
+      alwaysRule: "Edit(src/**)",
+      reason: "Path is outside allowed working directories",
+      diff: {
+        path: "/data/proj/src/parser.rs",
+        hunks: [{ oldStart: 41, oldLines: 3, newStart: 41, newLines: 3, lines: ["     let mut i = 0;", "-    while i <= n {", "+    while i < n {", "         i += 1;"] }],
+      },
+    });
+    assert.match(await card.locator(".perm-agent").innerText(), /subagent code-fixer/);
+    assert.match(await card.locator(".perm-reason").innerText(), /outside allowed working directories/);
+    assert.equal(await card.locator(".dl.add").count(), 1);
+    assert.equal(await card.locator(".dl.del").count(), 1);
+    assert.match(await card.locator(".perm-file").innerText(), /\/data\/proj\/src\/parser\.rs/);
+    await screenshot(page, "15-permission-edit");
+    await card.getByRole("button", { name: /Open diff/ }).click();
+    assert.deepEqual(await posted(page, "openDiff"), [{ type: "openDiff", requestId: "req-2" }]);
+    await card.locator(".perm-always").click();
+    assert.deepEqual(await posted(page, "permission"), [{ type: "permission", requestId: "req-2", decision: "always" }]);
+    await finish(page);
+  });
+
+  test("no alwaysRule → no Always button; several pending requests stack", T, async () => {
+    const page = await openHarness(browser, server);
+    await setup(page, { ...bashRequest, alwaysRule: undefined });
+    assert.equal(await page.locator(".perm-always").count(), 0);
+    await events(page, [{ type: "permissionRequest", requestId: "req-9", toolName: "mcp__db__query", input: { sql: "select 1" } }]);
+    assert.equal(await page.locator(".perm-card").count(), 2);
+    assert.match(await page.locator('[data-perm-card="req-9"] .perm-json').innerText(), /select 1/);
+    await events(page, [{ type: "permissionResolved", requestId: "req-1", outcome: "cancelled" }]);
+    assert.equal(await page.locator(".perm-card").count(), 1);
+    assert.match(await page.locator('.perm-line[data-request-id="req-1"]').innerText(), /Cancelled Bash/);
+    // The end of the turn cancels what is still open.
+    await events(page, [{ type: "done", subtype: "error_during_execution", isError: true, durationMs: 1, numTurns: 1 }]);
+    assert.equal(await page.locator(".perm-card").count(), 0);
+    assert.equal(await page.locator('.perm-line[data-request-id="req-9"]').getAttribute("data-outcome"), "cancelled");
+    await finish(page);
+  });
+
+  test("ExitPlanMode: the plan with its choices", T, async () => {
+    const page = await openHarness(browser, server);
+    await init(page, { mode: "plan" });
+    await events(page, [
+      { type: "toolCallStart", toolCallId: "p1", name: "ExitPlanMode", input: {}, kind: "switch_mode", title: "Ready to code?" },
+      { type: "plan", toolCallId: "p1", plan: "## Plan\n\n- Fix `parse()`\n- Add a regression test" },
+      { type: "permissionRequest", requestId: "req-p", toolName: "ExitPlanMode", input: {}, toolCallId: "p1" },
+    ]);
+    const card = page.locator('[data-perm-card="req-p"]');
+    await card.waitFor();
+    assert.match(await card.locator(".perm-title").innerText(), /Ready to code\?/);
+    assert.equal(await card.locator(".plan-md li").count(), 2);
+    assert.deepEqual(await card.locator(".perm-actions button").allInnerTexts(), [
+      "Yes, and auto-accept edits",
+      "Yes, and ask before edits",
+      "No, keep planning",
+    ]);
+    await screenshot(page, "16-plan-approval");
+    await card.getByRole("button", { name: "Yes, and auto-accept edits" }).click();
+    const msgs = (await posted(page)).filter((m) => m.type === "permission" || m.type === "setMode");
+    assert.deepEqual(msgs, [
+      { type: "permission", requestId: "req-p", decision: "allow" },
+      { type: "setMode", mode: "acceptEdits" },
+    ]);
+    await finish(page);
+  });
+
+  test("ExitPlanMode: keep planning sends the feedback", T, async () => {
+    const page = await openHarness(browser, server);
+    await init(page, { mode: "plan" });
+    await events(page, [{ type: "permissionRequest", requestId: "req-p", toolName: "ExitPlanMode", input: { plan: "Do it" } }]);
+    const card = page.locator('[data-perm-card="req-p"]');
+    await card.getByRole("textbox").fill("also update the docs");
+    await card.getByRole("button", { name: "No, keep planning" }).click();
+    assert.deepEqual(await posted(page, "permission"), [
+      { type: "permission", requestId: "req-p", decision: "deny", reason: "also update the docs" },
+    ]);
+    await finish(page);
+  });
+});
