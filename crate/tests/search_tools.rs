@@ -635,26 +635,32 @@ fn grep_never_follows_a_symlink_out_of_the_workspace() {
 // ---- Glob ----
 
 #[test]
-fn glob_lists_matches_oldest_first_like_rg_sort_modified() {
+fn glob_lists_matches_newest_first() {
     let ws = Ws::new();
     ws.write("a.txt", "");
     ws.write("sub/b.txt", "");
     ws.write("c.txt", "");
     ws.write("d.md", "");
-    // rg 13 sorts each directory's entries, directories by their own time; rg 14 (the CLI's)
-    // sorts all files. A directory as old as its files gives one order for both.
-    set_mtime(&ws.root.join("sub"), 1_600_000_002);
     let out = call(&ws, "Glob", json!({"pattern": "*.txt"}));
-    assert_eq!(ok(&out), "a.txt\nsub/b.txt\nc.txt");
+    assert_eq!(ok(&out), "c.txt\nsub/b.txt\na.txt");
     set_mtime(&ws.root.join("a.txt"), 2_000_000_000);
     let out = call(&ws, "Glob", json!({"pattern": "**/*.txt"}));
-    assert_eq!(ok(&out), "sub/b.txt\nc.txt\na.txt");
+    assert_eq!(ok(&out), "a.txt\nc.txt\nsub/b.txt");
     assert_eq!(
         out.structured,
         Some(
-            json!({"filenames": ["sub/b.txt", "c.txt", "a.txt"], "numFiles": 3, "truncated": false, "totalMatches": 3, "countIsComplete": true})
+            json!({"filenames": ["a.txt", "c.txt", "sub/b.txt"], "numFiles": 3, "truncated": false, "totalMatches": 3, "countIsComplete": true})
         )
     );
+}
+
+#[test]
+fn glob_skips_version_control_folders() {
+    let ws = Ws::new();
+    ws.write(".git/config.txt", "");
+    ws.write("src/.hg/store.txt", "");
+    ws.write("notes.txt", "");
+    assert_eq!(ok(&call(&ws, "Glob", json!({"pattern": "**/*.txt"}))), "notes.txt");
 }
 
 #[test]
@@ -667,8 +673,8 @@ fn glob_truncates_at_100_files() {
     let text = ok(&out);
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 101);
-    assert_eq!(lines[0], "f000.rs");
-    assert_eq!(lines[99], "f099.rs");
+    assert_eq!(lines[0], "f104.rs", "newest first");
+    assert_eq!(lines[99], "f005.rs");
     assert_eq!(
         lines[100],
         "(Showing 100 of 105 matching files; 5 more are not listed. Narrow the pattern or path to see the rest.)"
@@ -696,7 +702,7 @@ fn glob_pattern_with_a_slash_is_anchored_to_the_search_directory() {
     let under = call(&ws, "Glob", json!({"pattern": "deep/*.rs", "path": "src"}));
     assert_eq!(ok(&under), "src/deep/b.rs");
     let absolute = call(&ws, "Glob", json!({"pattern": format!("{}/src/**/*.rs", ws.root())}));
-    assert_eq!(ok(&absolute), "src/a.rs\nsrc/deep/b.rs");
+    assert_eq!(ok(&absolute), "src/deep/b.rs\nsrc/a.rs");
 }
 
 #[test]
@@ -707,7 +713,7 @@ fn glob_includes_hidden_and_ignored_files_like_the_cli() {
     ws.write(".hidden/b.log", "");
     assert_eq!(
         ok(&call(&ws, "Glob", json!({"pattern": "**/*.log"}))),
-        "a.log\n.hidden/b.log"
+        ".hidden/b.log\na.log"
     );
 }
 

@@ -1,13 +1,15 @@
 //! Glob: the CLI's built-in file finder. Like the built-in it asks ripgrep for
-//! `--files --glob PATTERN --sort=modified --no-ignore --hidden`: files matching the pattern
-//! (gitignore-style: a pattern without a slash matches at any depth), hidden ones included, ignore
-//! files not honoured, oldest first, at most 100. Without a host ripgrep the walker does the same.
+//! `--files --glob PATTERN --no-ignore --hidden`: files matching the pattern (gitignore-style: a
+//! pattern without a slash matches at any depth), hidden ones included, ignore files not honoured.
+//! Unlike 2.1.330's built-in (whose `--sort=modified` is ascending and keeps the *oldest* 100) the
+//! result is newest first, so the 100 kept are the ones most likely to matter, and version-control
+//! folders (`.git`, …) are skipped. Without a host ripgrep the walker does the same.
 
 use super::search::ripgrep::{self, RgRun};
 use super::search::walk::{walk, WalkFilter};
 use super::search::{
     display_path, js_cmp, mtimes, resolve_target, unreadable, usage_error, TargetKind, CWD_NOTE, RIPGREP_TIMEOUT_MS,
-    TIMED_OUT_NOTE, WALK_TIME_LIMIT_MS,
+    TIMED_OUT_NOTE, VCS_DIRS, WALK_TIME_LIMIT_MS,
 };
 use super::{parse_input, Host, ToolError, ToolOutput, ToolResult, ToolSpec, Toolset};
 use crate::paths::PathStyle;
@@ -129,8 +131,17 @@ pub async fn run<H: Host>(ts: &Toolset<H>, args: Value) -> ToolResult<ToolOutput
     Ok(ToolOutput::text(text).with_structured(data))
 }
 
-/// The files matching `pattern` under `dir`, oldest first, and whether the search was cut short.
+/// The files matching `pattern` under `dir`, newest first, and whether the search was cut short.
 async fn find<H: Host>(ts: &Toolset<H>, pattern: &str, dir: &str) -> ToolResult<(Vec<String>, bool)> {
+    let (paths, cut_short) = list(ts, pattern, dir).await?;
+    let times = mtimes(ts, &paths).await;
+    let mut dated: Vec<(String, f64)> = paths.into_iter().zip(times).collect();
+    dated.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| js_cmp(&a.0, &b.0)));
+    Ok((dated.into_iter().map(|(p, _)| p).collect(), cut_short))
+}
+
+/// The files matching `pattern` under `dir`, unordered.
+async fn list<H: Host>(ts: &Toolset<H>, pattern: &str, dir: &str) -> ToolResult<(Vec<String>, bool)> {
     let args = ripgrep::glob_args(pattern, dir);
     if let Ok(Some(out)) = ts.host.ripgrep(&args, dir, RIPGREP_TIMEOUT_MS).await {
         return match ripgrep::interpret(out, dir) {
@@ -147,6 +158,11 @@ async fn find<H: Host>(ts: &Toolset<H>, pattern: &str, dir: &str) -> ToolResult<
     }
     let mut builder = OverrideBuilder::new(".");
     builder.add(pattern).map_err(|e| usage_error(&e.to_string()))?;
+    for vcs in VCS_DIRS {
+        builder
+            .add(&format!("!{vcs}"))
+            .map_err(|e| usage_error(&e.to_string()))?;
+    }
     let filter = WalkFilter {
         overrides: builder.build().map_err(|e| usage_error(&e.to_string()))?,
         types: None,
@@ -156,11 +172,7 @@ async fn find<H: Host>(ts: &Toolset<H>, pattern: &str, dir: &str) -> ToolResult<
     let walked = walk(ts, dir, &filter, deadline)
         .await
         .map_err(|e| unreadable(dir, &e.message))?;
-    let paths = walked.files;
-    let times = mtimes(ts, &paths).await;
-    let mut dated: Vec<(String, f64)> = paths.into_iter().zip(times).collect();
-    dated.sort_by(|a, b| a.1.total_cmp(&b.1).then_with(|| js_cmp(&a.0, &b.0)));
-    Ok((dated.into_iter().map(|(p, _)| p).collect(), walked.timed_out))
+    Ok((walked.files, walked.timed_out))
 }
 
 /// An absolute pattern splits, as in the CLI, at the last separator before its first wildcard:

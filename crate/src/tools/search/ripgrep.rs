@@ -119,20 +119,19 @@ pub(crate) fn grep_args(q: &GrepQuery, target: &str) -> Vec<String> {
 
 /// The CLI's argv for Glob: files only, by modification time (oldest first), hidden files
 /// included, ignore files not honoured.
+/// Glob's rg argv. No `--sort`: Glob orders by mtime itself (newest first), and an unsorted rg
+/// walks in parallel. The version-control exclusions come after the pattern so they win.
 pub(crate) fn glob_args(pattern: &str, target: &str) -> Vec<String> {
-    [
-        "--files",
-        "--null",
-        "--glob",
-        pattern,
-        "--sort=modified",
-        "--no-ignore",
-        "--hidden",
-        target,
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect()
+    let mut args: Vec<String> = ["--files", "--null", "--glob", pattern]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    for dir in VCS_DIRS {
+        args.push("--glob".into());
+        args.push(format!("!{dir}"));
+    }
+    args.extend(["--no-ignore".into(), "--hidden".into(), target.to_string()]);
+    args
 }
 
 /// How an rg run ended.
