@@ -55,7 +55,10 @@ pub enum UiEvent {
         parent_tool_use_id: Option<String>,
     },
     /// A piece of a tool call's input JSON, as the model writes it.
-    ToolInputDelta { id: String, partial_json: String },
+    ToolInputDelta {
+        id: String,
+        partial_json: String,
+    },
     /// The complete input of a tool call announced earlier.
     ToolCallUpdate {
         id: String,
@@ -78,7 +81,9 @@ pub enum UiEvent {
         name: String,
         elapsed_seconds: u64,
     },
-    TodoUpdate { todos: Vec<TodoItem> },
+    TodoUpdate {
+        todos: Vec<TodoItem>,
+    },
     /// The agent proposes a plan and asks to leave plan mode.
     Plan {
         tool_call_id: String,
@@ -87,7 +92,9 @@ pub enum UiEvent {
     },
     PermissionRequest(PermissionRequest),
     /// The agent withdrew a permission request (for example after an interrupt): close its prompt.
-    PermissionCancelled { id: String },
+    PermissionCancelled {
+        id: String,
+    },
     /// A tool call was refused without asking (mode or rule); the model was told why.
     PermissionDenied {
         tool_use_id: String,
@@ -96,11 +103,19 @@ pub enum UiEvent {
         reason: Option<String>,
         agent_id: Option<String>,
     },
-    ModeChanged { mode: String },
-    ModelChanged { model: Option<String> },
-    Status { state: SessionState },
+    ModeChanged {
+        mode: String,
+    },
+    ModelChanged {
+        model: Option<String>,
+    },
+    Status {
+        state: SessionState,
+    },
     /// What the agent is busy with right now ("requesting", "compacting"), or None.
-    Activity { activity: Option<String> },
+    Activity {
+        activity: Option<String>,
+    },
     ApiRetry {
         attempt: u32,
         max_retries: u32,
@@ -125,7 +140,9 @@ pub enum UiEvent {
         description: Option<String>,
         summary: Option<String>,
     },
-    McpStatus { servers: Vec<McpServerStatus> },
+    McpStatus {
+        servers: Vec<McpServerStatus>,
+    },
     Usage {
         input_tokens: u64,
         output_tokens: u64,
@@ -309,32 +326,45 @@ pub fn describe_tool(name: &str, input: &Value, cwd: Option<&str>) -> ToolDescri
         "Write" | "Edit" | "MultiEdit" => {
             let path = text("file_path");
             let verb = if name == "Write" { "Write" } else { "Edit" };
-            (format!("{verb} {}", path.map(shown).unwrap_or_default()), located(path, None))
+            (
+                format!("{verb} {}", path.map(shown).unwrap_or_default()),
+                located(path, None),
+            )
         }
         "NotebookEdit" => {
             let path = text("notebook_path");
-            (format!("Edit {}", path.map(shown).unwrap_or_default()), located(path, None))
+            (
+                format!("Edit {}", path.map(shown).unwrap_or_default()),
+                located(path, None),
+            )
         }
         "LS" => {
             let path = text("path");
-            (format!("List {}", path.map(shown).unwrap_or_default()), located(path, None))
+            (
+                format!("List {}", path.map(shown).unwrap_or_default()),
+                located(path, None),
+            )
         }
         "Glob" => (
             format!("Find {}{}", text("pattern").unwrap_or_default(), in_path(text("path"))),
             located(text("path"), None),
         ),
         "Grep" => (
-            format!("Search {}{}", text("pattern").unwrap_or_default(), in_path(text("path"))),
+            format!(
+                "Search {}{}",
+                text("pattern").unwrap_or_default(),
+                in_path(text("path"))
+            ),
             located(text("path"), None),
         ),
-        "Bash" | "PowerShell" => (
-            first_line(text("command").unwrap_or_default(), 120),
-            Vec::new(),
-        ),
+        "Bash" | "PowerShell" => (first_line(text("command").unwrap_or_default(), 120), Vec::new()),
         "BashOutput" => ("Shell output".to_string(), Vec::new()),
         "KillShell" | "TaskStop" => ("Stop background task".to_string(), Vec::new()),
         "WebFetch" => (format!("Fetch {}", text("url").unwrap_or_default()), Vec::new()),
-        "WebSearch" => (format!("Search the web: {}", text("query").unwrap_or_default()), Vec::new()),
+        "WebSearch" => (
+            format!("Search the web: {}", text("query").unwrap_or_default()),
+            Vec::new(),
+        ),
         "Agent" | "Task" => (
             format!("Agent: {}", text("description").unwrap_or("subtask")),
             Vec::new(),

@@ -158,9 +158,10 @@ async function main() {
   let permissionHandler = null;
   let cancelWaiter = null;
   const seen = { hooks: [], permissions: [], mcpCalls: [], cancels: [], inits: [], retries: [], results: [] };
-  let nextId = 100;
-  const request = (body) => {
-    const id = `tether-${++nextId}`;
+  // Numbered as tether-core's Session numbers its own requests, so the Rust replay test can
+  // compare line for line; requests a Session never makes use ids outside that sequence.
+  let nextId = 0;
+  const request = (body, id = `tether-${++nextId}`) => {
     write({ type: "control_request", request_id: id, request: body });
     return new Promise((resolve) => ownRequests.set(id, resolve));
   };
@@ -283,7 +284,7 @@ async function main() {
         check("set_model", model.subtype === "success", model.response);
         const status = await request({ subtype: "mcp_status" });
         check("mcp_status", status.subtype === "success", status.response?.mcpServers?.map((s) => ({ name: s.name, status: s.status })));
-        const unknown = await request({ subtype: "no_such_subtype" });
+        const unknown = await request({ subtype: "no_such_subtype" }, "probe-unknown-1");
         check("unknown request refused", unknown.subtype === "error", unknown.error);
       } else if (name === "overloaded") {
         const r = await prompt("SCENARIO overloaded");

@@ -64,7 +64,11 @@ fn tether(name: &str) -> String {
 }
 
 pub fn system_prompt_append(env: &RemoteEnvironment) -> String {
-    let tools = TETHER_TOOL_NAMES.iter().map(|n| tether(n)).collect::<Vec<_>>().join(", ");
+    let tools = TETHER_TOOL_NAMES
+        .iter()
+        .map(|n| tether(n))
+        .collect::<Vec<_>>()
+        .join(", ");
     let branch = env
         .git_branch
         .as_deref()

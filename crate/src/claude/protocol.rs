@@ -33,7 +33,9 @@ pub enum CliMessage {
     ToolProgress(ToolProgress),
     ControlRequest(IncomingControlRequest),
     ControlResponse(ControlResponse),
-    ControlCancelRequest { request_id: String },
+    ControlCancelRequest {
+        request_id: String,
+    },
     KeepAlive,
     /// Any other message type (or a known one in an unexpected shape). Tolerated, never an error.
     Unknown(Value),
@@ -378,12 +380,12 @@ impl StreamEvent {
                 .pointer("/message/id")
                 .and_then(Value::as_str)
                 .map(|id| StreamEvent::MessageStart { id: id.into() }),
-            (Some("content_block_start"), Some(index)) => value.get("content_block").map(|b| {
-                StreamEvent::ContentBlockStart {
+            (Some("content_block_start"), Some(index)) => {
+                value.get("content_block").map(|b| StreamEvent::ContentBlockStart {
                     index,
                     block: ContentBlock::from_value(b.clone()),
-                }
-            }),
+                })
+            }
             (Some("content_block_delta"), Some(index)) => value.get("delta").map(|d| StreamEvent::ContentBlockDelta {
                 index,
                 delta: Delta::from_value(d),
@@ -492,11 +494,17 @@ impl IncomingControlRequest {
 #[derive(Clone, Debug, PartialEq)]
 pub enum CliRequest {
     CanUseTool(CanUseTool),
-    McpMessage { server_name: String, message: Value },
+    McpMessage {
+        server_name: String,
+        message: Value,
+    },
     HookCallback(HookCallback),
     /// Any other subtype (elicitation, request_user_dialog, ...), or a known one in an
     /// unexpected shape. `subtype` is empty when there was none.
-    Other { subtype: String, raw: Value },
+    Other {
+        subtype: String,
+        raw: Value,
+    },
 }
 
 impl CliRequest {

@@ -7,16 +7,16 @@ use super::guard::{self, GUARD_CALLBACK_ID};
 use super::init::{initialize_request, RemoteEnvironment};
 use super::launch::{PermissionMode, ALLOWED_BUILTIN_TOOLS};
 use super::protocol::{
-    mcp_notification_ack, tool_result_text, user_message_line, AssistantMessage, CanUseTool, CliMessage,
-    CliRequest, ContentBlock, ControlResponse, Delta, HookCallback, HostRequest, ImageInput, IncomingControlRequest,
-    McpManifest, PermissionResult, ResultMessage, StreamEvent, StreamEventMessage, SystemMessage, UserMessage,
+    mcp_notification_ack, tool_result_text, user_message_line, AssistantMessage, CanUseTool, CliMessage, CliRequest,
+    ContentBlock, ControlResponse, Delta, HookCallback, HostRequest, ImageInput, IncomingControlRequest, McpManifest,
+    PermissionResult, ResultMessage, StreamEvent, StreamEventMessage, SystemMessage, UserMessage,
 };
 use super::{builtin_name, SERVER_NAME};
-use crate::mcp::STRUCTURED_META_KEY;
 use crate::events::{
     describe_tool, tool_kind, CommandInfo, ErrorKind, McpServerStatus, ModelOption, PermissionRequest, SessionState,
     Severity, TodoItem, UiEvent,
 };
+use crate::mcp::STRUCTURED_META_KEY;
 use serde_json::{json, Value};
 use std::collections::{HashMap, HashSet};
 
@@ -27,7 +27,10 @@ pub enum Output {
     WriteLine(String),
     Event(UiEvent),
     /// Run this JSON-RPC message through the MCP server, then call [`Session::mcp_reply`].
-    McpCall { request_id: String, message: Value },
+    McpCall {
+        request_id: String,
+        message: Value,
+    },
     /// Decide (permission engine, or the user through [`UiEvent::PermissionRequest`]), then call
     /// [`Session::answer_permission`].
     PermissionRequest(PermissionRequest),
@@ -304,7 +307,10 @@ impl Session {
                 let is_request = message.get("method").is_some() && message.get("id").is_some_and(|i| !i.is_null());
                 if is_request {
                     self.mcp_calls.insert(id.clone());
-                    vec![Output::McpCall { request_id: id, message }]
+                    vec![Output::McpCall {
+                        request_id: id,
+                        message,
+                    }]
                 } else {
                     // Notifications (and stray responses) still need a control_response.
                     vec![success(&id, json!({ "mcp_response": mcp_notification_ack() }))]
@@ -564,21 +570,19 @@ impl Session {
                 self.tool_use(id, &name, input, &parent)
             }
             StreamEvent::ContentBlockDelta { index, delta } => {
-                let message_id = Some(message_id.clone());
                 let event = match delta {
                     Delta::Text(text) => UiEvent::TextDelta {
-                        message_id,
+                        message_id: Some(message_id),
                         text,
                         parent_tool_use_id: parent,
                     },
                     Delta::Thinking(text) => UiEvent::ThinkingDelta {
-                        message_id,
+                        message_id: Some(message_id),
                         text,
                         parent_tool_use_id: parent,
                     },
                     Delta::InputJson(partial_json) => {
-                        let key = (message_id.unwrap_or_default(), index);
-                        let Some(id) = self.turn.block_tools.get(&key) else {
+                        let Some(id) = self.turn.block_tools.get(&(message_id, index)) else {
                             return Vec::new();
                         };
                         UiEvent::ToolInputDelta {
@@ -763,7 +767,10 @@ impl Session {
             message,
             hint: hint.map(str::to_string),
         };
-        let aborted = matches!(result.terminal_reason.as_deref(), Some("aborted_tools" | "aborted_streaming"));
+        let aborted = matches!(
+            result.terminal_reason.as_deref(),
+            Some("aborted_tools" | "aborted_streaming")
+        );
         Some(match result.subtype.as_str() {
             "success" if !result.is_error => return None,
             "success" if text.contains("Not logged in") => event(
