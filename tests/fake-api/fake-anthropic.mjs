@@ -27,7 +27,9 @@
 //   { hasTool: "name" }                the request offers this tool
 //   { noTool: "name" }                 the request does not offer this tool (e.g. to tell subagents apart)
 //   { system: string|RegExp }          the system prompt matches
-// When nothing matches, the reply is the text "(fake api: script exhausted)".
+// When nothing matches, the reply is the text "(fake api: script exhausted)". Session-title
+// requests (sent without CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC) are answered aside, and
+// POST /v1/messages/count_tokens gets {"input_tokens":42}.
 // `delayMs` on a turn waits before answering.
 
 import http from "node:http";
@@ -79,6 +81,14 @@ export async function startFakeApi(script, options = {}) {
       json(res, 404, { type: "error", error: { type: "not_found_error", message: `Not found: ${method} ${path}` } });
       return;
     }
+    // Without CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC the CLI also asks for a session title
+    // (no tools, a JSON schema with a `title`): answer it aside so it uses up no scripted turn.
+    if (isTitleRequest(body)) {
+      const message = assistantMessage(++messageSeq, body, [{ type: "text", text: JSON.stringify({ title: "Fake session" }) }], "end_turn");
+      if (body?.stream) stream(res, message, {});
+      else json(res, 200, message);
+      return;
+    }
     const slot = pickTurn(turns, body);
     const turn = slot?.turn ?? { text: "(fake api: script exhausted)" };
     if (slot && !turn.repeat) slot.used = true;
@@ -93,16 +103,7 @@ export async function startFakeApi(script, options = {}) {
     }
     const blocks = contentBlocks(turn, () => `toolu_fake_${++toolSeq}`);
     const stopReason = blocks.some((b) => b.type === "tool_use") ? "tool_use" : "end_turn";
-    const message = {
-      id: `msg_fake_${++messageSeq}`,
-      type: "message",
-      role: "assistant",
-      model: body?.model ?? MODEL_FALLBACK,
-      content: blocks,
-      stop_reason: stopReason,
-      stop_sequence: null,
-      usage: { input_tokens: 42, output_tokens: 7, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
-    };
+    const message = assistantMessage(++messageSeq, body, blocks, stopReason);
     const headers = { "request-id": `req_fake_${messageSeq}` };
     if (body?.stream) stream(res, message, headers);
     else json(res, 200, message, headers);
@@ -125,6 +126,23 @@ export async function startFakeApi(script, options = {}) {
         server.close(() => resolve());
       }),
   };
+}
+
+function assistantMessage(seq, body, content, stopReason) {
+  return {
+    id: `msg_fake_${seq}`,
+    type: "message",
+    role: "assistant",
+    model: body?.model ?? MODEL_FALLBACK,
+    content,
+    stop_reason: stopReason,
+    stop_sequence: null,
+    usage: { input_tokens: 42, output_tokens: 7, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+  };
+}
+
+function isTitleRequest(body) {
+  return body?.output_config?.format?.schema?.properties?.title !== undefined && !(body?.tools ?? []).length;
 }
 
 function normalizeScript(script) {

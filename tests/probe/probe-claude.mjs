@@ -7,6 +7,8 @@
 //   node tests/probe/probe-claude.mjs [--cli PATH] [--out transcript.jsonl] [--save]
 //        [--scenarios read,controls,overloaded,guard,builtin,deny,explore,interrupt]
 //        [--variant restricted|no-restricted|restricted-project|sources-project|sources-user-project]
+//        [--requests-out requests.jsonl]      (every request the fake API received)
+//        [--with-nonessential-traffic]   (leave CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC unset)
 //
 // --save writes crate/tests/fixtures/claude-transcript-probe.jsonl. A summary of the checked facts
 // is printed as JSON on stdout; the exit code is 0 only when every check held.
@@ -132,7 +134,7 @@ async function main() {
     ...launch.env,
     ANTHROPIC_BASE_URL: api.url,
     ANTHROPIC_API_KEY: "dummy",
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+    ...(argv.includes("--with-nonessential-traffic") ? {} : { CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1" }),
   };
   record("##", `spawn claude ${args.join(" ")}`);
   const child = spawn(cli, args, { cwd, env, stdio: ["pipe", "pipe", "pipe"] });
@@ -356,6 +358,8 @@ async function main() {
   }
   check("version", true, JSON.parse(transcript.find((t) => t.dir === "<<" && t.line.includes('"claude_code_version"'))?.line ?? "{}").response?.response?.claude_code_version);
 
+  const requestsOut = opt("--requests-out");
+  if (requestsOut) fs.writeFileSync(requestsOut, api.requests.map((r) => JSON.stringify(r)).join("\n") + "\n");
   await api.close();
   fs.writeFileSync(outPath, transcript.map((t) => JSON.stringify(t)).join("\n") + "\n");
   fs.rmSync(home, { recursive: true, force: true });
