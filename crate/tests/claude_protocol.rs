@@ -513,7 +513,7 @@ fn probe_transcript_replays_line_for_line() {
         }
     )));
     let done = all_events.iter().filter(|e| matches!(e, UiEvent::Done { .. })).count();
-    assert_eq!(done, 7, "one Done per prompt");
+    assert_eq!(done, 8, "one Done per prompt");
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -5,7 +5,7 @@
 // transcript. Plain Node, no dependencies; bounded in time; the CLI is killed by PID if it hangs.
 //
 //   node tests/probe/probe-claude.mjs [--cli PATH] [--out transcript.jsonl] [--save]
-//        [--scenarios read,controls,overloaded,guard,builtin,deny,explore,interrupt]
+//        [--scenarios read,controls,overloaded,guard,builtin,deny,explore,plan,interrupt]
 //        [--variant restricted|no-restricted|restricted-project|sources-project|sources-user-project]
 //        [--requests-out requests.jsonl]      (every request the fake API received)
 //        [--with-nonessential-traffic]   (leave CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC unset)
@@ -26,7 +26,7 @@ const DEFAULT_CLI =
   "/root/.cache/tether/claude-2.1.330/node_modules/@anthropic-ai/claude-code-linux-x64/claude";
 const READ_PATH = "/remote/project/hello.txt";
 const FILE_TEXT = "     1\thello from the remote workspace\n";
-const ALL_SCENARIOS = ["read", "controls", "overloaded", "guard", "builtin", "deny", "explore", "interrupt"];
+const ALL_SCENARIOS = ["read", "controls", "overloaded", "guard", "builtin", "deny", "explore", "plan", "interrupt"];
 const TIME_LIMIT_MS = 150_000;
 
 const argv = process.argv.slice(2);
@@ -70,6 +70,7 @@ const script = [
   { when: { lastUserText: "SUBTASK explore" }, toolUse: { name: "mcp__tether__Read", input: { file_path: READ_PATH } } },
   { when: { lastToolResult: "hello from the remote", noTool: "Agent" }, text: "SUBDONE: hello found." },
   { when: { lastToolResult: "SUBDONE" }, text: "The explorer found it." },
+  { when: { lastUserText: "SCENARIO plan" }, text: "Planning only." },
   { when: { lastUserText: "SCENARIO interrupt" }, toolUse: { name: "mcp__tether__Read", input: { file_path: READ_PATH } } },
 ];
 
@@ -316,6 +317,15 @@ async function main() {
         check("explore: subagent asked with agent_id", !!sub, seen.permissions.slice(before));
         check("explore: hook saw agent_type Explore", seen.hooks.some((h) => h.agent_type === "Explore"));
         check("explore: turn done", r.subtype === "success", r.result);
+      } else if (name === "plan") {
+        await request({ subtype: "set_permission_mode", mode: "plan" });
+        const r = await prompt("SCENARIO plan");
+        await request({ subtype: "set_permission_mode", mode: "default" });
+        check("plan: turn done", r.subtype === "success", r.result);
+        // Where plan mode tells the model to write its plan, and with which tool.
+        const body = JSON.stringify(api.messageRequests().at(-1)?.body ?? {});
+        const hint = body.match(/create your plan at ([^ ]+) using the ([A-Za-z_]+)/);
+        check("plan: plan file instruction (informational)", true, hint ? { path: hint[1], tool: hint[2] } : body.match(/.{0,200}Plan File Info.{0,300}/)?.[0]);
       } else if (name === "interrupt") {
         let asked;
         const askedPromise = new Promise((resolve) => (permissionHandler = (id) => resolve((asked = id))));
