@@ -13,7 +13,13 @@
 //!   local mirror folder, so settings found there would be the laptop's, and their hooks, MCP
 //!   servers and plugins would run locally. Tether's own permission engine reads the remote
 //!   workspace's `.claude/settings*.json` rules and applies them to the proxied tools. A user who
-//!   wants the CLI to read some sources anyway can list them.
+//!   wants the CLI to read some sources anyway can list them (it only takes effect without
+//!   `--restricted`, which ignores user, project and local settings whatever the sources say).
+//! - Measured with 2.1.330 (tests/probe): neither `--setting-sources=` nor `--restricted` loads any
+//!   CLAUDE.md (`--setting-sources=project` without `--restricted` does). Project memory therefore
+//!   goes to the model through `SessionConfig::extra_system_prompt`, read from the remote side.
+//!   Unknown names in `--tools`/`--disallowedTools` are accepted silently; `TodoWrite` is accepted
+//!   but not offered in print mode, and `TaskStop` disappears with `Bash` disallowed.
 
 use std::collections::BTreeMap;
 

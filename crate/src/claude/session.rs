@@ -8,8 +8,8 @@ use super::init::{initialize_request, RemoteEnvironment};
 use super::launch::{PermissionMode, ALLOWED_BUILTIN_TOOLS};
 use super::protocol::{
     mcp_notification_ack, tool_result_text, user_message_line, AssistantMessage, CanUseTool, CliMessage, CliRequest,
-    ContentBlock, ControlResponse, Delta, HookCallback, HostRequest, ImageInput, IncomingControlRequest, McpManifest,
-    PermissionResult, ResultMessage, StreamEvent, StreamEventMessage, SystemMessage, UserMessage,
+    ContentBlock, ControlResponse, Delta, HookCallback, HookOutput, HostRequest, ImageInput, IncomingControlRequest,
+    McpManifest, PermissionResult, ResultMessage, StreamEvent, StreamEventMessage, SystemMessage, UserMessage,
 };
 use super::{builtin_name, SERVER_NAME};
 use crate::events::{
@@ -31,8 +31,9 @@ pub enum Output {
         request_id: String,
         message: Value,
     },
-    /// Decide (permission engine, or the user through [`UiEvent::PermissionRequest`]), then call
-    /// [`Session::answer_permission`].
+    /// Decide, then call [`Session::answer_permission`]. No UI event is emitted for it: the
+    /// permission engine may answer by itself, and shows `UiEvent::PermissionRequest(request)`
+    /// only when the user has to choose.
     PermissionRequest(PermissionRequest),
 }
 
@@ -56,7 +57,8 @@ pub struct SessionConfig {
     pub environment: RemoteEnvironment,
     /// The `--tools` allowlist the CLI was started with; the guard lets exactly these built-ins run.
     pub allowed_builtins: Vec<String>,
-    /// More text for the system prompt (after Tether's own).
+    /// More text for the system prompt after Tether's own, e.g. the remote project's CLAUDE.md
+    /// (the CLI reads none under the launch Tether uses).
     pub extra_system_prompt: Option<String>,
 }
 
@@ -176,6 +178,7 @@ impl Session {
     }
 
     pub fn send_prompt(&mut self, text: &str, images: &[ImageInput]) -> Vec<Output> {
+        // A stop pressed while idle must not turn the next turn's real failure into a notice.
         self.interrupted = false;
         vec![Output::WriteLine(user_message_line(text, images))]
     }
@@ -364,7 +367,7 @@ impl Session {
         let output = if event == Some("PreToolUse") {
             guard::decide(&hook.input, &self.config.allowed_builtins)
         } else {
-            super::protocol::HookOutput::proceed()
+            HookOutput::proceed()
         };
         vec![success(id, serde_json::to_value(output).unwrap_or(Value::Null))]
     }
