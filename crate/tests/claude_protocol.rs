@@ -1537,3 +1537,54 @@ fn tool_titles_show_workspace_paths_relative_to_the_root() {
     assert_eq!(describe_tool("Bash", &json!({}), cwd).kind, ToolKind::Execute);
     assert_eq!(describe_tool("Mystery", &json!(null), cwd).kind, ToolKind::Other);
 }
+
+/// Every field of every real line (to depth 3), replaced in turn by a value of another type:
+/// the session must neither panic nor leave a CLI request without an answer.
+#[test]
+fn type_confused_fields_never_panic() {
+    fn paths(value: &Value, prefix: String, depth: usize, out: &mut Vec<String>) {
+        if depth == 0 {
+            return;
+        }
+        match value {
+            Value::Object(map) => {
+                for (k, v) in map {
+                    let p = format!("{prefix}/{}", k.replace('~', "~0").replace('/', "~1"));
+                    out.push(p.clone());
+                    paths(v, p, depth - 1, out);
+                }
+            }
+            Value::Array(items) => {
+                for (i, v) in items.iter().enumerate().take(3) {
+                    let p = format!("{prefix}/{i}");
+                    out.push(p.clone());
+                    paths(v, p, depth - 1, out);
+                }
+            }
+            _ => {}
+        }
+    }
+    let replacements = [json!(null), json!(42), json!("x"), json!([]), json!({})];
+    let mut session = started_session();
+    for example in examples() {
+        let original: Value = serde_json::from_str(&example.line.replace("bridge", "tether")).unwrap();
+        let mut fields = Vec::new();
+        paths(&original, String::new(), 3, &mut fields);
+        for path in fields {
+            for replacement in &replacements {
+                let mut mutated = original.clone();
+                if let Some(slot) = mutated.pointer_mut(&path) {
+                    *slot = replacement.clone();
+                }
+                let out = session.on_line(&mutated.to_string());
+                let is_cli_request = mutated["type"] == "control_request"
+                    && mutated["request_id"].is_string()
+                    && example.kind.starts_with("<<");
+                if is_cli_request {
+                    let answered = out.iter().any(|o| !matches!(o, Output::Event(_)));
+                    assert!(answered, "{} with {path} = {replacement} got no answer", example.kind);
+                }
+            }
+        }
+    }
+}
