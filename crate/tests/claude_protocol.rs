@@ -1409,6 +1409,13 @@ fn events_serialize_camel_case_with_a_type_tag() {
     })
     .unwrap();
     assert_eq!(status, json!({"type":"status","state":"requiresAction"}));
+    let mut session = started_session();
+    let out = session.on_line(&can_use_tool("p1", "mcp__tether__Write", json!({})));
+    let prompt = serde_json::to_value(UiEvent::PermissionRequest(permission_requests(&out)[0].clone())).unwrap();
+    assert_eq!(prompt["type"], "permissionRequest");
+    assert_eq!(prompt["toolName"], "Write");
+    assert_eq!(prompt["toolUseId"], "toolu_1");
+    assert_eq!(prompt["requiresUserInteraction"], false);
 }
 
 // ---------------------------------------------------------------------------------------------
