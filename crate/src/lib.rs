@@ -3,7 +3,9 @@
 //! lives in `wasm.rs` alone.
 
 pub mod cache;
+pub mod claude;
 pub mod diff;
+pub mod events;
 pub mod framing;
 pub mod host;
 pub mod mcp;

@@ -1,0 +1,52 @@
+//! The PreToolUse guard hook. It sees every tool call that can execute, in every agent (main,
+//! subagents, forks, workflow agents, forked skills), before any permission prompt, and keeps
+//! everything that would act on this machine from running.
+
+use super::{builtin_name, MCP_PREFIX};
+use crate::claude::protocol::HookOutput;
+use serde_json::Value;
+
+/// The callback id registered for the guard in `initialize.hooks`.
+pub const GUARD_CALLBACK_ID: &str = "tether-guard";
+
+/// Tether tools that only read; everything else Tether serves writes or runs commands.
+pub const READ_ONLY_TETHER_TOOLS: &[&str] = &["Read", "Glob", "Grep", "LS"];
+
+/// Agent types that must stay read-only: the built-in types that Tether redefines with read-only
+/// tools (and that, left alone, would get Tether's write tools, since their exclusion list names
+/// only built-ins).
+pub const READ_ONLY_AGENT_TYPES: &[&str] = &["Explore", "Plan"];
+
+/// Decide one PreToolUse call. `input` is the hook input (`tool_name`, `tool_input`,
+/// `agent_type`, ...); `allowed_builtins` is the `--tools` allowlist.
+pub fn decide(input: &Value, allowed_builtins: &[String]) -> HookOutput {
+    let tool = input.get("tool_name").and_then(Value::as_str).unwrap_or_default();
+    let agent_type = input.get("agent_type").and_then(Value::as_str);
+    if let Some(name) = tool.strip_prefix(MCP_PREFIX) {
+        if let Some(agent) = agent_type.filter(|a| READ_ONLY_AGENT_TYPES.contains(a)) {
+            if !READ_ONLY_TETHER_TOOLS.contains(&name) {
+                return HookOutput::deny_tool(format!(
+                    "Tether policy: the {agent} agent is read-only; {name} is not available to it."
+                ));
+            }
+        }
+        return HookOutput::proceed();
+    }
+    let is_agent_tool = tool == "Agent" || tool == "Task";
+    let allowed = allowed_builtins
+        .iter()
+        .any(|a| a == tool || (is_agent_tool && (a == "Agent" || a == "Task")));
+    if !allowed {
+        return HookOutput::deny_tool(format!(
+            "Tether policy: {} would run on this machine, not in the workspace. Use the {MCP_PREFIX}* tools instead.",
+            builtin_name(tool)
+        ));
+    }
+    let isolation = input.pointer("/tool_input/isolation").filter(|v| !v.is_null());
+    if is_agent_tool && isolation.is_some() {
+        return HookOutput::deny_tool(
+            "Tether policy: isolation is not available (the files live in the remote workspace, not in a local git checkout). Call Agent again without isolation.",
+        );
+    }
+    HookOutput::proceed()
+}

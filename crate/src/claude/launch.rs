@@ -1,0 +1,230 @@
+//! The CLI's command line and environment. The extension spawns the binary with exactly these
+//! arguments and this environment (the full map, not merged with its own).
+//!
+//! Why these flags (measured, see `shared/reference/claude-cli-subagents.md` §9):
+//! - `--tools` is an allowlist of built-ins that have no local side effects; everything that
+//!   touches files or runs commands is Tether's MCP tools instead. `--disallowedTools` repeats the
+//!   file/shell built-ins as a second layer; it also holds in every subagent and gives the model a
+//!   clear "disabled" error.
+//! - `--restricted` keeps settings-file command hooks, plugins' language servers and
+//!   bypassPermissions from running anything on this machine; `--strict-mcp-config` keeps MCP
+//!   servers from `.mcp.json`/settings (local processes) out.
+//! - `--setting-sources` is explicit: by default no settings files at all (`""`). The CLI runs in a
+//!   local mirror folder, so settings found there would be the laptop's, and their hooks, MCP
+//!   servers and plugins would run locally. Tether's own permission engine reads the remote
+//!   workspace's `.claude/settings*.json` rules and applies them to the proxied tools. A user who
+//!   wants the CLI to read some sources anyway can list them (it only takes effect without
+//!   `--restricted`, which ignores user, project and local settings whatever the sources say).
+//! - Measured with 2.1.330 (tests/probe): neither `--setting-sources=` nor `--restricted` loads any
+//!   CLAUDE.md (`--setting-sources=project` without `--restricted` does). Project memory therefore
+//!   goes to the model through `SessionConfig::extra_system_prompt`, read from the remote side.
+//!   Unknown names in `--tools`/`--disallowedTools` are accepted silently; `TodoWrite` is accepted
+//!   but not offered in print mode, and `TaskStop` disappears with `Bash` disallowed.
+
+use std::collections::BTreeMap;
+
+/// Built-ins without local side effects that stay available (main agent and subagents).
+pub const ALLOWED_BUILTIN_TOOLS: &[&str] = &[
+    "Agent",
+    "AskUserQuestion",
+    "EnterPlanMode",
+    "ExitPlanMode",
+    "ListAgents",
+    "SendMessage",
+    "Skill",
+    "TaskStop",
+    "ToolSearch",
+    "TodoWrite",
+    "WebFetch",
+    "WebSearch",
+];
+
+/// Built-ins that would read, write or run on this machine; Tether serves the file and shell ones
+/// as `mcp__tether__<Name>`.
+pub const DISALLOWED_BUILTIN_TOOLS: &[&str] = &[
+    "Read",
+    "Write",
+    "Edit",
+    "MultiEdit",
+    "NotebookEdit",
+    "Glob",
+    "Grep",
+    "LS",
+    "Bash",
+    "BashOutput",
+    "KillShell",
+    "Monitor",
+    "PowerShell",
+    "EnterWorktree",
+    "ExitWorktree",
+];
+
+/// Inherited variables the child must not see: `CLAUDECODE` makes the CLI believe it runs nested
+/// inside another Claude Code, `NODE_OPTIONS` can inject code or flags into it, and `DEBUG`
+/// floods its output.
+pub const REMOVED_ENV: &[&str] = &["CLAUDECODE", "NODE_OPTIONS", "DEBUG"];
+
+/// Set on every launch. `sdk-ts` makes the CLI accept `ANTHROPIC_API_KEY` as is (with
+/// `claude-vscode` it ignores it and starts in auto mode); auto-memory would tell the model to
+/// write memory files to a local path through the (remote) Write tool; session state events give
+/// the UI an authoritative idle/running/requires_action signal.
+pub const FIXED_ENV: &[(&str, &str)] = &[
+    ("CLAUDE_CODE_ENTRYPOINT", "sdk-ts"),
+    ("CLAUDE_CODE_DISABLE_AUTO_MEMORY", "1"),
+    ("CLAUDE_CODE_EMIT_SESSION_STATE_EVENTS", "1"),
+];
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PermissionMode {
+    #[default]
+    Default,
+    AcceptEdits,
+    Plan,
+    DontAsk,
+    BypassPermissions,
+}
+
+impl PermissionMode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PermissionMode::Default => "default",
+            PermissionMode::AcceptEdits => "acceptEdits",
+            PermissionMode::Plan => "plan",
+            PermissionMode::DontAsk => "dontAsk",
+            PermissionMode::BypassPermissions => "bypassPermissions",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<PermissionMode> {
+        Some(match s {
+            "default" | "manual" => PermissionMode::Default,
+            "acceptEdits" => PermissionMode::AcceptEdits,
+            "plan" => PermissionMode::Plan,
+            "dontAsk" => PermissionMode::DontAsk,
+            "bypassPermissions" => PermissionMode::BypassPermissions,
+            _ => return None,
+        })
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SettingSource {
+    User,
+    Project,
+    Local,
+}
+
+impl SettingSource {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SettingSource::User => "user",
+            SettingSource::Project => "project",
+            SettingSource::Local => "local",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct LaunchConfig {
+    pub permission_mode: PermissionMode,
+    pub model: Option<String>,
+    /// Session id to resume (the CLI must run in the same cwd and HOME as before).
+    pub resume: Option<String>,
+    /// Stream text, thinking and tool input as it is generated.
+    pub include_partial_messages: bool,
+    /// Settings files the CLI reads itself; empty = none (see the module docs).
+    pub setting_sources: Vec<SettingSource>,
+    pub restricted: bool,
+    /// Extra permission allow rules (`--allowedTools`), e.g. from the user's settings.
+    pub allowed_tools: Vec<String>,
+    /// Extra deny rules, added to [`DISALLOWED_BUILTIN_TOOLS`].
+    pub disallowed_tools: Vec<String>,
+    /// User-provided variables; they win over inherited and fixed ones.
+    pub env: Vec<(String, String)>,
+}
+
+impl Default for LaunchConfig {
+    fn default() -> Self {
+        LaunchConfig {
+            permission_mode: PermissionMode::Default,
+            model: None,
+            resume: None,
+            include_partial_messages: true,
+            setting_sources: Vec::new(),
+            restricted: true,
+            allowed_tools: Vec::new(),
+            disallowed_tools: Vec::new(),
+            env: Vec::new(),
+        }
+    }
+}
+
+/// What to spawn: the arguments after the binary, and the complete environment.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Launch {
+    pub args: Vec<String>,
+    pub env: BTreeMap<String, String>,
+}
+
+impl LaunchConfig {
+    /// The arguments, each value in one `--flag=value` token (as the Agent SDK does) so a value
+    /// starting with `-` or an empty one cannot be misread as another flag.
+    pub fn args(&self) -> Vec<String> {
+        let mut args: Vec<String> = [
+            "--output-format=stream-json",
+            "--verbose",
+            "--input-format=stream-json",
+            "--permission-prompt-tool=stdio",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        args.push(format!("--permission-mode={}", self.permission_mode.as_str()));
+        if let Some(model) = &self.model {
+            args.push(format!("--model={model}"));
+        }
+        if let Some(id) = &self.resume {
+            args.push(format!("--resume={id}"));
+        }
+        if self.include_partial_messages {
+            args.push("--include-partial-messages".into());
+        }
+        let sources: Vec<&str> = self.setting_sources.iter().map(|s| s.as_str()).collect();
+        args.push(format!("--setting-sources={}", sources.join(",")));
+        args.push("--strict-mcp-config".into());
+        if self.restricted {
+            args.push("--restricted".into());
+        }
+        args.push(format!("--tools={}", ALLOWED_BUILTIN_TOOLS.join(",")));
+        let mut disallowed: Vec<&str> = DISALLOWED_BUILTIN_TOOLS.to_vec();
+        disallowed.extend(self.disallowed_tools.iter().map(String::as_str));
+        args.push(format!("--disallowedTools={}", disallowed.join(",")));
+        if !self.allowed_tools.is_empty() {
+            args.push(format!("--allowedTools={}", self.allowed_tools.join(",")));
+        }
+        args
+    }
+
+    /// The child's environment: `parent_env` without [`REMOVED_ENV`] (compared without case, as
+    /// Windows does), plus [`FIXED_ENV`], plus the user's variables.
+    pub fn env(&self, parent_env: impl IntoIterator<Item = (String, String)>) -> BTreeMap<String, String> {
+        let mut env: BTreeMap<String, String> = parent_env
+            .into_iter()
+            .filter(|(name, _)| !REMOVED_ENV.iter().any(|r| r.eq_ignore_ascii_case(name)))
+            .collect();
+        for (name, value) in FIXED_ENV {
+            env.insert(name.to_string(), value.to_string());
+        }
+        for (name, value) in &self.env {
+            env.insert(name.clone(), value.clone());
+        }
+        env
+    }
+
+    pub fn build(&self, parent_env: impl IntoIterator<Item = (String, String)>) -> Launch {
+        Launch {
+            args: self.args(),
+            env: self.env(parent_env),
+        }
+    }
+}
