@@ -457,8 +457,12 @@ fn apply_edits(text: &str, edits: &[EditOp]) -> Result<(String, String), EditFai
         if edit.old_string == edit.new_string {
             return Err(fail(NO_CHANGES.to_string()));
         }
+        // A creation's new_string is the whole file, which later edits are meant to change.
         let old_core = edit.old_string.trim_end_matches('\n');
-        if !old_core.is_empty() && edits[..index].iter().any(|e| e.new_string.contains(old_core)) {
+        let made_by_earlier_edit = edits[..index]
+            .iter()
+            .any(|e| !e.old_string.is_empty() && e.new_string.contains(old_core));
+        if !old_core.is_empty() && made_by_earlier_edit {
             return Err(fail(
                 "Cannot edit file: old_string is a substring of a new_string from a previous edit.".to_string(),
             ));

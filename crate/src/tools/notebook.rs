@@ -352,8 +352,8 @@ fn replace_cell(cell: &mut Value, kind: CellType, source: &str) {
             fields.insert("outputs".into(), json!([]));
         }
         CellType::Markdown => {
-            fields.remove("execution_count");
-            fields.remove("outputs");
+            fields.shift_remove("execution_count");
+            fields.shift_remove("outputs");
         }
     }
 }
