@@ -153,10 +153,13 @@ pub fn structured_patch_with(old: &str, new: &str, context: usize, limits: &Diff
     {
         return Diff::Summary(DiffSummary::of(old, new));
     }
+    // Lines end at `\n` only, as in jsdiff (similar's own line tokenizer also splits at a lone `\r`).
+    let old_lines: Vec<&str> = old_mid.split_inclusive('\n').collect();
+    let new_lines: Vec<&str> = new_mid.split_inclusive('\n').collect();
     let diff = TextDiff::configure()
         .algorithm(Algorithm::Myers)
         .timeout(limits.timeout)
-        .diff_lines(old_mid, new_mid);
+        .diff_slices(&old_lines, &new_lines);
     let hunks = diff
         .grouped_ops(context)
         .iter()
@@ -221,7 +224,7 @@ struct Window {
 impl Window {
     fn around_change(old: &str, new: &str, context: usize) -> Self {
         let (ob, nb) = (old.as_bytes(), new.as_bytes());
-        let prefix = ob.iter().zip(nb).take_while(|(a, b)| a == b).count();
+        let prefix = common_prefix_len(ob, nb);
         let mut start = line_start_at_or_before(ob, prefix);
         for _ in 0..context {
             if start == 0 {
@@ -229,14 +232,7 @@ impl Window {
             }
             start = line_start_at_or_before(ob, start - 1);
         }
-        let max_suffix = (ob.len() - start).min(nb.len() - start);
-        let suffix = ob
-            .iter()
-            .rev()
-            .zip(nb.iter().rev())
-            .take(max_suffix)
-            .take_while(|(a, b)| a == b)
-            .count();
+        let suffix = common_suffix_len(&ob[start..], &nb[start..]);
         // The first line break inside the common suffix ends the window (both sides agree there).
         let suffix_start = ob.len() - suffix;
         let mut old_end = match ob[suffix_start..].iter().position(|&b| b == b'\n') {
@@ -262,12 +258,45 @@ impl Window {
     }
 }
 
+/// Compared a block at a time: slice equality is a memcmp, a byte loop is not vectorised.
+const BLOCK: usize = 256;
+
+fn common_prefix_len(a: &[u8], b: &[u8]) -> usize {
+    let n = a.len().min(b.len());
+    let mut i = 0;
+    while i + BLOCK <= n && a[i..i + BLOCK] == b[i..i + BLOCK] {
+        i += BLOCK;
+    }
+    while i < n && a[i] == b[i] {
+        i += 1;
+    }
+    i
+}
+
+fn common_suffix_len(a: &[u8], b: &[u8]) -> usize {
+    let n = a.len().min(b.len());
+    let (a_end, b_end) = (a.len(), b.len());
+    let mut k = 0;
+    while k + BLOCK <= n && a[a_end - k - BLOCK..a_end - k] == b[b_end - k - BLOCK..b_end - k] {
+        k += BLOCK;
+    }
+    while k < n && a[a_end - k - 1] == b[b_end - k - 1] {
+        k += 1;
+    }
+    k
+}
+
 fn line_start_at_or_before(bytes: &[u8], pos: usize) -> usize {
     bytes[..pos].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1)
 }
 
+/// Counted with byte-sized sums over short chunks, which the compiler vectorises (a plain
+/// `filter().count()` runs a byte at a time).
 fn count_newlines(bytes: &[u8]) -> usize {
-    bytes.iter().filter(|&&b| b == b'\n').count()
+    bytes
+        .chunks(255)
+        .map(|chunk| usize::from(chunk.iter().fold(0u8, |n, &b| n + u8::from(b == b'\n'))))
+        .sum()
 }
 
 /// Lines as a diff counts them: a final line without a break still counts.
@@ -350,6 +379,39 @@ mod tests {
             diff.unified("/w/f.txt"),
             "--- /w/f.txt\n+++ /w/f.txt\n@@ -0,0 +1,2 @@\n+x\n+y\n"
         );
+    }
+
+    #[test]
+    fn a_lone_carriage_return_does_not_end_a_line() {
+        let hunks = structured_patch("a\rb\nc\n", "a\rB\nc\n", 3).hunks().to_vec();
+        assert_eq!(lines(&hunks[0]), ["-a\rb", "+a\rB", " c"]);
+    }
+
+    #[test]
+    fn empty_ranges_are_numbered_as_jsdiff_numbers_them() {
+        let inserted = structured_patch("1\n2\n3\n4\n5\n6\n", "1\n2\n3\n4\nnew\n5\n6\n", 0)
+            .hunks()
+            .to_vec();
+        assert_eq!(
+            (
+                inserted[0].old_start,
+                inserted[0].old_lines,
+                inserted[0].new_start,
+                inserted[0].new_lines
+            ),
+            (5, 0, 5, 1)
+        );
+        let deleted = structured_patch("a\nb\nc\n", "a\nc\n", 0).hunks().to_vec();
+        assert_eq!(
+            (
+                deleted[0].old_start,
+                deleted[0].old_lines,
+                deleted[0].new_start,
+                deleted[0].new_lines
+            ),
+            (2, 1, 2, 0)
+        );
+        assert!(Diff::Patch { hunks: deleted }.unified("f").contains("@@ -2,1 +1,0 @@"));
     }
 
     #[test]

@@ -161,6 +161,26 @@ fn read_of_utf16_file_decodes_it() {
 }
 
 #[test]
+fn read_of_a_legacy_encoded_file_shows_replacement_characters_and_says_why() {
+    let ws = Workspace::new();
+    let path = ws.put(
+        "latin1.txt",
+        b"caf\xE9 cr\xE8me br\xFBl\xE9e, a line long enough to be judged as text, mostly ascii\n",
+    );
+    let text = ws.read(&path).text_content();
+    assert!(text.starts_with("1\tcaf\u{FFFD} cr\u{FFFD}me"), "{text}");
+    assert!(text.contains("[This file is not valid UTF-8"), "{text}");
+}
+
+#[test]
+fn read_shows_an_image_without_extension_by_its_magic_bytes() {
+    let ws = Workspace::new();
+    let path = ws.put("screenshot", [b"GIF89a".as_slice(), &[1u8; 16]].concat());
+    let out = ws.read(&path);
+    assert!(matches!(&out.content[0], Content::Image { mime_type, .. } if mime_type == "image/gif"));
+}
+
+#[test]
 fn read_with_offset_keeps_multibyte_characters_whole() {
     let ws = Workspace::new();
     let path = ws.put("u.txt", "ünïcødé\n日本語のテキスト\n🎉 party\n");
@@ -627,6 +647,39 @@ fn edit_handles_multibyte_unicode_in_strings_and_file() {
         json!({"file_path": path, "old_string": "日本語\n🎉", "new_string": "中文\n🎊✓"}),
     );
     assert_eq!(String::from_utf8(ws.bytes("u.txt")).unwrap(), "naïve café\n中文\n🎊✓\n");
+}
+
+#[test]
+fn edit_of_a_utf16_file_writes_utf16_back() {
+    let ws = Workspace::new();
+    let utf16 = |text: &str| {
+        let mut bytes = vec![0xFF, 0xFE];
+        for unit in text.encode_utf16() {
+            bytes.extend_from_slice(&unit.to_le_bytes());
+        }
+        bytes
+    };
+    let path = ws.put("u16.txt", utf16("first\r\nsecond\r\n"));
+    ws.read(&path);
+    ws.ok(
+        "Edit",
+        json!({"file_path": path, "old_string": "second", "new_string": "zweite"}),
+    );
+    assert_eq!(ws.bytes("u16.txt"), utf16("first\r\nzweite\r\n"));
+}
+
+#[test]
+fn edit_refuses_a_legacy_encoded_file_rather_than_corrupt_it() {
+    let ws = Workspace::new();
+    let original = b"caf\xE9 cr\xE8me br\xFBl\xE9e, a line long enough to be judged as text, mostly ascii\n";
+    let path = ws.put("latin1.txt", original);
+    ws.read(&path);
+    let message = ws.err(
+        "Edit",
+        json!({"file_path": path, "old_string": "long", "new_string": "short"}),
+    );
+    assert!(message.starts_with("File is not valid UTF-8"), "{message}");
+    assert_eq!(ws.bytes("latin1.txt"), original);
 }
 
 #[test]

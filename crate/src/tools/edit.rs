@@ -7,11 +7,13 @@
 use super::notebook::{self, NotebookChange};
 use super::read::{self, STATE_IS_CURRENT};
 use super::text::{self, Decoded, Encoding, LineEnding};
-use super::{content_hash, parse_input, write, Host, ToolError, ToolOutput, ToolResult, ToolSpec, Toolset};
+use super::{parse_input, write, Host, ToolError, ToolOutput, ToolResult, ToolSpec, Toolset};
 use crate::diff::{self, Diff, DEFAULT_CONTEXT};
 use crate::host::HostErrorKind;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{json, Value};
+use std::fmt;
+use std::rc::Rc;
 
 const NO_CHANGES: &str = "No changes to make: old_string and new_string are exactly the same.";
 const FILE_EXISTS: &str = "Cannot create new file - file already exists.";
@@ -247,8 +249,25 @@ pub struct ProposedWrite {
     pub proposed: String,
     pub request: WriteRequest,
     pub(crate) format: FileFormat,
-    /// Hash of the file's bytes when the proposal was made; None when it did not exist.
-    pub(crate) base: Option<u64>,
+    /// The file's bytes when the proposal was made; None when it did not exist.
+    pub(crate) base: Option<BaseBytes>,
+}
+
+/// The bytes a proposal was computed from. Kept (shared with the cache, not copied) rather than
+/// hashed: the commit-time check is then a pointer comparison when the cache still holds them.
+#[derive(Clone, PartialEq)]
+pub struct BaseBytes(pub(crate) Rc<Vec<u8>>);
+
+impl fmt::Debug for BaseBytes {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "BaseBytes({} bytes)", self.0.len())
+    }
+}
+
+impl BaseBytes {
+    fn matches(&self, current: &Rc<Vec<u8>>) -> bool {
+        Rc::ptr_eq(&self.0, current) || self.0 == *current
+    }
 }
 
 /// Compute the full new file for `tool` ("Edit", "MultiEdit", "Write" or "NotebookEdit") with the
@@ -328,8 +347,8 @@ pub async fn run_multi_edit<H: Host>(ts: &Toolset<H>, args: Value) -> ToolResult
 async fn check_unchanged_since_propose<H: Host>(ts: &Toolset<H>, proposal: &ProposedWrite) -> ToolResult<()> {
     let name = &proposal.file_path;
     let current = ts.cache.read(&ts.host, &proposal.path).await;
-    match (current, proposal.base) {
-        (Ok(current), Some(base)) if content_hash(&current.bytes) == base => Ok(()),
+    match (current, &proposal.base) {
+        (Ok(current), Some(base)) if base.matches(&current.bytes) => Ok(()),
         (Err(e), None) if e.kind == HostErrorKind::NotFound => Ok(()),
         (Ok(_), Some(_)) => Err(ToolError(format!(
             "The file {name} was changed on disk while your change was waiting for review, so nothing was written. Read it again, then make the change again."
@@ -397,7 +416,7 @@ async fn propose_edits<H: Host>(ts: &Toolset<H>, file_path: String, edits: Edits
                 ts.check_fresh(&path, &current)?;
             }
             let format = FileFormat::of(&decoded);
-            (Some(decoded.text), format, Some(content_hash(&current.bytes)))
+            (Some(decoded.text), format, Some(BaseBytes(current.bytes.clone())))
         }
         Err(e) if e.kind == HostErrorKind::NotFound => {
             if !creates {

@@ -1,7 +1,7 @@
 //! Jupyter notebooks: how Read renders them (cells with their text and image outputs, as the CLI
 //! does) and NotebookEdit (replace, insert or delete one cell, leaving the rest untouched).
 
-use super::edit::{self, FileFormat, ProposedWrite, WriteRequest};
+use super::edit::{self, BaseBytes, FileFormat, ProposedWrite, WriteRequest};
 use super::read::{extension, format_bytes, MAX_TOKENS, MAX_WHOLE_FILE_BYTES};
 use super::text;
 use super::{content_hash, parse_input, Content, Host, ToolError, ToolOutput, ToolResult, ToolSpec, Toolset};
@@ -201,7 +201,7 @@ pub(crate) async fn propose<H: Host>(ts: &Toolset<H>, args: Value) -> ToolResult
             language,
         }),
         format: FileFormat::of(&decoded),
-        base: Some(content_hash(&current.bytes)),
+        base: Some(BaseBytes(current.bytes.clone())),
     })
 }
 

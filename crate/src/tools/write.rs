@@ -1,10 +1,10 @@
 //! Write: create a file, or replace one the model has read, keeping its BOM, encoding and line
 //! endings.
 
-use super::edit::{self, FileFormat, ProposedWrite, WriteRequest};
+use super::edit::{self, BaseBytes, FileFormat, ProposedWrite, WriteRequest};
 use super::read::STATE_IS_CURRENT;
 use super::text::{normalize_newlines, LineEnding};
-use super::{content_hash, parse_input, Host, ToolError, ToolOutput, ToolResult, ToolSpec, Toolset};
+use super::{parse_input, Host, ToolError, ToolOutput, ToolResult, ToolSpec, Toolset};
 use crate::diff::Diff;
 use crate::host::HostErrorKind;
 use serde::Deserialize;
@@ -76,7 +76,7 @@ pub(crate) async fn propose<H: Host>(ts: &Toolset<H>, args: Value) -> ToolResult
                 original: Some(decoded.text),
                 proposed,
                 request: WriteRequest::Write,
-                base: Some(content_hash(&current.bytes)),
+                base: Some(BaseBytes(current.bytes.clone())),
             })
         }
         Err(e) if e.kind == HostErrorKind::NotFound => Ok(ProposedWrite {
