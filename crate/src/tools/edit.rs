@@ -311,16 +311,18 @@ pub async fn commit<H: Host>(
     let user_modified = user_content.is_some();
     let written = user_content.unwrap_or_else(|| proposal.proposed.clone());
     ts.write_file(&proposal.path, proposal.format.encode(&written)).await?;
-    let diff = diff::structured_patch(proposal.original.as_deref().unwrap_or(""), &written, DEFAULT_CONTEXT);
+    // The patch of what was actually written; a created file and a notebook report none.
+    let patch = || diff::structured_patch(proposal.original.as_deref().unwrap_or(""), &written, DEFAULT_CONTEXT);
     Ok(match &proposal.request {
-        WriteRequest::Write => write::output(&proposal, &written, user_modified, &diff),
+        WriteRequest::Write if proposal.original.is_none() => write::output(&proposal, &written, user_modified, &[]),
+        WriteRequest::Write => write::output(&proposal, &written, user_modified, patch().hunks()),
         WriteRequest::NotebookEdit(change) => notebook::output(&proposal, change, &written, user_modified),
         WriteRequest::Edit {
             old_string,
             new_string,
             replace_all,
-        } => edit_output(&proposal, old_string, new_string, *replace_all, user_modified, &diff),
-        WriteRequest::MultiEdit { edits } => multi_edit_output(&proposal, edits, user_modified, &diff),
+        } => edit_output(&proposal, old_string, new_string, *replace_all, user_modified, &patch()),
+        WriteRequest::MultiEdit { edits } => multi_edit_output(&proposal, edits, user_modified, &patch()),
     })
 }
 
@@ -553,10 +555,11 @@ fn find_actual_string(haystack: &str, needle: &str) -> Option<String> {
     if haystack.contains(needle) {
         return Some(needle.to_string());
     }
-    let straight_needle = straighten_quotes(needle);
-    if !haystack.contains(['\u{2018}', '\u{2019}', '\u{201C}', '\u{201D}']) {
+    const CURLY: [char; 4] = ['\u{2018}', '\u{2019}', '\u{201C}', '\u{201D}'];
+    if !haystack.contains(CURLY) && !needle.contains(CURLY) {
         return None;
     }
+    let straight_needle = straighten_quotes(needle);
     let straight_haystack = straighten_quotes(haystack);
     let at = straight_haystack.find(&straight_needle)?;
     // Quote replacement keeps the character count, so char positions carry over.
@@ -698,6 +701,15 @@ mod tests {
         let (out, actual) = apply_edits(text, &[op("\"hello\"", "\"bye\"", false)]).ok().unwrap();
         assert_eq!(actual, "\u{201C}hello\u{201D}");
         assert_eq!(out, "say \u{201C}bye\u{201D} now\n");
+    }
+
+    #[test]
+    fn curly_quotes_typed_by_the_model_match_straight_ones_in_the_file() {
+        let (out, actual) = apply_edits("it's \"x\"\n", &[op("it\u{2019}s", "it is", false)])
+            .ok()
+            .unwrap();
+        assert_eq!(actual, "it's");
+        assert_eq!(out, "it is \"x\"\n");
     }
 
     #[test]

@@ -10,6 +10,8 @@ use base64::Engine as _;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
+/// Notebooks larger than this are not parsed at all (the CLI's 100 MB).
+const MAX_NOTEBOOK_BYTES: usize = 100 * 1024 * 1024;
 /// Outputs of one cell beyond this many characters are replaced by a pointer to jq (the CLI's).
 const MAX_CELL_OUTPUT_CHARS: usize = 10_000;
 
@@ -390,6 +392,12 @@ fn to_jupyter_json(notebook: &Value) -> ToolResult<String> {
 /// A notebook as Read shows it: one text block per cell (`<cell id="...">source</cell id="...">`)
 /// followed by its outputs, images as image blocks; structured `{type:"notebook", file:{filePath, cells}}`.
 pub(crate) fn render_for_read(file_path: &str, bytes: &[u8]) -> ToolResult<ToolOutput> {
+    if bytes.len() > MAX_NOTEBOOK_BYTES {
+        return Err(ToolError(format!(
+            "Notebook file exceeds the maximum size this tool can read ({}). {JQ_HINT}",
+            format_bytes(MAX_NOTEBOOK_BYTES)
+        )));
+    }
     let text = text::decode(bytes)
         .ok_or_else(|| ToolError::new("Notebook file is not valid JSON (it may be truncated, corrupted, or still being written): it holds binary data."))?
         .text;

@@ -116,8 +116,9 @@ pub async fn run<H: Host>(ts: &Toolset<H>, args: Value) -> ToolResult<ToolOutput
         return read_image(&input.file_path, &read.bytes);
     }
     // Offset 0 and negative offsets read from the start; a non-positive limit is no limit (CLI).
-    let offset = input.offset.filter(|o| *o > 0).map_or(1, |o| o as usize);
-    let limit = input.limit.filter(|l| *l > 0).map(|l| l as usize);
+    let to_usize = |n: i64| usize::try_from(n).unwrap_or(usize::MAX);
+    let offset = input.offset.filter(|o| *o > 0).map_or(1, to_usize);
+    let limit = input.limit.filter(|l| *l > 0).map(to_usize);
     read_text(ts, &input.file_path, &path, &read, offset, limit)
 }
 

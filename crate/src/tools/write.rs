@@ -5,7 +5,7 @@ use super::edit::{self, BaseBytes, FileFormat, ProposedWrite, WriteRequest};
 use super::read::STATE_IS_CURRENT;
 use super::text::{normalize_newlines, LineEnding};
 use super::{parse_input, Host, ToolError, ToolOutput, ToolResult, ToolSpec, Toolset};
-use crate::diff::Diff;
+use crate::diff::Hunk;
 use crate::host::HostErrorKind;
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -97,7 +97,7 @@ pub(crate) async fn propose<H: Host>(ts: &Toolset<H>, args: Value) -> ToolResult
 }
 
 /// The result of a committed Write, with the CLI's texts and its FileWriteOutput.
-pub(crate) fn output(proposal: &ProposedWrite, written: &str, user_modified: bool, diff: &Diff) -> ToolOutput {
+pub(crate) fn output(proposal: &ProposedWrite, written: &str, user_modified: bool, patch: &[Hunk]) -> ToolOutput {
     let modified_note = if user_modified {
         " The user modified your proposed content before accepting it."
     } else {
@@ -124,7 +124,6 @@ pub(crate) fn output(proposal: &ProposedWrite, written: &str, user_modified: boo
         .original
         .as_deref()
         .filter(|o| o.len() <= MAX_ORIGINAL_ECHO_BYTES);
-    let patch = if proposal.original.is_some() { diff.hunks() } else { &[] };
     ToolOutput::text(text).with_structured(json!({
         "type": kind,
         "filePath": proposal.file_path,
