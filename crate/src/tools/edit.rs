@@ -264,6 +264,14 @@ impl fmt::Debug for BaseBytes {
     }
 }
 
+impl ProposedWrite {
+    /// The original text for a structured result: null for a new file or beyond the CLI's 10 MB.
+    pub(crate) fn echoed_original(&self) -> Option<&str> {
+        const MAX_ECHO_BYTES: usize = 10 * 1024 * 1024;
+        self.original.as_deref().filter(|o| o.len() <= MAX_ECHO_BYTES)
+    }
+}
+
 impl BaseBytes {
     fn matches(&self, current: &Rc<Vec<u8>>) -> bool {
         Rc::ptr_eq(&self.0, current) || self.0 == *current
@@ -620,6 +628,14 @@ fn apply_quote_style(actual: &str, new: &str) -> String {
         .collect()
 }
 
+/// Edit reports a file it created as having been empty (the CLI's `originalFile: ""`).
+fn original_for_edit_result(proposal: &ProposedWrite) -> Option<&str> {
+    match proposal.original {
+        None => Some(""),
+        Some(_) => proposal.echoed_original(),
+    }
+}
+
 fn edit_output(
     proposal: &ProposedWrite,
     old_string: &str,
@@ -645,7 +661,7 @@ fn edit_output(
         "filePath": path,
         "oldString": old_string,
         "newString": new_string,
-        "originalFile": proposal.original.as_deref().unwrap_or(""),
+        "originalFile": original_for_edit_result(proposal),
         "structuredPatch": diff.hunks(),
         "userModified": user_modified,
         "replaceAll": replace_all,
@@ -677,7 +693,7 @@ fn multi_edit_output(proposal: &ProposedWrite, edits: &[EditOp], user_modified: 
     ToolOutput::text(text).with_structured(json!({
         "filePath": proposal.file_path,
         "edits": edits,
-        "originalFile": proposal.original.as_deref().unwrap_or(""),
+        "originalFile": original_for_edit_result(proposal),
         "structuredPatch": diff.hunks(),
         "userModified": user_modified,
     }))

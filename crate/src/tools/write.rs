@@ -10,9 +10,6 @@ use crate::host::HostErrorKind;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-/// Previous content beyond this is not echoed back in `originalFile` (the CLI's 10 MB).
-const MAX_ORIGINAL_ECHO_BYTES: usize = 10 * 1024 * 1024;
-
 pub static SPEC: ToolSpec = ToolSpec {
     name: "Write",
     title: "Write file",
@@ -120,16 +117,12 @@ pub(crate) fn output(proposal: &ProposedWrite, written: &str, user_modified: boo
             ),
         ),
     };
-    let original = proposal
-        .original
-        .as_deref()
-        .filter(|o| o.len() <= MAX_ORIGINAL_ECHO_BYTES);
     ToolOutput::text(text).with_structured(json!({
         "type": kind,
         "filePath": proposal.file_path,
         "content": written,
         "structuredPatch": patch,
-        "originalFile": original,
+        "originalFile": proposal.echoed_original(),
         "userModified": user_modified,
     }))
 }
