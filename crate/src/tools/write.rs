@@ -1,16 +1,128 @@
-//! placeholder
-use super::{Host, ToolOutput, ToolResult, ToolSpec, Toolset};
+//! Write: create a file, or replace one the model has read, keeping its BOM, encoding and line
+//! endings.
+
+use super::edit::{self, BaseBytes, FileFormat, ProposedWrite, WriteRequest};
+use super::read::STATE_IS_CURRENT;
+use super::text::{normalize_newlines, LineEnding};
+use super::{parse_input, Host, ToolError, ToolOutput, ToolResult, ToolSpec, Toolset};
+use crate::diff::Hunk;
+use crate::host::HostErrorKind;
+use serde::Deserialize;
 use serde_json::{json, Value};
 
 pub static SPEC: ToolSpec = ToolSpec {
     name: "Write",
-    title: "Write",
-    description: "Write",
-    input_schema: || json!({"type": "object", "properties": {}}),
+    title: "Write file",
+    description: "Writes a file to the workspace's filesystem.
+
+Usage:
+- This tool will overwrite the existing file if there is one at the provided path.
+- If this is an existing file, you MUST use the Read tool first to read the file's contents. This tool will fail if you did not read the file first.
+- Prefer the Edit tool for modifying existing files \u{2014} it only sends the diff. Only use this tool to create new files or for complete rewrites.
+- NEVER create documentation files (*.md) or README files unless explicitly requested by the User.
+- Only use emojis if the user explicitly requests it. Avoid writing emojis to files unless asked.",
+    input_schema,
     read_only: false,
     destructive: false,
 };
 
-pub async fn run<H: Host>(_ts: &Toolset<H>, _args: Value) -> ToolResult<ToolOutput> {
-    Err(super::ToolError::new("Write is not implemented yet"))
+fn input_schema() -> Value {
+    json!({
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "type": "object",
+        "properties": {
+            "file_path": {
+                "type": "string",
+                "description": "The absolute path to the file to write (must be absolute, not relative)"
+            },
+            "content": {"type": "string", "description": "The content to write to the file"}
+        },
+        "required": ["file_path", "content"],
+        "additionalProperties": false
+    })
+}
+
+#[derive(Deserialize)]
+struct WriteInput {
+    file_path: String,
+    content: String,
+}
+
+pub async fn run<H: Host>(ts: &Toolset<H>, args: Value) -> ToolResult<ToolOutput> {
+    let proposal = propose(ts, args).await?;
+    edit::commit(ts, proposal, None).await
+}
+
+/// The file after the write, without writing it. An existing file must have been read and be
+/// unchanged since.
+pub(crate) async fn propose<H: Host>(ts: &Toolset<H>, args: Value) -> ToolResult<ProposedWrite> {
+    let input: WriteInput = parse_input("Write", args)?;
+    let path = ts.resolve_path(&input.file_path).await?;
+    match ts.cache.read(&ts.host, &path).await {
+        Ok(current) => {
+            ts.check_fresh(&path, &current)?;
+            let decoded = edit::decode_for_writing(&current.bytes)?;
+            let proposed = match decoded.line_ending {
+                LineEnding::CrLf => normalize_newlines(&input.content),
+                LineEnding::Lf => input.content,
+            };
+            Ok(ProposedWrite {
+                file_path: input.file_path,
+                path,
+                format: FileFormat::of(&decoded),
+                original: Some(decoded.text),
+                proposed,
+                request: WriteRequest::Write,
+                base: Some(BaseBytes(current.bytes.clone())),
+            })
+        }
+        Err(e) if e.kind == HostErrorKind::NotFound => Ok(ProposedWrite {
+            file_path: input.file_path,
+            path,
+            original: None,
+            proposed: input.content,
+            request: WriteRequest::Write,
+            format: FileFormat::NEW_FILE,
+            base: None,
+        }),
+        Err(e) if e.kind == HostErrorKind::IsADirectory => Err(ToolError(format!(
+            "{} is a directory. Write needs the path of a file.",
+            input.file_path
+        ))),
+        Err(e) => Err(ToolError(format!("Could not read {}: {}", input.file_path, e.message))),
+    }
+}
+
+/// The result of a committed Write, with the CLI's texts and its FileWriteOutput.
+pub(crate) fn output(proposal: &ProposedWrite, written: &str, user_modified: bool, patch: &[Hunk]) -> ToolOutput {
+    let modified_note = if user_modified {
+        " The user modified your proposed content before accepting it."
+    } else {
+        ""
+    };
+    let current_note = if user_modified { "" } else { STATE_IS_CURRENT };
+    let (kind, text) = match &proposal.original {
+        None => (
+            "create",
+            format!(
+                "File created successfully at: {}{modified_note}{current_note}",
+                proposal.file_path
+            ),
+        ),
+        Some(_) => (
+            "update",
+            format!(
+                "The file {} has been updated successfully.{modified_note}{current_note}",
+                proposal.file_path
+            ),
+        ),
+    };
+    ToolOutput::text(text).with_structured(json!({
+        "type": kind,
+        "filePath": proposal.file_path,
+        "content": written,
+        "structuredPatch": patch,
+        "originalFile": proposal.echoed_original(),
+        "userModified": user_modified,
+    }))
 }

@@ -1,0 +1,260 @@
+//! Read-after-write coherence over a lagging file system: a host whose `read_file` and `stat` keep
+//! answering with the pre-write state for a few calls after each write (as VS Code's remote file
+//! system can), driven through the real tools.
+
+use futures::executor::block_on;
+use serde_json::{json, Value};
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::fs;
+use tempfile::TempDir;
+use tether_core::host::{
+    BackgroundStatus, Clock, DirEntry, Exec, ExecOutput, ExecRequest, FileSystem, HostResult, Metadata, Search,
+};
+use tether_core::native::NativeHost;
+use tether_core::tools::{ToolOutput, Toolset, ToolsetConfig};
+
+/// The state a lagging host still reports for a path it wrote.
+struct StaleView {
+    bytes: Vec<u8>,
+    meta: Metadata,
+    /// `read_file`/`stat` calls (together) still answered from the stale view.
+    calls_left: usize,
+}
+
+/// NativeHost, except that after a write to an existing file, the next `lag_calls` reads and stats
+/// of it see the file as it was before the write. Both lag together and catch up together, as one
+/// stale remote snapshot would.
+struct LaggingHost {
+    inner: NativeHost,
+    lag_calls: usize,
+    stale: RefCell<HashMap<String, StaleView>>,
+}
+
+impl LaggingHost {
+    fn new(lag_calls: usize) -> Self {
+        LaggingHost {
+            inner: NativeHost::new(),
+            lag_calls,
+            stale: RefCell::new(HashMap::new()),
+        }
+    }
+
+    fn is_lagging(&self, path: &str) -> bool {
+        self.stale.borrow().contains_key(path)
+    }
+
+    /// Take one call from the stale view of `path`, if it still has any.
+    fn stale_answer<T>(&self, path: &str, pick: impl Fn(&StaleView) -> T) -> Option<T> {
+        let mut stale = self.stale.borrow_mut();
+        let view = stale.get_mut(path)?;
+        let answer = pick(view);
+        view.calls_left -= 1;
+        if view.calls_left == 0 {
+            stale.remove(path);
+        }
+        Some(answer)
+    }
+}
+
+impl FileSystem for LaggingHost {
+    async fn read_file(&self, path: &str) -> HostResult<Vec<u8>> {
+        if let Some(bytes) = self.stale_answer(path, |v| v.bytes.clone()) {
+            return Ok(bytes);
+        }
+        self.inner.read_file(path).await
+    }
+
+    async fn write_file(&self, path: &str, data: &[u8]) -> HostResult<()> {
+        let before = match (self.inner.read_file(path).await, self.inner.stat(path).await) {
+            (Ok(bytes), Ok(meta)) => Some((bytes, meta)),
+            _ => None,
+        };
+        self.inner.write_file(path, data).await?;
+        if let Some((bytes, meta)) = before {
+            self.stale.borrow_mut().insert(
+                path.to_string(),
+                StaleView {
+                    bytes,
+                    meta,
+                    calls_left: self.lag_calls,
+                },
+            );
+        }
+        Ok(())
+    }
+
+    async fn stat(&self, path: &str) -> HostResult<Metadata> {
+        if let Some(meta) = self.stale_answer(path, |v| v.meta.clone()) {
+            return Ok(meta);
+        }
+        self.inner.stat(path).await
+    }
+
+    async fn lstat(&self, path: &str) -> HostResult<Metadata> {
+        self.inner.lstat(path).await
+    }
+
+    async fn read_dir(&self, path: &str) -> HostResult<Vec<DirEntry>> {
+        self.inner.read_dir(path).await
+    }
+
+    async fn create_dir_all(&self, path: &str) -> HostResult<()> {
+        self.inner.create_dir_all(path).await
+    }
+
+    async fn rename(&self, from: &str, to: &str) -> HostResult<()> {
+        self.inner.rename(from, to).await
+    }
+
+    async fn remove(&self, path: &str, recursive: bool) -> HostResult<()> {
+        self.inner.remove(path, recursive).await
+    }
+
+    async fn real_path(&self, path: &str) -> HostResult<String> {
+        self.inner.real_path(path).await
+    }
+}
+
+impl Exec for LaggingHost {
+    async fn run(&self, request: &ExecRequest) -> HostResult<ExecOutput> {
+        self.inner.run(request).await
+    }
+
+    async fn spawn_background(&self, request: &ExecRequest) -> HostResult<String> {
+        self.inner.spawn_background(request).await
+    }
+
+    async fn read_background(&self, id: &str) -> HostResult<BackgroundStatus> {
+        self.inner.read_background(id).await
+    }
+
+    async fn kill_background(&self, id: &str) -> HostResult<bool> {
+        self.inner.kill_background(id).await
+    }
+}
+
+impl Search for LaggingHost {
+    async fn ripgrep(&self, args: &[String], cwd: &str, timeout_ms: u64) -> HostResult<Option<ExecOutput>> {
+        self.inner.ripgrep(args, cwd, timeout_ms).await
+    }
+}
+
+impl Clock for LaggingHost {
+    fn now_ms(&self) -> f64 {
+        self.inner.now_ms()
+    }
+}
+
+struct Lagging {
+    _dir: TempDir,
+    ts: Toolset<LaggingHost>,
+}
+
+impl Lagging {
+    fn new(lag_calls: usize) -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap().to_string_lossy().into_owned();
+        let ts = Toolset::new(LaggingHost::new(lag_calls), ToolsetConfig::new(root)).unwrap();
+        Lagging { _dir: dir, ts }
+    }
+
+    fn put(&self, name: &str, content: &str) -> String {
+        let path = format!("{}/{name}", self.ts.paths.root());
+        fs::write(&path, content).unwrap();
+        path
+    }
+
+    fn ok(&self, tool: &str, args: Value) -> ToolOutput {
+        let out = block_on(self.ts.call(tool, args));
+        assert!(!out.is_error, "{tool} failed: {}", out.text_content());
+        out
+    }
+
+    fn read_content(&self, path: &str) -> String {
+        let out = self.ok("Read", json!({"file_path": path}));
+        out.structured.unwrap()["file"]["content"].as_str().unwrap().to_string()
+    }
+
+    /// What the host itself answers right now (consumes one lagging call).
+    fn host_view(&self, path: &str) -> String {
+        String::from_utf8(block_on(self.ts.host.read_file(path)).unwrap()).unwrap()
+    }
+}
+
+#[test]
+fn read_right_after_write_returns_the_written_content_while_the_host_lags() {
+    let ws = Lagging::new(10);
+    let path = ws.put("a.txt", "old content\n");
+    assert_eq!(ws.read_content(&path), "old content\n");
+    ws.ok("Write", json!({"file_path": path, "content": "new content, longer\n"}));
+    assert_eq!(ws.read_content(&path), "new content, longer\n");
+    // The host really is stale: asked directly, it still shows the old bytes.
+    assert_eq!(ws.host_view(&path), "old content\n");
+    assert_eq!(ws.read_content(&path), "new content, longer\n");
+}
+
+#[test]
+fn read_right_after_edit_returns_the_edited_content_while_the_host_lags() {
+    let ws = Lagging::new(10);
+    let path = ws.put("a.txt", "alpha\nbeta\n");
+    ws.read_content(&path);
+    ws.ok(
+        "Edit",
+        json!({"file_path": path, "old_string": "beta", "new_string": "gamma delta"}),
+    );
+    assert!(ws.ts.host.is_lagging(&path));
+    assert_eq!(ws.read_content(&path), "alpha\ngamma delta\n");
+}
+
+#[test]
+fn a_second_edit_right_after_the_first_is_not_refused_as_changed() {
+    let ws = Lagging::new(10);
+    let path = ws.put("a.txt", "one\ntwo\n");
+    ws.read_content(&path);
+    ws.ok(
+        "Edit",
+        json!({"file_path": path, "old_string": "one", "new_string": "1"}),
+    );
+    ws.ok(
+        "Edit",
+        json!({"file_path": path, "old_string": "two", "new_string": "2"}),
+    );
+    assert!(ws.ts.host.is_lagging(&path));
+    assert_eq!(ws.read_content(&path), "1\n2\n");
+}
+
+#[test]
+fn the_written_content_stays_visible_when_the_host_catches_up() {
+    let ws = Lagging::new(3);
+    let path = ws.put("a.txt", "before\n");
+    ws.read_content(&path);
+    ws.ok("Write", json!({"file_path": path, "content": "after the write\n"}));
+    let mut reads = 0;
+    while ws.ts.host.is_lagging(&path) {
+        assert_eq!(ws.read_content(&path), "after the write\n");
+        reads += 1;
+        assert!(reads < 10, "the host never caught up");
+    }
+    assert_eq!(ws.read_content(&path), "after the write\n");
+}
+
+#[test]
+fn an_external_change_is_seen_on_the_next_read() {
+    let ws = Lagging::new(2);
+    let path = ws.put("a.txt", "ours\n");
+    ws.read_content(&path);
+    ws.ok("Write", json!({"file_path": path, "content": "ours, rewritten\n"}));
+    while ws.ts.host.is_lagging(&path) {
+        ws.read_content(&path);
+    }
+    fs::write(&path, "changed by someone else, with another size\n").unwrap();
+    let later = std::time::SystemTime::now() + std::time::Duration::from_secs(5);
+    fs::File::options()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_modified(later)
+        .unwrap();
+    assert_eq!(ws.read_content(&path), "changed by someone else, with another size\n");
+}
