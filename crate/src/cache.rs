@@ -37,8 +37,9 @@ impl From<&Metadata> for Version {
 
 struct Entry {
     bytes: Rc<Vec<u8>>,
-    /// Versions of the file known to hold `bytes`.
-    versions: Vec<Version>,
+    /// Versions of the file known to hold `bytes`; `None` is "absent", which a lagging host may
+    /// still report right after we created the file.
+    versions: Vec<Option<Version>>,
     written_by_us: bool,
     last_use: u64,
 }
@@ -79,26 +80,34 @@ impl FileCache {
     /// Read a file through the cache: one `stat`, and a `read_file` only when the version is not
     /// one the cached bytes are known to match.
     pub async fn read<F: FileSystem>(&self, fs: &F, path: &str) -> HostResult<CachedRead> {
-        let meta = fs.stat(path).await?;
-        if meta.kind == FileKind::Directory {
-            return Err(HostError::new(
-                HostErrorKind::IsADirectory,
-                format!("{path} is a directory"),
-            ));
-        }
-        let version = Version::from(&meta);
+        let stat = fs.stat(path).await;
+        let version = match &stat {
+            Ok(meta) if meta.kind == FileKind::Directory => {
+                return Err(HostError::new(
+                    HostErrorKind::IsADirectory,
+                    format!("{path} is a directory"),
+                ));
+            }
+            Ok(meta) => Some(Version::from(meta)),
+            Err(e) if e.kind == HostErrorKind::NotFound => None,
+            Err(e) => return Err(e.clone()),
+        };
         if let Some(entry) = self.entries.borrow_mut().get_mut(path) {
             if entry.versions.contains(&version) {
                 entry.last_use = self.tick();
                 let bytes = entry.bytes.clone();
                 // Report the size of what we return, which a lagging host may not show yet.
-                let meta = Metadata {
-                    size: bytes.len() as u64,
-                    ..meta
+                let meta = match &stat {
+                    Ok(meta) => Metadata {
+                        size: bytes.len() as u64,
+                        ..meta.clone()
+                    },
+                    Err(_) => written_metadata(bytes.len()),
                 };
                 return Ok(CachedRead { bytes, meta });
             }
         }
+        let meta = stat?;
         let bytes = Rc::new(fs.read_file(path).await?);
         self.insert(
             path,
@@ -112,18 +121,17 @@ impl FileCache {
         Ok(CachedRead { bytes, meta })
     }
 
-    /// Write through the cache. Returns the metadata after the write (as the host reports it).
+    /// Write through the cache. Returns the metadata after the write (as the host reports it; a
+    /// host that does not show the new file yet gets the written size and mtime 0).
     pub async fn write<F: FileSystem>(&self, fs: &F, path: &str, bytes: Vec<u8>) -> HostResult<Metadata> {
-        let before = fs.stat(path).await.ok();
+        let before = fs.stat(path).await.ok().map(|m| Version::from(&m));
         fs.write_file(path, &bytes).await?;
-        let after = fs.stat(path).await?;
-        let mut versions = vec![Version::from(&after)];
-        if let Some(before) = &before {
-            let before = Version::from(before);
-            if before != versions[0] {
-                versions.push(before);
-            }
+        let after = fs.stat(path).await.ok();
+        let mut versions = vec![after.as_ref().map(Version::from)];
+        if before != versions[0] {
+            versions.push(before);
         }
+        let after = after.unwrap_or_else(|| written_metadata(bytes.len()));
         let size = bytes.len() as u64;
         self.insert(
             path,
@@ -142,10 +150,7 @@ impl FileCache {
     pub async fn on_changed<F: FileSystem>(&self, fs: &F, path: &str) {
         let current = fs.stat(path).await.ok().map(|m| Version::from(&m));
         let mut entries = self.entries.borrow_mut();
-        let keep = match (entries.get(path), current) {
-            (Some(entry), Some(v)) => entry.versions.contains(&v),
-            _ => false,
-        };
+        let keep = entries.get(path).is_some_and(|entry| entry.versions.contains(&current));
         if !keep {
             entries.remove(path);
         }
@@ -190,5 +195,14 @@ impl FileCache {
                 None => break,
             }
         }
+    }
+}
+
+/// Metadata for bytes we wrote that the host does not report yet.
+fn written_metadata(len: usize) -> Metadata {
+    Metadata {
+        kind: FileKind::File,
+        size: len as u64,
+        mtime_ms: 0.0,
     }
 }

@@ -9,21 +9,21 @@ use std::collections::HashMap;
 use std::fs;
 use tempfile::TempDir;
 use tether_core::host::{
-    BackgroundStatus, Clock, DirEntry, Exec, ExecOutput, ExecRequest, FileSystem, HostResult, Metadata, Search,
+    BackgroundStatus, Clock, DirEntry, Exec, ExecOutput, ExecRequest, FileSystem, HostError, HostResult, Metadata,
+    Search,
 };
 use tether_core::native::NativeHost;
 use tether_core::tools::{ToolOutput, Toolset, ToolsetConfig};
 
-/// The state a lagging host still reports for a path it wrote.
+/// The state a lagging host still reports for a path it wrote; `None` = the file did not exist yet.
 struct StaleView {
-    bytes: Vec<u8>,
-    meta: Metadata,
+    before: Option<(Vec<u8>, Metadata)>,
     /// `read_file`/`stat` calls (together) still answered from the stale view.
     calls_left: usize,
 }
 
-/// NativeHost, except that after a write to an existing file, the next `lag_calls` reads and stats
-/// of it see the file as it was before the write. Both lag together and catch up together, as one
+/// NativeHost, except that after a write, the next `lag_calls` reads and stats of the file see it
+/// as it was before the write (absent, for a new file). Both lag together and catch up together, as one
 /// stale remote snapshot would.
 struct LaggingHost {
     inner: NativeHost,
@@ -59,10 +59,11 @@ impl LaggingHost {
 
 impl FileSystem for LaggingHost {
     async fn read_file(&self, path: &str) -> HostResult<Vec<u8>> {
-        if let Some(bytes) = self.stale_answer(path, |v| v.bytes.clone()) {
-            return Ok(bytes);
+        match self.stale_answer(path, |v| v.before.as_ref().map(|(bytes, _)| bytes.clone())) {
+            Some(Some(bytes)) => Ok(bytes),
+            Some(None) => Err(HostError::not_found(path)),
+            None => self.inner.read_file(path).await,
         }
-        self.inner.read_file(path).await
     }
 
     async fn write_file(&self, path: &str, data: &[u8]) -> HostResult<()> {
@@ -71,24 +72,22 @@ impl FileSystem for LaggingHost {
             _ => None,
         };
         self.inner.write_file(path, data).await?;
-        if let Some((bytes, meta)) = before {
-            self.stale.borrow_mut().insert(
-                path.to_string(),
-                StaleView {
-                    bytes,
-                    meta,
-                    calls_left: self.lag_calls,
-                },
-            );
-        }
+        self.stale.borrow_mut().insert(
+            path.to_string(),
+            StaleView {
+                before,
+                calls_left: self.lag_calls,
+            },
+        );
         Ok(())
     }
 
     async fn stat(&self, path: &str) -> HostResult<Metadata> {
-        if let Some(meta) = self.stale_answer(path, |v| v.meta.clone()) {
-            return Ok(meta);
+        match self.stale_answer(path, |v| v.before.as_ref().map(|(_, meta)| meta.clone())) {
+            Some(Some(meta)) => Ok(meta),
+            Some(None) => Err(HostError::not_found(path)),
+            None => self.inner.stat(path).await,
         }
-        self.inner.stat(path).await
     }
 
     async fn lstat(&self, path: &str) -> HostResult<Metadata> {
@@ -257,4 +256,17 @@ fn an_external_change_is_seen_on_the_next_read() {
         .set_modified(later)
         .unwrap();
     assert_eq!(ws.read_content(&path), "changed by someone else, with another size\n");
+}
+
+#[test]
+fn a_new_file_reads_back_while_the_host_does_not_show_it_yet() {
+    let ws = Lagging::new(10);
+    let path = format!("{}/created.txt", ws.ts.paths.root());
+    ws.ok("Write", json!({"file_path": path, "content": "fresh\n"}));
+    assert_eq!(ws.read_content(&path), "fresh\n");
+    ws.ok(
+        "Edit",
+        json!({"file_path": path, "old_string": "fresh", "new_string": "edited"}),
+    );
+    assert_eq!(ws.read_content(&path), "edited\n");
 }

@@ -391,14 +391,13 @@ impl<H: Host> Toolset<H> {
     }
 }
 
-/// FNV-1a over the bytes: cheap, deterministic on every target, good enough to tell "same content".
+/// A hash to tell "same content" within one session. SipHash with std's fixed keys: deterministic on
+/// every target and several times faster than a byte-at-a-time FNV on large files.
 pub fn content_hash(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in bytes {
-        h ^= u64::from(*b);
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    h
+    use std::hash::{DefaultHasher, Hasher};
+    let mut hasher = DefaultHasher::new();
+    hasher.write(bytes);
+    hasher.finish()
 }
 
 /// Parse a tool's arguments; a mismatch becomes the error text the model sees.
