@@ -81,14 +81,18 @@ fn reader(mut stream: impl Read + Send + 'static, sink: Shared, cap: usize) -> J
     })
 }
 
+/// Kill the child's whole process group (the shell and everything it started), then the child.
+/// A direct `kill(2)`: procps-ng 4's `kill -KILL -<pgid>` misparses the group id (a pgid of
+/// 16349 became `kill(-1)`, i.e. every process we may signal).
 fn kill_tree(child: &mut Child) {
     #[cfg(unix)]
-    {
-        let _ = Command::new("kill")
-            .arg("-KILL")
-            .arg(format!("-{}", child.id()))
-            .stderr(Stdio::null())
-            .status();
+    if let Ok(pgid) = libc::pid_t::try_from(child.id()) {
+        if pgid > 1 {
+            // SAFETY: kill(2) with a negative pid signals exactly that process group; no memory is touched.
+            unsafe {
+                libc::kill(-pgid, libc::SIGKILL);
+            }
+        }
     }
     let _ = child.kill();
 }

@@ -218,6 +218,8 @@ pub struct Toolset<H: Host> {
     shells: RefCell<HashMap<String, ShellRecord>>,
     next_shell: RefCell<u64>,
     real_root: RefCell<Option<String>>,
+    /// Where Bash's shell is; None = the workspace root.
+    shell_cwd: RefCell<Option<String>>,
 }
 
 impl<H: Host> Toolset<H> {
@@ -235,6 +237,7 @@ impl<H: Host> Toolset<H> {
             shells: RefCell::new(HashMap::new()),
             next_shell: RefCell::new(0),
             real_root: RefCell::new(None),
+            shell_cwd: RefCell::new(None),
         })
     }
 
@@ -388,6 +391,25 @@ impl<H: Host> Toolset<H> {
 
     pub fn remove_shell(&self, id: &str) -> Option<ShellRecord> {
         self.shells.borrow_mut().remove(id)
+    }
+
+    /// The ids of the background shells, in start order.
+    pub fn shell_ids(&self) -> Vec<String> {
+        let mut ids: Vec<String> = self.shells.borrow().keys().cloned().collect();
+        ids.sort_by_key(|id| id.trim_start_matches("bash_").parse::<u64>().unwrap_or(u64::MAX));
+        ids
+    }
+
+    /// The directory Bash's next command starts in.
+    pub fn shell_cwd(&self) -> String {
+        self.shell_cwd
+            .borrow()
+            .clone()
+            .unwrap_or_else(|| self.paths.root().to_string())
+    }
+
+    pub fn set_shell_cwd(&self, dir: &str) {
+        *self.shell_cwd.borrow_mut() = Some(dir.to_string());
     }
 }
 
