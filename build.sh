@@ -193,7 +193,7 @@ run_tests() {
   suite build check build
   suite fmt check cargo fmt --all --check
   suite clippy check cargo clippy --workspace --all-targets -- -D warnings
-  suite clippy-wasm check cargo clippy -p tether-core --all-targets --target "$WASM_TARGET" -- -D warnings
+  suite clippy-wasm check cargo clippy -p tether-core --lib --test wasm --target "$WASM_TARGET" -- -D warnings
   suite cargo cargo cargo test --workspace
   suite wasm cargo cargo test --target "$WASM_TARGET" -p tether-core --test wasm
   suite node node node --test --test-reporter=tap --test-timeout=120000 tests/node/*.test.mjs

@@ -28,6 +28,7 @@ fn start() {
 extern "C" {
     /// The host object (TypeScript: `TetherHost`). Every method may return a promise or a plain
     /// value, and fails by throwing or rejecting with `{code, message}`.
+    #[derive(Clone)]
     pub type JsHost;
 
     #[wasm_bindgen(method, catch, js_name = readFile)]
@@ -159,7 +160,9 @@ fn bytes_from_js(value: JsValue) -> HostResult<Vec<u8>> {
     if value.is_instance_of::<js_sys::ArrayBuffer>() {
         return Ok(Uint8Array::new(&value).to_vec());
     }
-    Err(HostError::other("the host's readFile() returned something other than a Uint8Array"))
+    Err(HostError::other(
+        "the host's readFile() returned something other than a Uint8Array",
+    ))
 }
 
 impl FileSystem for WasmHost {
@@ -254,8 +257,7 @@ struct ServerConfig {
     env: BTreeMap<String, String>,
 }
 
-const CONFIG_SHAPE: &str =
-    "{root: string, mirror?: string, allowOutsideRoot?: boolean, env?: Record<string, string>}";
+const CONFIG_SHAPE: &str = "{root: string, mirror?: string, allowOutsideRoot?: boolean, env?: Record<string, string>}";
 
 /// The MCP server with Tether's tools, bound to one host and workspace.
 #[wasm_bindgen]
@@ -269,7 +271,11 @@ impl TetherServer {
     /// or configuration.
     #[wasm_bindgen(constructor)]
     pub fn new(host: JsHost, config: JsValue) -> Result<TetherServer, JsError> {
-        let config: ServerConfig = serde_wasm_bindgen::from_value(config)
+        // Through JSON, because serde-wasm-bindgen reads only the fields a struct names and so
+        // cannot refuse a misspelt one.
+        let config = serde_wasm_bindgen::from_value::<serde_json::Value>(config)
+            .map_err(|e| e.to_string())
+            .and_then(|json| serde_json::from_value::<ServerConfig>(json).map_err(|e| e.to_string()))
             .map_err(|e| JsError::new(&format!("Invalid Tether config: {e}. Expected {CONFIG_SHAPE}.")))?;
         let host = WasmHost::new(host).map_err(|e| JsError::new(&e))?;
         let toolset_config = ToolsetConfig {
@@ -278,8 +284,8 @@ impl TetherServer {
             allow_outside_root: config.allow_outside_root,
             env: config.env.into_iter().collect(),
         };
-        let tools = Toolset::new(host, toolset_config)
-            .map_err(|e| JsError::new(&format!("Invalid Tether config: {e}")))?;
+        let tools =
+            Toolset::new(host, toolset_config).map_err(|e| JsError::new(&format!("Invalid Tether config: {e}")))?;
         Ok(TetherServer {
             server: Rc::new(McpServer::new(tools)),
         })
