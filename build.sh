@@ -35,6 +35,15 @@ hash_of() {
 
 # ---------------------------------------------------------------- tools
 
+ensure_prerequisites() {
+  local tool
+  for tool in cargo rustup node npm; do
+    command -v "$tool" >/dev/null || die "$tool is not installed (see Prerequisites in README.md)"
+  done
+  node -e 'process.exit(Number(process.versions.node.split(".")[0]) >= 20 ? 0 : 1)' ||
+    die "Node.js 20 or newer is needed (found $(node --version))"
+}
+
 ensure_wasm_target() {
   if ! rustup target list --installed | grep -qx "$WASM_TARGET"; then
     step "adding the Rust target $WASM_TARGET"
@@ -129,6 +138,7 @@ check_outputs() {
 }
 
 build() {
+  ensure_prerequisites
   ensure_wasm_target
   ensure_wasm_bindgen
   ensure_npm_packages

@@ -19,8 +19,10 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::{future_to_promise, JsFuture};
 
+/// Runs when the module is instantiated: a panic then reaches the console with its message
+/// instead of a bare "unreachable" trap.
 #[wasm_bindgen(start)]
-fn start() {
+fn install_panic_hook() {
     console_error_panic_hook::set_once();
 }
 
