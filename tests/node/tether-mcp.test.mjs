@@ -276,6 +276,31 @@ describe("tether-mcp on raw NDJSON lines", { timeout: TEST_TIMEOUT_MS }, () => {
     assert.equal(JSON.parse(lines[0]).result.tools.length, 11);
   });
 
+  test("an oversized line is answered with an error and the server keeps serving", async () => {
+    const raw = startRaw(["--root", makeWorkspace()]);
+    const chunk = "x".repeat(1024 * 1024);
+    // 65 MiB without a newline: over the 64 MiB limit, dropped as it streams rather than buffered.
+    for (let i = 0; i < 65; i++) {
+      if (!raw.child.stdin.write(chunk)) await new Promise((resolve) => raw.child.stdin.once("drain", resolve));
+    }
+    raw.send("");
+    raw.send(JSON.stringify({ jsonrpc: "2.0", id: 5, method: "ping" }));
+    const responses = await raw.responses(2);
+    assert.equal(responses[0].error.code, -32600);
+    assert.deepEqual(responses[1], { jsonrpc: "2.0", id: 5, result: {} });
+    raw.child.stdin.end();
+    await raw.exited;
+  });
+
+  test("--verbose logs to stderr and keeps stdout for JSON-RPC", async () => {
+    const raw = startRaw(["--root", makeWorkspace(), "--verbose"]);
+    raw.send(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }));
+    raw.child.stdin.end();
+    assert.equal((await raw.exited).code, 0);
+    assert.deepEqual(JSON.parse(raw.stdout), { jsonrpc: "2.0", id: 1, result: {} });
+    assert.match(raw.stderr, /ping \d+ ms/);
+  });
+
   test("--help prints usage and exits 0", async () => {
     const raw = startRaw(["--help"]);
     assert.equal((await raw.exited).code, 0);
