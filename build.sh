@@ -1,0 +1,245 @@
+#!/usr/bin/env bash
+# Tether's build.
+#   ./build.sh          build: the wasm core and the dist/ bundles (the VSIX joins with the extension)
+#   ./build.sh test     build, then run every test suite and print the totals
+#   ./build.sh bench    build, then run tests/bench/run.sh
+# Idempotent: a second run skips whatever is already up to date. Installs what it needs itself
+# (the wasm target, wasm-bindgen-cli, npm packages) from crates.io and npm only.
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")"
+REPO="$PWD"
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$REPO/target}"
+CACHE="${TETHER_CACHE:-$HOME/.cache/tether}"
+WASM_TARGET=wasm32-unknown-unknown
+WASM_PKG="$REPO/target/wasm-pkg"            # wasm-bindgen output; extension/tsconfig.json maps it
+NODE_HOST_FOR_TESTS="$REPO/target/wasm-test/node-host.cjs"   # the Node host, for crate/tests/wasm
+DIST="$REPO/dist"
+MAX_WASM_BYTES=$((3 * 1024 * 1024 / 2))     # 1.5 MiB: the wasm ships inside the VSIX
+# Bundled entry points: extension/src/bin/NAME.ts -> dist/NAME.js (add new ones here).
+BUNDLES=(tether-mcp)
+
+STARTED=$(date +%s)
+step() { printf '==> %s\n' "$*"; }
+run() {
+  printf '    $ %s\n' "$*"
+  "$@"
+}
+die() {
+  printf 'build.sh: %s\n' "$*" >&2
+  exit 1
+}
+hash_of() {
+  if command -v sha256sum >/dev/null; then sha256sum "$@"; else shasum -a 256 "$@"; fi | cut -d' ' -f1 | tr '\n' ' '
+}
+
+# ---------------------------------------------------------------- tools
+
+ensure_prerequisites() {
+  local tool
+  for tool in cargo rustup node npm; do
+    command -v "$tool" >/dev/null || die "$tool is not installed (see Prerequisites in README.md)"
+  done
+  node -e 'process.exit(Number(process.versions.node.split(".")[0]) >= 20 ? 0 : 1)' ||
+    die "Node.js 20 or newer is needed (found $(node --version))"
+}
+
+ensure_wasm_target() {
+  if ! rustup target list --installed | grep -qx "$WASM_TARGET"; then
+    step "adding the Rust target $WASM_TARGET"
+    run rustup target add "$WASM_TARGET"
+  fi
+}
+
+# wasm-bindgen must be exactly the version the crate links against (Cargo.lock).
+wasm_bindgen_version() {
+  awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock
+}
+
+wasm_bindgen_paths() {
+  local version
+  version=$(wasm_bindgen_version)
+  [[ -n "$version" ]] || die "no wasm-bindgen in Cargo.lock"
+  WB_DIR="$CACHE/wasm-bindgen-cli-$version"
+  WASM_BINDGEN="$WB_DIR/bin/wasm-bindgen"
+  WASM_BINDGEN_TEST_RUNNER="$WB_DIR/bin/wasm-bindgen-test-runner"
+}
+
+ensure_wasm_bindgen() {
+  local version
+  version=$(wasm_bindgen_version)
+  wasm_bindgen_paths
+  if [[ "$("$WASM_BINDGEN" --version 2>/dev/null)" != "wasm-bindgen $version" ]]; then
+    step "installing wasm-bindgen-cli $version into $WB_DIR (once; a few minutes)"
+    # Not --locked: the registry mirror lacks one of its locked transitive versions.
+    run env -u CARGO_TARGET_DIR cargo install wasm-bindgen-cli --version "$version" --root "$WB_DIR" --force
+  fi
+}
+
+ensure_npm_packages() {
+  local stamp=extension/node_modules/.tether-lock-hash want
+  want=$(hash_of extension/package-lock.json)
+  if [[ ! -f "$stamp" || "$(cat "$stamp")" != "$want" ]]; then
+    step "installing npm packages (extension/package-lock.json)"
+    (cd extension && run npm ci --no-audit --no-fund)
+    printf '%s' "$want" >"$stamp"
+  fi
+  NODE_BIN="$REPO/extension/node_modules/.bin"
+}
+
+# ---------------------------------------------------------------- build
+
+build_wasm() {
+  step "compiling tether-core for $WASM_TARGET (release)"
+  # Keep the target_features section (strip = true drops it) so wasm-bindgen sees which wasm
+  # features are on; wasm-opt strips it afterwards.
+  run env CARGO_PROFILE_RELEASE_STRIP=debuginfo cargo build --release --target "$WASM_TARGET" -p tether-core
+  local raw="$CARGO_TARGET_DIR/$WASM_TARGET/release/tether_core.wasm"
+  local stamp="$WASM_PKG/.input-hash" want
+  # wasm-bindgen + wasm-opt take seconds: redo them only when their input or tools changed.
+  want="$(hash_of "$raw") $("$WASM_BINDGEN" --version) $(hash_of extension/package-lock.json)"
+  if [[ -f "$stamp" && "$(cat "$stamp")" == "$want" && -f "$WASM_PKG/tether_core_bg.wasm" ]]; then
+    echo "    wasm-bindgen and wasm-opt output is up to date"
+  else
+    step "generating the JS bindings (wasm-bindgen --target nodejs)"
+    rm -rf "$WASM_PKG"
+    run "$WASM_BINDGEN" --target nodejs --out-dir "$WASM_PKG" "$raw"
+    step "optimising for size (wasm-opt -Oz)"
+    run "$NODE_BIN/wasm-opt" -Oz --strip-debug --strip-producers --strip-target-features \
+      "$WASM_PKG/tether_core_bg.wasm" -o "$WASM_PKG/tether_core_bg.wasm"
+    printf '%s' "$want" >"$stamp"
+  fi
+  WASM_BYTES=$(wc -c <"$WASM_PKG/tether_core_bg.wasm" | tr -d ' ')
+  printf '    wasm: %s bytes (%s KiB; limit %s KiB)\n' "$WASM_BYTES" $((WASM_BYTES / 1024)) $((MAX_WASM_BYTES / 1024))
+  ((WASM_BYTES <= MAX_WASM_BYTES)) || die "the wasm module is $WASM_BYTES bytes, over the $MAX_WASM_BYTES-byte limit"
+}
+
+build_bundles() {
+  step "type-checking the TypeScript (tsc, strict)"
+  run "$NODE_BIN/tsc" -p extension --incremental --tsBuildInfoFile "$REPO/target/tsc/extension.tsbuildinfo"
+  step "bundling ${BUNDLES[*]} into dist/ (esbuild)"
+  local entries=()
+  for name in "${BUNDLES[@]}"; do entries+=("extension/src/bin/$name.ts"); done
+  mkdir -p "$DIST"
+  run "$NODE_BIN/esbuild" "${entries[@]}" --bundle --platform=node --target=node20 --format=cjs \
+    --tsconfig=extension/tsconfig.json --outdir="$DIST" --log-level=warning
+  # The wasm-bindgen glue loads its wasm from __dirname, which is dist/ once bundled.
+  run cp "$WASM_PKG/tether_core_bg.wasm" "$DIST/tether_core_bg.wasm"
+  for name in "${BUNDLES[@]}"; do chmod +x "$DIST/$name.js"; done
+  # The Node host as a CommonJS module for the wasm-bindgen tests (crate/tests/wasm/host.js).
+  run "$NODE_BIN/esbuild" extension/src/node/nodeHost.ts --bundle --platform=node --target=node20 --format=cjs \
+    --outfile="$NODE_HOST_FOR_TESTS" --log-level=warning
+}
+
+check_outputs() {
+  local natives
+  natives=$(find "$DIST" "$WASM_PKG" -name '*.node' 2>/dev/null)
+  [[ -z "$natives" ]] || die "native addons in the build output (Tether ships none): $natives"
+}
+
+build() {
+  ensure_prerequisites
+  ensure_wasm_target
+  ensure_wasm_bindgen
+  ensure_npm_packages
+  build_wasm
+  build_bundles
+  check_outputs
+  step "built in $(($(date +%s) - STARTED)) s: dist/ ($(cd "$DIST" && ls | tr '\n' ' '))"
+}
+
+# ---------------------------------------------------------------- test
+
+TOTAL_PASSED=0
+TOTAL_FAILED=0
+SUMMARY=()
+
+# How a suite's output is counted:
+#   check  one check: 1 passed when it exits 0, else 1 failed
+#   cargo  libtest/wasm-bindgen-test lines "test result: ... N passed; M failed"
+#   node   node:test summary lines "# pass N" / "# fail N" / "# cancelled N" (tap or spec)
+count_output() {
+  local counter=$1 log=$2 status=$3
+  case "$counter" in
+    check)
+      if ((status == 0)); then echo "1 0"; else echo "0 1"; fi
+      ;;
+    cargo)
+      sed -n 's/.*test result: [A-Za-z]*\. \([0-9]*\) passed; \([0-9]*\) failed.*/\1 \2/p' "$log" |
+        awk '{ p += $1; f += $2 } END { print p + 0, f + 0 }'
+      ;;
+    node)
+      sed -n 's/^\(# \|ℹ \)\(pass\|fail\|cancelled\) \([0-9]*\)$/\2 \3/p' "$log" |
+        awk '$1 == "pass" { p += $2 } $1 != "pass" { f += $2 } END { print p + 0, f + 0 }'
+      ;;
+  esac
+}
+
+# suite NAME COUNTER COMMAND...: run one suite, keep going whatever happens, record its counts.
+suite() {
+  local name=$1 counter=$2
+  shift 2
+  local log="$REPO/target/test-logs/$name.log" status=0 passed failed note=""
+  mkdir -p "$(dirname "$log")"
+  step "suite $name: $*"
+  "$@" 2>&1 </dev/null | tee "$log" || status=${PIPESTATUS[0]}
+  read -r passed failed < <(count_output "$counter" "$log" "$status")
+  if ((status != 0 && failed == 0)); then
+    # It failed without a failing test to show for it (a compile error, a crash): count it.
+    failed=1
+    note=" - exited with status $status before reporting a failing test"
+  fi
+  TOTAL_PASSED=$((TOTAL_PASSED + passed))
+  TOTAL_FAILED=$((TOTAL_FAILED + failed))
+  SUMMARY+=("$(printf '  %-12s %s (%d passed, %d failed)%s' "$name" "$( ((failed == 0)) && echo ok || echo FAILED)" "$passed" "$failed" "$note")")
+}
+
+run_tests() {
+  wasm_bindgen_paths
+  export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER="$WASM_BINDGEN_TEST_RUNNER"
+  # Suites, in order. One line each: name, how its output is counted, the command.
+  # The build is a suite too, so a broken build still ends in a summary (and the suites that do
+  # not need it still run).
+  suite build check build
+  suite fmt check cargo fmt --all --check
+  suite clippy check cargo clippy --workspace --all-targets -- -D warnings
+  suite clippy-wasm check cargo clippy -p tether-core --lib --test wasm --target "$WASM_TARGET" -- -D warnings
+  suite cargo cargo cargo test --workspace
+  suite wasm cargo cargo test --target "$WASM_TARGET" -p tether-core --test wasm
+  suite node node node --test --test-reporter=tap --test-timeout=120000 tests/node/*.test.mjs
+
+  echo
+  echo "Test suites (logs in target/test-logs/):"
+  printf '%s\n' "${SUMMARY[@]}"
+  echo "$TOTAL_PASSED passed, $TOTAL_FAILED failed"
+  ((TOTAL_FAILED == 0))
+}
+
+# ---------------------------------------------------------------- main
+
+usage() {
+  sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'
+}
+
+case "${1:-build}" in
+  build)
+    build
+    ;;
+  test)
+    run_tests
+    ;;
+  bench)
+    build
+    if [[ -x tests/bench/run.sh || -f tests/bench/run.sh ]]; then
+      exec bash tests/bench/run.sh
+    fi
+    echo "no benchmark yet (tests/bench/run.sh)"
+    ;;
+  -h | --help | help)
+    usage
+    ;;
+  *)
+    usage >&2
+    exit 2
+    ;;
+esac

@@ -1,0 +1,91 @@
+// The host interface the wasm core calls (crate/src/wasm.rs, `JsHost`). A host gives the core the
+// workspace's file system, command execution, search and a clock. The Node host
+// (src/node/nodeHost.ts) implements it with fs and child_process; the VS Code extension implements
+// it over vscode.workspace.fs and a remote executor.
+//
+// Paths are absolute paths in the workspace's own namespace (POSIX for a remote workspace).
+// Failures throw or reject with an Error carrying `code`: Node's errno names (ENOENT, EACCES,
+// EISDIR, ENOTDIR, EEXIST, ENOSYS) or vscode.FileSystemError codes (FileNotFound, FileExists,
+// FileNotADirectory, FileIsADirectory, NoPermissions, Unavailable). Any other code, or none, is
+// passed to the model as a plain failure with the error's message.
+
+export type FileKind = "file" | "directory" | "symlink" | "other";
+
+export interface FileStat {
+  kind: FileKind;
+  size: number;
+  /** Modification time, milliseconds since the Unix epoch. */
+  mtimeMs: number;
+}
+
+export interface DirEntry {
+  name: string;
+  kind: FileKind;
+}
+
+export interface ExecRequest {
+  /** Shell command line, run by the host's shell (`bash -c` on POSIX hosts). */
+  command: string;
+  cwd: string;
+  /** Extra environment on top of the host's own, as [name, value] pairs. */
+  env: [string, string][];
+  /** Foreground runs: kill after this long. Background runs: the lifetime limit. */
+  timeoutMs: number;
+  /** Keep at most this many bytes of each stream; the rest is counted but dropped. */
+  maxOutputBytes: number;
+}
+
+export interface ExecOutput {
+  stdout: string;
+  stderr: string;
+  /** null when the process was killed by a signal or timed out. */
+  exitCode: number | null;
+  timedOut: boolean;
+  /** True when output beyond maxOutputBytes was dropped. */
+  truncated: boolean;
+}
+
+export interface BackgroundStatus {
+  /** Output produced since the previous readBackground of this id. */
+  stdout: string;
+  stderr: string;
+  running: boolean;
+  exitCode: number | null;
+}
+
+/** An Error with the code the core maps to a failure kind. */
+export interface HostError extends Error {
+  code: string;
+}
+
+export function hostError(code: string, message: string): HostError {
+  return Object.assign(new Error(message), { code });
+}
+
+export interface TetherHost {
+  readFile(path: string): Promise<Uint8Array>;
+  /** Atomic: readers see the old or the new content, never a mix; a failure leaves the old file. */
+  writeFile(path: string, data: Uint8Array): Promise<void>;
+  /** Follows symlinks. */
+  stat(path: string): Promise<FileStat>;
+  /** Does not follow symlinks: a link is reported as "symlink". */
+  lstat(path: string): Promise<FileStat>;
+  /** Entries without "." and "..", unsorted; a symlink's kind is "symlink". */
+  readDir(path: string): Promise<DirEntry[]>;
+  /** Recursive; an existing directory is not an error. */
+  mkdir(path: string): Promise<void>;
+  rename(from: string, to: string): Promise<void>;
+  remove(path: string, recursive: boolean): Promise<void>;
+  /** Canonical path with every symlink resolved (the path unchanged where links cannot be resolved). */
+  realPath(path: string): Promise<string>;
+  run(request: ExecRequest): Promise<ExecOutput>;
+  /** Start a command that outlives the call; resolves to the host's id for it. */
+  spawnBackground(request: ExecRequest): Promise<string>;
+  readBackground(id: string): Promise<BackgroundStatus>;
+  /** Resolves false when the process had already exited. */
+  killBackground(id: string): Promise<boolean>;
+  /** ripgrep with these arguments in cwd; null when this host has no ripgrep. */
+  ripgrep(args: string[], cwd: string, timeoutMs: number): Promise<ExecOutput | null>;
+  /** Milliseconds since the Unix epoch; the core has no clock of its own on wasm. */
+  nowMs(): number;
+}
