@@ -188,7 +188,10 @@ fn has_unescaped_star(text: &str) -> bool {
 }
 
 fn squeeze_blanks(text: &str) -> String {
-    text.split([' ', '\t']).filter(|s| !s.is_empty()).collect::<Vec<_>>().join(" ")
+    text.split([' ', '\t'])
+        .filter(|s| !s.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 fn join_raw(words: &[Word]) -> String {
@@ -240,9 +243,7 @@ fn is_safe_assignment(word: &Word) -> bool {
     !append
         && SAFE_ENV_VARS.contains(&name)
         && !value.is_empty()
-        && value
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "_./:-".contains(c))
+        && value.chars().all(|c| c.is_ascii_alphanumeric() || "_./:-".contains(c))
         && !is_path_like(value)
 }
 
@@ -296,14 +297,23 @@ fn strip_wrapper(words: &[Word]) -> &[Word] {
         "builtin" => skip_dashdash(1),
         "command" => {
             let mut i = 1;
-            while values.get(i).is_some_and(|v| v.len() > 1 && v.starts_with('-') && v[1..].chars().all(|c| c == 'p')) {
+            while values
+                .get(i)
+                .is_some_and(|v| v.len() > 1 && v.starts_with('-') && v[1..].chars().all(|c| c == 'p'))
+            {
                 i += 1;
             }
             skip_dashdash(i)
         }
         "nice" => {
             let i = match values.get(1) {
-                Some(&"-n") if values.get(2).is_some_and(|v| v.trim_start_matches('-').parse::<u32>().is_ok()) => 3,
+                Some(&"-n")
+                    if values
+                        .get(2)
+                        .is_some_and(|v| v.trim_start_matches('-').parse::<u32>().is_ok()) =>
+                {
+                    3
+                }
                 Some(v) if v.len() > 1 && v.starts_with('-') && v[1..].parse::<u32>().is_ok() => 2,
                 _ => 1,
             };
@@ -333,9 +343,10 @@ fn strip_wrapper(words: &[Word]) -> &[Word] {
                 };
                 let plain_value =
                     |v: &str| !v.is_empty() && v.chars().all(|c| c.is_ascii_alphanumeric() || "_.+-".contains(c));
-                if matches!(*v, "--foreground" | "--preserve-status" | "--verbose" | "-v") {
-                    i += 1;
-                } else if v.starts_with("--kill-after=") || v.starts_with("--signal=") {
+                let lone_option = matches!(*v, "--foreground" | "--preserve-status" | "--verbose" | "-v")
+                    || v.starts_with("--kill-after=")
+                    || v.starts_with("--signal=");
+                if lone_option {
                     i += 1;
                 } else if matches!(*v, "--kill-after" | "--signal" | "-k" | "-s")
                     && values.get(i + 1).is_some_and(|n| plain_value(n))
@@ -539,7 +550,9 @@ mod tests {
     }
 
     fn matches(content: &str, command: &str) -> bool {
-        BashPattern::compile(content).unwrap().matches_command(&one(command), false)
+        BashPattern::compile(content)
+            .unwrap()
+            .matches_command(&one(command), false)
     }
 
     #[test]
@@ -597,7 +610,12 @@ mod tests {
 
     #[test]
     fn path_arguments_skip_patterns_and_flags() {
-        let args = |c: &str| path_arguments(&one(c).words).iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let args = |c: &str| {
+            path_arguments(&one(c).words)
+                .iter()
+                .map(|s| s.to_string())
+                .collect::<Vec<_>>()
+        };
         assert_eq!(args("grep -rn /api src"), vec!["src"]);
         assert_eq!(args("grep -e /api /etc"), vec!["/etc"]);
         assert_eq!(args("cat a /etc/passwd"), vec!["a", "/etc/passwd"]);

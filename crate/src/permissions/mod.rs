@@ -148,9 +148,9 @@ pub enum ModeError {
 impl fmt::Display for ModeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ModeError::BypassDisabled => f.write_str(
-                "bypassPermissions mode is disabled by settings (permissions.disableBypassPermissionsMode)",
-            ),
+            ModeError::BypassDisabled => {
+                f.write_str("bypassPermissions mode is disabled by settings (permissions.disableBypassPermissionsMode)")
+            }
         }
     }
 }
@@ -213,7 +213,10 @@ impl PathKind {
 /// A tool's own verdict before modes and tool-wide rules are applied.
 enum Check {
     Allow(String),
-    Deny { message: String, reason: String },
+    Deny {
+        message: String,
+        reason: String,
+    },
     /// `firm` asks (ask rules, sensitive files, dangerous removals) hold even in
     /// bypassPermissions mode and against tool-wide allow rules.
     Ask {
@@ -399,7 +402,9 @@ impl PermissionEngine {
                     Some(dir) => self.settings_directories.push(dir),
                     None => diagnostics.push(Diagnostic {
                         source: source.kind,
-                        message: format!("additionalDirectories: {dir:?} cannot name a workspace directory; it is ignored"),
+                        message: format!(
+                            "additionalDirectories: {dir:?} cannot name a workspace directory; it is ignored"
+                        ),
                     }),
                 }
             }
@@ -474,15 +479,22 @@ impl PermissionEngine {
             }
             "Bash" => match BashPattern::compile(content) {
                 Ok(pattern) => (Some(stored(Matcher::Command(pattern))), None),
-                Err(e) => (None, Some(format!("{rule}: the pattern is not valid ({e}); the rule is ignored"))),
+                Err(e) => (
+                    None,
+                    Some(format!("{rule}: the pattern is not valid ({e}); the rule is ignored")),
+                ),
             },
             tool @ ("Write" | "MultiEdit" | "NotebookEdit") => (
                 Some(stored(Matcher::Never)),
-                Some(format!("{rule} never matches: {tool} paths are matched by Edit(…) rules")),
+                Some(format!(
+                    "{rule} never matches: {tool} paths are matched by Edit(…) rules"
+                )),
             ),
             tool @ ("Glob" | "Grep" | "LS") => (
                 Some(stored(Matcher::Never)),
-                Some(format!("{rule} never matches: {tool} paths are matched by Read(…) rules")),
+                Some(format!(
+                    "{rule} never matches: {tool} paths are matched by Read(…) rules"
+                )),
             ),
             _ => (Some(stored(Matcher::Never)), None),
         }
@@ -492,7 +504,10 @@ impl PermissionEngine {
         let style = self.paths.style();
         if dir == "~" || dir.starts_with("~/") {
             let home = self.home.as_deref()?;
-            return Some(self.paths.join(home, dir.trim_start_matches('~').trim_start_matches('/')));
+            return Some(
+                self.paths
+                    .join(home, dir.trim_start_matches('~').trim_start_matches('/')),
+            );
         }
         if PathStyle::of_absolute(dir).is_some() {
             return self.paths.resolve(dir).ok();
@@ -517,7 +532,9 @@ impl PermissionEngine {
 
     fn tool_rule(&self, behavior: Behavior, tool: &str) -> Option<&StoredRule> {
         self.all_rules().find(|r| {
-            r.behavior == behavior && matches!(r.matcher, Matcher::WholeTool) && rules::tool_rule_covers(&r.rule.tool_name, tool)
+            r.behavior == behavior
+                && matches!(r.matcher, Matcher::WholeTool)
+                && rules::tool_rule_covers(&r.rule.tool_name, tool)
         })
     }
 
@@ -768,7 +785,11 @@ impl PermissionEngine {
     }
 
     fn check_bash(&self, input: &Value) -> Check {
-        let line = input.get("command").and_then(Value::as_str).map(str::trim).unwrap_or("");
+        let line = input
+            .get("command")
+            .and_then(Value::as_str)
+            .map(str::trim)
+            .unwrap_or("");
         if line.is_empty() {
             return Check::ask("Bash was called without a command".into(), None);
         }
@@ -845,7 +866,10 @@ impl PermissionEngine {
     fn resolve_argument(&self, arg: &str, cwd: Option<&str>) -> Option<String> {
         if arg == "~" || arg.starts_with("~/") {
             let home = self.home.as_deref()?;
-            return Some(self.paths.join(home, arg.trim_start_matches('~').trim_start_matches('/')));
+            return Some(
+                self.paths
+                    .join(home, arg.trim_start_matches('~').trim_start_matches('/')),
+            );
         }
         if arg.starts_with('~') {
             return None;
@@ -868,7 +892,10 @@ impl PermissionEngine {
         if command.has_expansion || command.opaque || !command.substitutions.is_empty() {
             return None;
         }
-        let target = words[1..].iter().map(|w| w.value.as_str()).find(|v| !v.starts_with('-') || *v == "-");
+        let target = words[1..]
+            .iter()
+            .map(|w| w.value.as_str())
+            .find(|v| !v.starts_with('-') || *v == "-");
         match target {
             None => self.home.clone(),
             Some("-") => None,
@@ -932,7 +959,10 @@ impl PermissionEngine {
         let arguments_inside = bash::path_arguments(words)
             .into_iter()
             .all(|arg| self.argument_inside(arg, cwd));
-        let only_harmless_redirects = command.redirects.iter().all(|r| !r.writes_file() && !r.op.contains('<'));
+        let only_harmless_redirects = command
+            .redirects
+            .iter()
+            .all(|r| !r.writes_file() && !r.op.contains('<'));
         if !command.has_expansion && only_harmless_redirects && arguments_inside && read_only::is_read_only(words) {
             return Status::Allowed("is read-only".into());
         }

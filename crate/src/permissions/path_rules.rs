@@ -52,7 +52,9 @@ pub fn compile(content: &str, deny_or_ask: bool, ctx: &RootContext<'_>) -> (Opti
     if pattern.starts_with('!') {
         return (
             None,
-            Some(format!("negated path patterns are not supported; the rule for {content} is ignored")),
+            Some(format!(
+                "negated path patterns are not supported; the rule for {content} is ignored"
+            )),
         );
     }
     match build_matcher(&pattern, ctx.style == PathStyle::Windows) {
@@ -69,7 +71,10 @@ pub fn compile(content: &str, deny_or_ask: bool, ctx: &RootContext<'_>) -> (Opti
                 "the pattern {content} is not valid ({e}); it is applied to everything below its root"
             )),
         ),
-        Err(e) => (None, Some(format!("the pattern {content} is not valid ({e}); the rule is ignored"))),
+        Err(e) => (
+            None,
+            Some(format!("the pattern {content} is not valid ({e}); the rule is ignored")),
+        ),
     }
 }
 

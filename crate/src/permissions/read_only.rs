@@ -103,8 +103,7 @@ static JQ_DANGEROUS: LazyLock<Option<Regex>> = LazyLock::new(|| {
     .ok()
 });
 
-static GIT_SIGNATURE_FORMAT: LazyLock<Option<Regex>> =
-    LazyLock::new(|| Regex::new(r"%[-+ ]?G|%\(\*?signature").ok());
+static GIT_SIGNATURE_FORMAT: LazyLock<Option<Regex>> = LazyLock::new(|| Regex::new(r"%[-+ ]?G|%\(\*?signature").ok());
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Arg {
@@ -146,8 +145,18 @@ const GIT_LOG_DISPLAY: &[(&str, Arg)] = &[
     ("--date", Text),
     ("--relative-date", Flag),
 ];
-const GIT_REFS: &[(&str, Arg)] = &[("--all", Flag), ("--branches", Flag), ("--tags", Flag), ("--remotes", Flag)];
-const GIT_DATES: &[(&str, Arg)] = &[("--since", Text), ("--after", Text), ("--until", Text), ("--before", Text)];
+const GIT_REFS: &[(&str, Arg)] = &[
+    ("--all", Flag),
+    ("--branches", Flag),
+    ("--tags", Flag),
+    ("--remotes", Flag),
+];
+const GIT_DATES: &[(&str, Arg)] = &[
+    ("--since", Text),
+    ("--after", Text),
+    ("--until", Text),
+    ("--before", Text),
+];
 const GIT_COUNT: &[(&str, Arg)] = &[("--max-count", Number), ("-n", Number)];
 const GIT_PATCH: &[(&str, Arg)] = &[
     ("--patch", Flag),
@@ -531,7 +540,12 @@ const GIT_STASH_SHOW: &[(&str, Arg)] = &[
     ("--diff-filter", Text),
     ("--abbrev", Number),
 ];
-const GIT_WORKTREE_LIST: &[(&str, Arg)] = &[("--porcelain", Flag), ("-v", Flag), ("--verbose", Flag), ("--expire", Text)];
+const GIT_WORKTREE_LIST: &[(&str, Arg)] = &[
+    ("--porcelain", Flag),
+    ("-v", Flag),
+    ("--verbose", Flag),
+    ("--expire", Text),
+];
 const GIT_TAG: &[(&str, Arg)] = &[
     ("-l", Flag),
     ("--list", Flag),
@@ -808,39 +822,181 @@ const XARGS_TARGETS: &[&str] = &["echo", "printf", "wc", "grep", "egrep", "fgrep
 /// First match wins, so longer keys come before their prefixes (`git remote show` before
 /// `git remote`), as in the CLI's table.
 const FLAG_COMMANDS: &[FlagCommand] = &[
-    FlagCommand { name: "git diff", flags: &[GIT_STAT, GIT_COLOR, GIT_DIFF], dangerous: Some(git_diff_dangerous) },
-    FlagCommand { name: "git log", flags: &[GIT_LOG_DISPLAY, GIT_REFS, GIT_DATES, GIT_COUNT, GIT_STAT, GIT_COLOR, GIT_PATCH, GIT_AUTHOR, GIT_LOG], dangerous: Some(git_format_dangerous) },
-    FlagCommand { name: "git show", flags: &[GIT_LOG_DISPLAY, GIT_STAT, GIT_COLOR, GIT_PATCH, GIT_SHOW], dangerous: Some(git_format_dangerous) },
-    FlagCommand { name: "git shortlog", flags: &[GIT_SHORTLOG], dangerous: Some(git_format_dangerous) },
-    FlagCommand { name: "git reflog", flags: &[], dangerous: Some(git_reflog_dangerous) },
-    FlagCommand { name: "git stash list", flags: &[], dangerous: None },
-    FlagCommand { name: "git ls-remote", flags: &[GIT_LS_REMOTE], dangerous: Some(git_ls_remote_dangerous) },
-    FlagCommand { name: "git status", flags: &[GIT_STATUS], dangerous: None },
-    FlagCommand { name: "git blame", flags: &[GIT_BLAME], dangerous: None },
-    FlagCommand { name: "git ls-files", flags: &[GIT_LS_FILES], dangerous: None },
-    FlagCommand { name: "git config --get", flags: &[GIT_CONFIG_GET], dangerous: None },
-    FlagCommand { name: "git remote show", flags: &[&[("-n", Flag)]], dangerous: Some(git_remote_show_dangerous) },
-    FlagCommand { name: "git remote", flags: &[&[("-v", Flag), ("--verbose", Flag)]], dangerous: Some(git_remote_dangerous) },
-    FlagCommand { name: "git merge-base", flags: &[GIT_MERGE_BASE], dangerous: None },
-    FlagCommand { name: "git rev-parse", flags: &[GIT_REV_PARSE], dangerous: None },
-    FlagCommand { name: "git rev-list", flags: &[GIT_REV_LIST], dangerous: Some(git_format_dangerous) },
-    FlagCommand { name: "git describe", flags: &[GIT_DESCRIBE], dangerous: None },
-    FlagCommand { name: "git cat-file", flags: &[GIT_CAT_FILE], dangerous: None },
-    FlagCommand { name: "git for-each-ref", flags: &[GIT_FOR_EACH_REF], dangerous: Some(git_format_dangerous) },
-    FlagCommand { name: "git grep", flags: &[GIT_GREP], dangerous: None },
-    FlagCommand { name: "git stash show", flags: &[GIT_STASH_SHOW], dangerous: None },
-    FlagCommand { name: "git worktree list", flags: &[GIT_WORKTREE_LIST], dangerous: None },
-    FlagCommand { name: "git tag", flags: &[GIT_TAG], dangerous: Some(git_tag_dangerous) },
-    FlagCommand { name: "git branch", flags: &[GIT_BRANCH], dangerous: Some(git_branch_dangerous) },
-    FlagCommand { name: "xargs", flags: &[XARGS], dangerous: None },
-    FlagCommand { name: "sort", flags: &[SORT], dangerous: None },
-    FlagCommand { name: "grep", flags: &[GREP], dangerous: None },
-    FlagCommand { name: "egrep", flags: &[GREP], dangerous: None },
-    FlagCommand { name: "fgrep", flags: &[GREP], dangerous: None },
-    FlagCommand { name: "rg", flags: &[RG], dangerous: None },
-    FlagCommand { name: "sha256sum", flags: &[CHECKSUM], dangerous: None },
-    FlagCommand { name: "sha1sum", flags: &[CHECKSUM], dangerous: None },
-    FlagCommand { name: "md5sum", flags: &[CHECKSUM], dangerous: None },
+    FlagCommand {
+        name: "git diff",
+        flags: &[GIT_STAT, GIT_COLOR, GIT_DIFF],
+        dangerous: Some(git_diff_dangerous),
+    },
+    FlagCommand {
+        name: "git log",
+        flags: &[
+            GIT_LOG_DISPLAY,
+            GIT_REFS,
+            GIT_DATES,
+            GIT_COUNT,
+            GIT_STAT,
+            GIT_COLOR,
+            GIT_PATCH,
+            GIT_AUTHOR,
+            GIT_LOG,
+        ],
+        dangerous: Some(git_format_dangerous),
+    },
+    FlagCommand {
+        name: "git show",
+        flags: &[GIT_LOG_DISPLAY, GIT_STAT, GIT_COLOR, GIT_PATCH, GIT_SHOW],
+        dangerous: Some(git_format_dangerous),
+    },
+    FlagCommand {
+        name: "git shortlog",
+        flags: &[GIT_SHORTLOG],
+        dangerous: Some(git_format_dangerous),
+    },
+    FlagCommand {
+        name: "git reflog",
+        flags: &[],
+        dangerous: Some(git_reflog_dangerous),
+    },
+    FlagCommand {
+        name: "git stash list",
+        flags: &[],
+        dangerous: None,
+    },
+    FlagCommand {
+        name: "git ls-remote",
+        flags: &[GIT_LS_REMOTE],
+        dangerous: Some(git_ls_remote_dangerous),
+    },
+    FlagCommand {
+        name: "git status",
+        flags: &[GIT_STATUS],
+        dangerous: None,
+    },
+    FlagCommand {
+        name: "git blame",
+        flags: &[GIT_BLAME],
+        dangerous: None,
+    },
+    FlagCommand {
+        name: "git ls-files",
+        flags: &[GIT_LS_FILES],
+        dangerous: None,
+    },
+    FlagCommand {
+        name: "git config --get",
+        flags: &[GIT_CONFIG_GET],
+        dangerous: None,
+    },
+    FlagCommand {
+        name: "git remote show",
+        flags: &[&[("-n", Flag)]],
+        dangerous: Some(git_remote_show_dangerous),
+    },
+    FlagCommand {
+        name: "git remote",
+        flags: &[&[("-v", Flag), ("--verbose", Flag)]],
+        dangerous: Some(git_remote_dangerous),
+    },
+    FlagCommand {
+        name: "git merge-base",
+        flags: &[GIT_MERGE_BASE],
+        dangerous: None,
+    },
+    FlagCommand {
+        name: "git rev-parse",
+        flags: &[GIT_REV_PARSE],
+        dangerous: None,
+    },
+    FlagCommand {
+        name: "git rev-list",
+        flags: &[GIT_REV_LIST],
+        dangerous: Some(git_format_dangerous),
+    },
+    FlagCommand {
+        name: "git describe",
+        flags: &[GIT_DESCRIBE],
+        dangerous: None,
+    },
+    FlagCommand {
+        name: "git cat-file",
+        flags: &[GIT_CAT_FILE],
+        dangerous: None,
+    },
+    FlagCommand {
+        name: "git for-each-ref",
+        flags: &[GIT_FOR_EACH_REF],
+        dangerous: Some(git_format_dangerous),
+    },
+    FlagCommand {
+        name: "git grep",
+        flags: &[GIT_GREP],
+        dangerous: None,
+    },
+    FlagCommand {
+        name: "git stash show",
+        flags: &[GIT_STASH_SHOW],
+        dangerous: None,
+    },
+    FlagCommand {
+        name: "git worktree list",
+        flags: &[GIT_WORKTREE_LIST],
+        dangerous: None,
+    },
+    FlagCommand {
+        name: "git tag",
+        flags: &[GIT_TAG],
+        dangerous: Some(git_tag_dangerous),
+    },
+    FlagCommand {
+        name: "git branch",
+        flags: &[GIT_BRANCH],
+        dangerous: Some(git_branch_dangerous),
+    },
+    FlagCommand {
+        name: "xargs",
+        flags: &[XARGS],
+        dangerous: None,
+    },
+    FlagCommand {
+        name: "sort",
+        flags: &[SORT],
+        dangerous: None,
+    },
+    FlagCommand {
+        name: "grep",
+        flags: &[GREP],
+        dangerous: None,
+    },
+    FlagCommand {
+        name: "egrep",
+        flags: &[GREP],
+        dangerous: None,
+    },
+    FlagCommand {
+        name: "fgrep",
+        flags: &[GREP],
+        dangerous: None,
+    },
+    FlagCommand {
+        name: "rg",
+        flags: &[RG],
+        dangerous: None,
+    },
+    FlagCommand {
+        name: "sha256sum",
+        flags: &[CHECKSUM],
+        dangerous: None,
+    },
+    FlagCommand {
+        name: "sha1sum",
+        flags: &[CHECKSUM],
+        dangerous: None,
+    },
+    FlagCommand {
+        name: "md5sum",
+        flags: &[CHECKSUM],
+        dangerous: None,
+    },
 ];
 
 fn flag_arg(command: &FlagCommand, flag: &str) -> Option<Arg> {
@@ -866,7 +1022,11 @@ pub fn is_read_only(words: &[Word]) -> bool {
     if !PATTERNS.iter().any(|re| re.is_match(&text)) && !find_is_read_only(&text) {
         return false;
     }
-    if argv[0] == "jq" && argv[1..].iter().any(|a| JQ_DANGEROUS.as_ref().is_none_or(|re| re.is_match(a))) {
+    if argv[0] == "jq"
+        && argv[1..]
+            .iter()
+            .any(|a| JQ_DANGEROUS.as_ref().is_none_or(|re| re.is_match(a)))
+    {
         return false;
     }
     let git_config_override = ["-c", "--exec-path", "--config-env"].iter().any(|flag| {
@@ -918,7 +1078,10 @@ fn flag_command_is_read_only(argv: &[&str], text: &str) -> bool {
 
 fn looks_like_flag(arg: &str) -> bool {
     let mut chars = arg.chars();
-    chars.next() == Some('-') && chars.next().is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+    chars.next() == Some('-')
+        && chars
+            .next()
+            .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
 }
 
 fn value_fits(value: &str, arg: Arg) -> bool {
@@ -944,7 +1107,11 @@ fn flags_are_safe(command: &FlagCommand, argv: &[&str], start: usize) -> bool {
             continue;
         }
         if name == "xargs" && (!word.starts_with('-') || word == "--") {
-            let target = if word == "--" { argv.get(i + 1).copied() } else { Some(word) };
+            let target = if word == "--" {
+                argv.get(i + 1).copied()
+            } else {
+                Some(word)
+            };
             return target.is_some_and(|t| XARGS_TARGETS.contains(&t));
         }
         if word == "--" {
@@ -1155,7 +1322,16 @@ fn listing_positional_dangerous(args: &[&str], value_flags: &[&str], filter_flag
 fn git_tag_dangerous(args: &[&str]) -> bool {
     listing_positional_dangerous(
         args,
-        &["--contains", "--no-contains", "--merged", "--no-merged", "--points-at", "--sort", "--format", "-n"],
+        &[
+            "--contains",
+            "--no-contains",
+            "--merged",
+            "--no-merged",
+            "--points-at",
+            "--sort",
+            "--format",
+            "-n",
+        ],
         &[],
     )
 }
@@ -1181,7 +1357,14 @@ mod tests {
 
     #[test]
     fn simple_commands_are_read_only() {
-        for c in ["ls -la", "cat src/main.rs", "pwd", "wc -l a b", "echo hello 'world'", "head -n 5 x"] {
+        for c in [
+            "ls -la",
+            "cat src/main.rs",
+            "pwd",
+            "wc -l a b",
+            "echo hello 'world'",
+            "head -n 5 x",
+        ] {
             assert!(read_only(c), "{c}");
         }
         for c in ["pwd -P", "cat a $(b)", "touch x", "npm test", "rm -rf x"] {
@@ -1191,10 +1374,27 @@ mod tests {
 
     #[test]
     fn git_subcommands_check_their_flags() {
-        for c in ["git status", "git status -s", "git log --oneline -n 5", "git log -5", "git diff --cached", "git branch", "git branch -a", "git show HEAD~1"] {
+        for c in [
+            "git status",
+            "git status -s",
+            "git log --oneline -n 5",
+            "git log -5",
+            "git diff --cached",
+            "git branch",
+            "git branch -a",
+            "git show HEAD~1",
+        ] {
             assert!(read_only(c), "{c}");
         }
-        for c in ["git push", "git branch feature", "git tag v1", "git log --output=x", "git diff --ext-diff", "git -c x=y status", "git remote add o u"] {
+        for c in [
+            "git push",
+            "git branch feature",
+            "git tag v1",
+            "git log --output=x",
+            "git diff --ext-diff",
+            "git -c x=y status",
+            "git remote add o u",
+        ] {
             assert!(!read_only(c), "{c}");
         }
     }

@@ -212,7 +212,10 @@ mod tests {
         );
         assert_eq!(Rule::parse("Bash()"), Some(Rule::tool("Bash")));
         assert_eq!(Rule::parse("Bash(*)"), Some(Rule::tool("Bash")));
-        assert_eq!(Rule::parse("mcp__tether__Edit(src/**)"), Some(Rule::with_content("Edit", "src/**")));
+        assert_eq!(
+            Rule::parse("mcp__tether__Edit(src/**)"),
+            Some(Rule::with_content("Edit", "src/**"))
+        );
         assert_eq!(Rule::parse(""), None);
         assert_eq!(Rule::parse("Bash(oops"), None);
     }

@@ -66,7 +66,9 @@ pub(super) fn parse(source: &SettingsSource, diagnostics: &mut Vec<Diagnostic>) 
         for entry in entries {
             match entry.as_str().map(|text| (text, Rule::parse(text))) {
                 Some((_, Some(rule))) => list.push(rule),
-                Some((text, None)) => report(format!("permissions.{key}: {text:?} is not a valid rule; it is ignored")),
+                Some((text, None)) => report(format!(
+                    "permissions.{key}: {text:?} is not a valid rule; it is ignored"
+                )),
                 None => report(format!("permissions.{key}: {entry} is not a string; it is ignored")),
             }
         }
@@ -94,7 +96,9 @@ pub(super) fn parse(source: &SettingsSource, diagnostics: &mut Vec<Diagnostic>) 
             for dir in dirs {
                 match dir.as_str() {
                     Some(dir) if !dir.trim().is_empty() => parsed.additional_directories.push(dir.trim().to_string()),
-                    _ => report(format!("additionalDirectories: {dir} is not a directory path; it is ignored")),
+                    _ => report(format!(
+                        "additionalDirectories: {dir} is not a directory path; it is ignored"
+                    )),
                 }
             }
         }
@@ -143,11 +147,15 @@ pub fn persist_rules(existing: Option<&str>, rules: &[Rule]) -> Result<String, P
     };
     let permissions = entry(root_entries, "permissions", || Json::Object(Vec::new()));
     let Json::Object(permission_entries) = permissions else {
-        return Err(PersistError::WrongShape("a \"permissions\" value that is not an object"));
+        return Err(PersistError::WrongShape(
+            "a \"permissions\" value that is not an object",
+        ));
     };
     let allow = entry(permission_entries, "allow", || Json::Array(Vec::new()));
     let Json::Array(allow) = allow else {
-        return Err(PersistError::WrongShape("a \"permissions.allow\" value that is not a list"));
+        return Err(PersistError::WrongShape(
+            "a \"permissions.allow\" value that is not a list",
+        ));
     };
     let mut present: Vec<String> = allow
         .iter()

@@ -142,7 +142,11 @@ impl Splitter {
                 }
                 '|' => {
                     self.finish_word();
-                    self.pos += if matches!(self.peek(1), Some('|') | Some('&')) { 2 } else { 1 };
+                    self.pos += if matches!(self.peek(1), Some('|') | Some('&')) {
+                        2
+                    } else {
+                        1
+                    };
                     self.finish_command();
                 }
                 '&' if self.peek(1) == Some('>') => self.redirect(),
@@ -374,7 +378,9 @@ impl Splitter {
                 String::new()
             }
         };
-        let rest: String = self.chars[self.pos..(self.pos + 3).min(self.chars.len())].iter().collect();
+        let rest: String = self.chars[self.pos..(self.pos + 3).min(self.chars.len())]
+            .iter()
+            .collect();
         let op = ["&>>", "<<<", "<<-", "&>", ">>", ">&", ">|", "<<", "<&", "<>", ">", "<"]
             .into_iter()
             .find(|op| rest.starts_with(op))
@@ -396,10 +402,7 @@ impl Splitter {
             if bare_op == "<<" || bare_op == "<<-" {
                 self.pending_heredocs.push((word.value.clone(), bare_op == "<<-"));
             }
-            self.current.redirects.push(Redirect {
-                op,
-                target: word.value,
-            });
+            self.current.redirects.push(Redirect { op, target: word.value });
         } else {
             self.current.words.push(Word {
                 raw: word.raw,
@@ -420,7 +423,11 @@ impl Splitter {
                     .unwrap_or(self.chars.len());
                 let line: String = self.chars[self.pos..line_end].iter().collect();
                 self.pos = (line_end + 1).min(self.chars.len());
-                let line = if strip_tabs { line.trim_start_matches('\t') } else { &line };
+                let line = if strip_tabs {
+                    line.trim_start_matches('\t')
+                } else {
+                    &line
+                };
                 if line.trim_end_matches('\r') == delimiter {
                     break;
                 }
@@ -491,7 +498,10 @@ mod tests {
     #[test]
     fn heredoc_bodies_are_skipped() {
         let cmds = split_commands("cat <<'EOF' > notes.txt\nrm -rf /\nEOF\necho done");
-        assert_eq!(texts("cat <<EOF\nrm -rf /\nEOF\necho done"), vec!["cat <<EOF", "echo done"]);
+        assert_eq!(
+            texts("cat <<EOF\nrm -rf /\nEOF\necho done"),
+            vec!["cat <<EOF", "echo done"]
+        );
         assert_eq!(cmds[0].redirects[0].op, "<<");
         assert_eq!(cmds[0].redirects[0].target, "EOF");
     }
