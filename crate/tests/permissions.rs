@@ -83,6 +83,17 @@ fn read_only_tools_inside_the_workspace_are_allowed_in_default_mode() {
 }
 
 #[test]
+fn glob_with_an_absolute_pattern_is_judged_by_where_it_searches() {
+    let e = engine();
+    assert!(is_allow(
+        &e.decide("Glob", &json!({ "pattern": "/work/proj/src/**/*.rs" }))
+    ));
+    let d = e.decide("Glob", &json!({ "pattern": "/etc/**/*.conf", "path": "/work/proj" }));
+    assert!(is_ask(&d));
+    assert_eq!(always(&d), Some(rules(&["Read(//etc/**)"])));
+}
+
+#[test]
 fn shell_helpers_need_no_permission() {
     let e = engine();
     assert!(is_allow(&e.decide("BashOutput", &json!({ "bash_id": "1" }))));
@@ -704,4 +715,31 @@ fn suggestions_are_described_for_the_permission_card() {
     );
     assert_eq!(describe_suggestions(&json!([])), None);
     assert_eq!(describe_suggestions(&json!("nonsense")), None);
+}
+
+#[test]
+fn arbitrary_input_never_panics() {
+    // A fixed pseudo-random sequence over shell metacharacters, quotes and multi-byte text.
+    let alphabet: Vec<char> = "ab /.~*?[]{}()$`'\"\\|&;<>\n\t=-:#!é日0123".chars().collect();
+    let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = || {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (state >> 33) as usize
+    };
+    let mut e = with_project(json!({ "allow": ["Bash(a:*)", "Edit(a/**)"], "deny": ["Bash(b *)", "Read(./.env)"] }));
+    let modes = [PermissionMode::Default, PermissionMode::AcceptEdits, PermissionMode::Plan];
+    for round in 0..3000 {
+        let len = next() % 40;
+        let text: String = (0..len).map(|_| alphabet[next() % alphabet.len()]).collect();
+        e.set_mode(modes[round % modes.len()]).unwrap();
+        e.decide("Bash", &bash(&text));
+        e.decide("Read", &read(&text));
+        e.decide("Glob", &json!({ "pattern": text }));
+        let _ = Rule::parse(&text);
+        let _ = persist_rules(Some(&text), &[]);
+        let settings = json!({ "permissions": { "allow": [format!("Read({text})"), format!("Bash({text})")] } });
+        engine().load(&[source(SettingsKind::Local, &settings.to_string())]);
+    }
 }

@@ -693,6 +693,31 @@ impl PermissionEngine {
             Ok(path) => path,
             Err(check) => return check,
         };
+        let verdict = self.check_read_path(tool, path);
+        // Glob searches below the fixed start of an absolute pattern, whatever `path` says.
+        match self.glob_pattern_base(tool, input) {
+            Some(base) => more_restrictive(verdict, self.check_read_path(tool, base)),
+            None => verdict,
+        }
+    }
+
+    /// The directory an absolute Glob pattern starts from (`/etc/**/*.conf` → `/etc`).
+    fn glob_pattern_base(&self, tool: &str, input: &Value) -> Option<String> {
+        if tool != "Glob" {
+            return None;
+        }
+        let pattern = input.get("pattern").and_then(Value::as_str)?.trim();
+        PathStyle::of_absolute(pattern)?;
+        let literal = &pattern[..pattern.find(['*', '?', '[', '{']).unwrap_or(pattern.len())];
+        let base = match literal.rfind(['/', '\\']) {
+            Some(0) => &literal[..1],
+            Some(end) => &literal[..end],
+            None => literal,
+        };
+        Some(self.paths.resolve(base).unwrap_or_else(|_| base.to_string()))
+    }
+
+    fn check_read_path(&self, tool: &str, path: String) -> Check {
         let shown = self.display(&path);
         if let Some(rule) = self.path_rule(Behavior::Deny, PathKind::Read, &path) {
             return Check::Deny {
@@ -975,6 +1000,24 @@ impl PermissionEngine {
             return Status::Allowed("is allowed in acceptEdits mode".into());
         }
         Status::NeedsApproval
+    }
+}
+
+fn severity(check: &Check) -> u8 {
+    match check {
+        Check::Allow(_) => 0,
+        Check::Ask { firm: false, .. } => 1,
+        Check::Ask { firm: true, .. } => 2,
+        Check::Deny { .. } => 3,
+    }
+}
+
+/// Of two verdicts on the same call, the one that lets less through.
+fn more_restrictive(a: Check, b: Check) -> Check {
+    if severity(&b) > severity(&a) {
+        b
+    } else {
+        a
     }
 }
 

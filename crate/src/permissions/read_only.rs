@@ -1356,6 +1356,12 @@ mod tests {
     }
 
     #[test]
+    fn every_built_in_pattern_compiles() {
+        assert_eq!(PATTERNS.len(), SIMPLE.len() + 18);
+        assert!(FIND_DANGEROUS.is_some() && JQ_DANGEROUS.is_some() && GIT_SIGNATURE_FORMAT.is_some());
+    }
+
+    #[test]
     fn simple_commands_are_read_only() {
         for c in [
             "ls -la",
