@@ -729,7 +729,11 @@ fn arbitrary_input_never_panics() {
         (state >> 33) as usize
     };
     let mut e = with_project(json!({ "allow": ["Bash(a:*)", "Edit(a/**)"], "deny": ["Bash(b *)", "Read(./.env)"] }));
-    let modes = [PermissionMode::Default, PermissionMode::AcceptEdits, PermissionMode::Plan];
+    let modes = [
+        PermissionMode::Default,
+        PermissionMode::AcceptEdits,
+        PermissionMode::Plan,
+    ];
     for round in 0..3000 {
         let len = next() % 40;
         let text: String = (0..len).map(|_| alphabet[next() % alphabet.len()]).collect();

@@ -17,13 +17,14 @@ mod settings;
 mod shell;
 mod suggestions;
 
-pub use rules::{canonical_tool_name, Behavior, Rule, TETHER_PREFIX};
+pub use rules::{canonical_tool_name, Rule, TETHER_PREFIX};
 pub use settings::{persist_rules, PersistError};
 pub use suggestions::{describe_suggestions, mirror_settings_rules, rewrite_suggestions, AlwaysAllow};
 
 use crate::paths::{normalize, PathMapper, PathStyle};
 use bash::BashPattern;
 use path_rules::{PathPattern, RootContext};
+use rules::Behavior;
 use serde_json::Value;
 use shell::{split_commands, SimpleCommand};
 use std::fmt;

@@ -31,16 +31,6 @@ pub enum Behavior {
     Ask,
 }
 
-impl Behavior {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Behavior::Allow => "allow",
-            Behavior::Deny => "deny",
-            Behavior::Ask => "ask",
-        }
-    }
-}
-
 /// One rule value: a tool name and an optional content (command pattern, path glob).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Rule {
