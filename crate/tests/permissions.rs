@@ -323,6 +323,21 @@ fn bash_one_denied_subcommand_denies_the_line() {
 }
 
 #[test]
+fn bash_denial_sees_through_runners_and_inline_scripts() {
+    let e = with_project(json!({ "deny": ["Bash(rm:*)"], "allow": ["Bash(sudo:*)", "Bash(bash:*)"] }));
+    for command in [
+        "sudo rm -rf build",
+        "env FOO=1 rm x",
+        "bash -c 'cd x && rm -rf y'",
+        "eval rm z",
+        "find . | xargs rm",
+    ] {
+        assert!(is_deny(&e.decide("Bash", &bash(command))), "{command}");
+    }
+    assert!(is_allow(&e.decide("Bash", &bash("sudo apt update"))));
+}
+
+#[test]
 fn bash_operators_inside_quotes_do_not_split() {
     let e = with_project(json!({ "deny": ["Bash(rm:*)"] }));
     let d = e.decide("Bash", &bash("echo 'done && rm -rf /' \"x; rm y\""));
@@ -422,6 +437,8 @@ fn removing_the_workspace_always_asks() {
         assert!(is_ask(&e.decide("Bash", &bash(command))), "{command}");
     }
     e.set_mode(PermissionMode::BypassPermissions).unwrap();
+    assert!(is_ask(&e.decide("Bash", &bash("rm -rf ."))));
+    e.add_session_rule(Rule::parse("Bash(rm -rf .)").unwrap());
     assert!(is_ask(&e.decide("Bash", &bash("rm -rf ."))));
 }
 

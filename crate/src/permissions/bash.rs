@@ -3,8 +3,8 @@
 //! pattern, anything else must match exactly. Commands are compared with their redirections
 //! left out, and also with leading `NAME=value` assignments and wrappers such as `timeout 30` or
 //! `nohup` removed: for allow rules only the assignments of the CLI's harmless variables
-//! (`NODE_ENV=test`), for deny and ask rules every assignment, so `FOO=1 rm -rf x` still hits
-//! `Bash(rm:*)`.
+//! (`NODE_ENV=test`), for deny and ask rules every assignment and runners such as `sudo`, so
+//! `FOO=1 sudo rm -rf x` still hits `Bash(rm:*)`.
 
 use super::rules::Rule;
 use super::shell::{SimpleCommand, Word};
@@ -158,10 +158,10 @@ impl BashPattern {
         matches!(self, BashPattern::Exact(exact) if exact == line)
     }
 
-    /// Match against one simple command. `every_assignment` strips every leading assignment
-    /// (deny and ask rules) rather than only the harmless ones (allow rules).
-    pub fn matches_command(&self, command: &SimpleCommand, every_assignment: bool) -> bool {
-        let forms = command_forms(command, every_assignment);
+    /// Match against one simple command, `for_denial` when matching deny and ask rules (see
+    /// [`strip_prefixes`]).
+    pub fn matches_command(&self, command: &SimpleCommand, for_denial: bool) -> bool {
+        let forms = command_forms(command, for_denial);
         match self {
             BashPattern::Exact(exact) => command.text == *exact || forms.iter().any(|f| f == exact),
             BashPattern::Prefix(prefix) => forms.iter().any(|form| {
@@ -200,9 +200,9 @@ fn join_raw(words: &[Word]) -> String {
 
 /// The spellings of a command that rules are compared with: its words without redirections,
 /// the same with assignments and wrappers removed, and each with the program name unquoted.
-fn command_forms(command: &SimpleCommand, every_assignment: bool) -> Vec<String> {
+fn command_forms(command: &SimpleCommand, for_denial: bool) -> Vec<String> {
     let mut forms = vec![command.joined()];
-    let stripped = strip_prefixes(&command.words, every_assignment);
+    let stripped = strip_prefixes(&command.words, for_denial);
     for words in [&command.words[..], stripped] {
         forms.push(join_raw(words));
         if let Some((first, rest)) = words.split_first() {
@@ -247,14 +247,17 @@ fn is_safe_assignment(word: &Word) -> bool {
         && !is_path_like(value)
 }
 
-/// The words after leading assignments (harmless ones, or all) and wrapper programs
-/// (`timeout 30`, `time`, `nice -n 5`, `stdbuf -oL`, `nohup`, `command`, `builtin`, `noglob`).
-pub fn strip_prefixes(words: &[Word], every_assignment: bool) -> &[Word] {
+/// The words after leading assignments and wrapper programs (`timeout 30`, `time`,
+/// `nice -n 5`, `stdbuf -oL`, `nohup`, `command`, `builtin`, `noglob`). For allow rules only
+/// harmless assignments go; for deny and ask rules (`for_denial`) every assignment goes, and so
+/// do programs that run another one (`sudo`, `env`, `xargs`, …), so `sudo rm -rf x` still hits
+/// `Bash(rm:*)`.
+pub fn strip_prefixes(words: &[Word], for_denial: bool) -> &[Word] {
     let mut rest = words;
     loop {
         let before = rest.len();
         while let Some((first, tail)) = rest.split_first() {
-            let strip = if every_assignment {
+            let strip = if for_denial {
                 assignment(first).is_some()
             } else {
                 is_safe_assignment(first)
@@ -265,10 +268,119 @@ pub fn strip_prefixes(words: &[Word], every_assignment: bool) -> &[Word] {
             rest = tail;
         }
         rest = strip_wrapper(rest);
+        if for_denial {
+            rest = strip_runner(rest);
+        }
         if rest.len() == before {
             return rest;
         }
     }
+}
+
+/// Programs that run the rest of their arguments as a command, with their options that take a
+/// value (from the CLI's table).
+const COMMAND_RUNNERS: &[(&str, &[&str])] = &[
+    (
+        "sudo",
+        &[
+            "-u",
+            "-g",
+            "-U",
+            "-C",
+            "-D",
+            "-h",
+            "-p",
+            "-r",
+            "-R",
+            "-t",
+            "-T",
+            "-a",
+            "--user",
+            "--group",
+            "--other-user",
+            "--close-from",
+            "--chdir",
+            "--host",
+            "--prompt",
+            "--role",
+            "--chroot",
+            "--type",
+            "--command-timeout",
+            "--auth-type",
+        ],
+    ),
+    ("doas", &["-a", "-u", "-C"]),
+    ("env", &["-u", "-C", "--unset", "--chdir"]),
+    ("pkexec", &["--user"]),
+    ("setsid", &[]),
+    (
+        "ionice",
+        &[
+            "-c",
+            "-n",
+            "-p",
+            "-P",
+            "-u",
+            "--class",
+            "--classdata",
+            "--pid",
+            "--pgid",
+            "--uid",
+        ],
+    ),
+    ("watch", &["-n", "--interval"]),
+    ("xargs", &["-I", "-n", "-P", "-L", "-s", "-E", "-d", "-a"]),
+];
+
+fn strip_runner(words: &[Word]) -> &[Word] {
+    let Some(first) = words.first() else {
+        return words;
+    };
+    let program = first.value.rsplit('/').next().unwrap_or("");
+    let Some((_, value_options)) = COMMAND_RUNNERS.iter().find(|(name, _)| *name == program) else {
+        return words;
+    };
+    let mut i = 1;
+    while let Some(word) = words.get(i) {
+        let v = word.value.as_str();
+        if v == "--" {
+            i += 1;
+            break;
+        }
+        if !(v.starts_with('-') && v.len() > 1) {
+            break;
+        }
+        i += if value_options.contains(&v) { 2 } else { 1 };
+    }
+    if i >= words.len() {
+        return words;
+    }
+    &words[i..]
+}
+
+/// Shell code a command runs from its arguments (`bash -c '…'`, `eval …`), for deny and ask
+/// rules.
+pub fn inline_scripts(command: &SimpleCommand) -> Vec<String> {
+    let words = strip_prefixes(&command.words, true);
+    let Some((program, args)) = words.split_first() else {
+        return Vec::new();
+    };
+    let program = program.value.rsplit('/').next().unwrap_or("");
+    if program == "eval" {
+        return vec![args.iter().map(|w| w.value.as_str()).collect::<Vec<_>>().join(" ")];
+    }
+    if !matches!(
+        program,
+        "sh" | "bash" | "zsh" | "dash" | "ksh" | "ash" | "fish" | "mksh"
+    ) {
+        return Vec::new();
+    }
+    let runs_string = |v: &str| v.starts_with('-') && !v.starts_with("--") && v[1..].contains('c');
+    args.iter()
+        .position(|w| runs_string(&w.value))
+        .and_then(|i| args.get(i + 1))
+        .map(|script| vec![script.value.clone()])
+        .unwrap_or_default()
 }
 
 fn strip_wrapper(words: &[Word]) -> &[Word] {
@@ -587,6 +699,10 @@ mod tests {
         assert!(matches("npm test:*", "timeout 60 npm test"));
         let deny = BashPattern::compile("rm:*").unwrap();
         assert!(deny.matches_command(&one("FOO=1 rm -rf x"), true));
+        assert!(deny.matches_command(&one("sudo -u root env A=1 rm -rf x"), true));
+        assert!(!BashPattern::compile("npm test:*")
+            .unwrap()
+            .matches_command(&one("sudo npm test"), false));
     }
 
     #[test]
@@ -598,6 +714,14 @@ mod tests {
         assert_eq!(rule("touch made-by-bash.txt"), "Bash(touch made-by-bash.txt)");
         assert_eq!(rule("NODE_ENV=test npm run build"), "Bash(npm run:*)");
         assert_eq!(rule("sudo apt install x"), "Bash(sudo apt install x)");
+    }
+
+    #[test]
+    fn inline_scripts_are_found() {
+        assert_eq!(inline_scripts(&one("bash -c 'rm -rf x; ls'")), vec!["rm -rf x; ls"]);
+        assert_eq!(inline_scripts(&one("sudo sh -ec \"rm y\"")), vec!["rm y"]);
+        assert_eq!(inline_scripts(&one("eval rm -rf z")), vec!["rm -rf z"]);
+        assert!(inline_scripts(&one("bash script.sh")).is_empty());
     }
 
     #[test]

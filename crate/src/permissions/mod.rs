@@ -304,9 +304,9 @@ const SENSITIVE_FILES: &[&str] = &[
 /// The CLI's advice after a denial, so the model does not hunt for a way around it.
 const DENIAL_ADVICE: &str = "IMPORTANT: You *may* attempt to accomplish this action using other tools that might naturally be used to accomplish this goal, e.g. using head instead of cat. But you *should not* attempt to work around this denial in malicious ways, e.g. do not use your ability to run tests to execute non-test actions. You should only try to work around this restriction in reasonable ways that do not attempt to bypass the intent behind this denial. If you believe this capability is essential to complete the user's request, STOP and explain to the user what you were trying to do and why you need this permission. Let the user decide how to proceed.";
 
-/// Nested command substitutions deeper than this are not searched for denied commands (the
-/// command is asked about anyway).
-const MAX_SUBSTITUTION_DEPTH: usize = 8;
+/// Command substitutions and inline scripts nested deeper than this are not searched for denied
+/// commands.
+const MAX_NESTING_DEPTH: usize = 8;
 
 /// Claude Code's permission rules and modes for one session.
 #[derive(Clone, Debug)]
@@ -829,9 +829,6 @@ impl PermissionEngine {
         if let Some(rule) = self.line_rule(Behavior::Ask, line) {
             return Check::firm_ask(format!("ask rule {}", rule.describe()));
         }
-        if let Some(rule) = self.line_rule(Behavior::Allow, line) {
-            return Check::Allow(format!("allowed by rule {}", rule.describe()));
-        }
         let commands = split_commands(line);
         if commands.is_empty() {
             return Check::ask("the command runs nothing this check can see".into(), None);
@@ -848,13 +845,22 @@ impl PermissionEngine {
             return Check::firm_ask(format!("ask rule {} covers `{}`", rule.describe(), command.text));
         }
         let mut cwd = self.shell_cwd.clone();
+        for command in &commands {
+            if let Some(why) = self.dangerous_removal(command, cwd.as_deref()) {
+                return Check::firm_ask(why);
+            }
+            cwd = self.cwd_after(command, cwd);
+        }
+        if let Some(rule) = self.line_rule(Behavior::Allow, line) {
+            return Check::Allow(format!("allowed by rule {}", rule.describe()));
+        }
+        let mut cwd = self.shell_cwd.clone();
         let mut allowed = Vec::new();
         let mut pending: Vec<&SimpleCommand> = Vec::new();
         for command in &commands {
             match self.command_status(command, cwd.as_deref()) {
-                Status::Allowed(why) => allowed.push(format!("`{}` {why}", command.text)),
-                Status::Dangerous(why) => return Check::firm_ask(why),
-                Status::NeedsApproval => pending.push(command),
+                Some(why) => allowed.push(format!("`{}` {why}", command.text)),
+                None => pending.push(command),
             }
             cwd = self.cwd_after(command, cwd);
         }
@@ -962,12 +968,10 @@ impl PermissionEngine {
         None
     }
 
-    fn command_status(&self, command: &SimpleCommand, cwd: Option<&str>) -> Status {
+    /// Why one simple command may run without asking; None when it needs approval.
+    fn command_status(&self, command: &SimpleCommand, cwd: Option<&str>) -> Option<String> {
         if command.opaque || !command.substitutions.is_empty() {
-            return Status::NeedsApproval;
-        }
-        if let Some(why) = self.dangerous_removal(command, cwd) {
-            return Status::Dangerous(why);
+            return None;
         }
         let writes_inside = command
             .redirects
@@ -975,11 +979,7 @@ impl PermissionEngine {
             .filter(|r| r.writes_file())
             .all(|r| self.argument_inside(&r.target, cwd));
         if let Some(rule) = self.command_rule(Behavior::Allow, command) {
-            return if writes_inside {
-                Status::Allowed(format!("allowed by rule {}", rule.describe()))
-            } else {
-                Status::NeedsApproval
-            };
+            return writes_inside.then(|| format!("allowed by rule {}", rule.describe()));
         }
         let words = bash::strip_prefixes(&command.words, false);
         let arguments_inside = bash::path_arguments(words)
@@ -990,7 +990,7 @@ impl PermissionEngine {
             .iter()
             .all(|r| !r.writes_file() && !r.op.contains('<'));
         if !command.has_expansion && only_harmless_redirects && arguments_inside && read_only::is_read_only(words) {
-            return Status::Allowed("is read-only".into());
+            return Some("is read-only".into());
         }
         if self.mode == PermissionMode::AcceptEdits
             && !command.has_expansion
@@ -998,9 +998,9 @@ impl PermissionEngine {
             && writes_inside
             && bash::is_accept_edits_command(command)
         {
-            return Status::Allowed("is allowed in acceptEdits mode".into());
+            return Some("is allowed in acceptEdits mode".into());
         }
-        Status::NeedsApproval
+        None
     }
 }
 
@@ -1022,20 +1022,19 @@ fn more_restrictive(a: Check, b: Check) -> Check {
     }
 }
 
-enum Status {
-    Allowed(String),
-    Dangerous(String),
-    NeedsApproval,
-}
-
-/// The commands of a line together with those inside its command substitutions, for deny and
-/// ask rules.
+/// The commands of a line together with those inside its command substitutions and inline
+/// scripts (`bash -c '…'`, `eval …`), for deny and ask rules.
 fn collect_nested(commands: &[SimpleCommand], depth: usize, out: &mut Vec<SimpleCommand>) {
     for command in commands {
         out.push(command.clone());
-        if depth < MAX_SUBSTITUTION_DEPTH {
-            for inner in &command.substitutions {
-                collect_nested(&split_commands(inner), depth + 1, out);
+        if depth < MAX_NESTING_DEPTH {
+            for inner in command
+                .substitutions
+                .iter()
+                .cloned()
+                .chain(bash::inline_scripts(command))
+            {
+                collect_nested(&split_commands(&inner), depth + 1, out);
             }
         }
     }
