@@ -10,6 +10,7 @@ pub mod framing;
 pub mod host;
 pub mod mcp;
 pub mod paths;
+pub mod permissions;
 pub mod tools;
 
 #[cfg(not(target_arch = "wasm32"))]
