@@ -8,7 +8,8 @@
 //! with a coarser but still valid diff rather than blocking.
 
 use serde::{Deserialize, Serialize};
-use similar::{Algorithm, DiffOp, TextDiff};
+use similar::algorithms::{myers, Capture, Replace};
+use similar::DiffOp;
 use std::fmt::Write as _;
 use std::time::Duration;
 
@@ -156,19 +157,38 @@ pub fn structured_patch_with(old: &str, new: &str, context: usize, limits: &Diff
     // Lines end at `\n` only, as in jsdiff (similar's own line tokenizer also splits at a lone `\r`).
     let old_lines: Vec<&str> = old_mid.split_inclusive('\n').collect();
     let new_lines: Vec<&str> = new_mid.split_inclusive('\n').collect();
-    let diff = TextDiff::configure()
-        .algorithm(Algorithm::Myers)
-        .timeout(limits.timeout)
-        .diff_slices(&old_lines, &new_lines);
-    let hunks = diff
-        .grouped_ops(context)
+    // Myers on `&str` lines only, called directly: `TextDiff` would compile every algorithm for
+    // every element type into the wasm. Past the deadline Myers returns a coarser, valid diff.
+    let mut capture = Replace::new(Capture::new());
+    let deadline = deadline_after(limits.timeout);
+    let Ok(()) = myers::diff_deadline(
+        &mut capture,
+        &old_lines,
+        0..old_lines.len(),
+        &new_lines,
+        0..new_lines.len(),
+        deadline,
+    );
+    let ops = capture.into_inner().into_ops();
+    let hunks = similar::group_diff_ops(ops, context)
         .iter()
-        .filter_map(|group| hunk_of(&diff, group, window.first_line))
+        .filter_map(|group| hunk_of(&old_lines, &new_lines, group, window.first_line))
         .collect();
     Diff::Patch { hunks }
 }
 
-fn hunk_of(diff: &TextDiff<'_, '_, str>, group: &[DiffOp], line_offset: usize) -> Option<Hunk> {
+/// similar's deadline type: std's Instant natively, web-time's on wasm (std's panics there).
+#[cfg(not(target_arch = "wasm32"))]
+fn deadline_after(timeout: std::time::Duration) -> Option<std::time::Instant> {
+    std::time::Instant::now().checked_add(timeout)
+}
+
+#[cfg(target_arch = "wasm32")]
+fn deadline_after(timeout: std::time::Duration) -> Option<similar::Instant> {
+    similar::Instant::now().checked_add(timeout)
+}
+
+fn hunk_of(old: &[&str], new: &[&str], group: &[DiffOp], line_offset: usize) -> Option<Hunk> {
     let first = group.first()?;
     let last = group.last()?;
     let old_range = first.old_range().start..last.old_range().end;
@@ -177,12 +197,12 @@ fn hunk_of(diff: &TextDiff<'_, '_, str>, group: &[DiffOp], line_offset: usize) -
     for op in group {
         let (_, old_ops, new_ops) = op.as_tag_tuple();
         match op {
-            DiffOp::Equal { .. } => old_ops.for_each(|i| push_line(&mut lines, ' ', diff.old_slice(i))),
-            DiffOp::Delete { .. } => old_ops.for_each(|i| push_line(&mut lines, '-', diff.old_slice(i))),
-            DiffOp::Insert { .. } => new_ops.for_each(|i| push_line(&mut lines, '+', diff.new_slice(i))),
+            DiffOp::Equal { .. } => old_ops.for_each(|i| push_line(&mut lines, ' ', old.get(i).copied())),
+            DiffOp::Delete { .. } => old_ops.for_each(|i| push_line(&mut lines, '-', old.get(i).copied())),
+            DiffOp::Insert { .. } => new_ops.for_each(|i| push_line(&mut lines, '+', new.get(i).copied())),
             DiffOp::Replace { .. } => {
-                old_ops.for_each(|i| push_line(&mut lines, '-', diff.old_slice(i)));
-                new_ops.for_each(|i| push_line(&mut lines, '+', diff.new_slice(i)));
+                old_ops.for_each(|i| push_line(&mut lines, '-', old.get(i).copied()));
+                new_ops.for_each(|i| push_line(&mut lines, '+', new.get(i).copied()));
             }
         }
     }
