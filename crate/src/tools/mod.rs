@@ -217,6 +217,8 @@ pub struct Toolset<H: Host> {
     shells: RefCell<HashMap<String, ShellRecord>>,
     next_shell: RefCell<u64>,
     real_root: RefCell<Option<String>>,
+    /// The shell's working directory, carried from one Bash call to the next like the built-in's.
+    cwd: RefCell<String>,
 }
 
 impl<H: Host> Toolset<H> {
@@ -227,13 +229,14 @@ impl<H: Host> Toolset<H> {
         }
         Ok(Toolset {
             host,
-            paths,
             cache: FileCache::default(),
             config,
             reads: RefCell::new(HashMap::new()),
             shells: RefCell::new(HashMap::new()),
             next_shell: RefCell::new(0),
             real_root: RefCell::new(None),
+            cwd: RefCell::new(paths.root().to_string()),
+            paths,
         })
     }
 
@@ -387,6 +390,22 @@ impl<H: Host> Toolset<H> {
 
     pub fn remove_shell(&self, id: &str) -> Option<ShellRecord> {
         self.shells.borrow_mut().remove(id)
+    }
+
+    /// The ids of all registered background shells, oldest first.
+    pub fn shell_ids(&self) -> Vec<String> {
+        let mut ids: Vec<String> = self.shells.borrow().keys().cloned().collect();
+        ids.sort_by_key(|id| id.trim_start_matches("bash_").parse::<u64>().unwrap_or(u64::MAX));
+        ids
+    }
+
+    /// The directory the next Bash command starts in (the workspace root until a `cd` moves it).
+    pub fn cwd(&self) -> String {
+        self.cwd.borrow().clone()
+    }
+
+    pub fn set_cwd(&self, cwd: impl Into<String>) {
+        *self.cwd.borrow_mut() = cwd.into();
     }
 }
 
