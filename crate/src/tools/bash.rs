@@ -402,7 +402,10 @@ fn foreground_result(
             stderr_shown = join_lines([stderr_shown.as_str(), note.as_str()]);
         }
     }
-    let body = truncate_middle(&join_lines([stdout_shown.as_str(), stderr_shown.as_str()]), MAX_OUTPUT_CHARS);
+    let body = truncate_middle(
+        &join_lines([stdout_shown.as_str(), stderr_shown.as_str()]),
+        MAX_OUTPUT_CHARS,
+    );
     let mut lines: Vec<String> = Vec::new();
     if output.timed_out {
         lines.push(format!("Exit code {TIMEOUT_EXIT_CODE}"));
@@ -469,8 +472,9 @@ async fn start_background<H: Host>(ts: &Toolset<H>, input: &BashInput, command: 
         command: input.command.clone(),
         started_ms: ts.host.now_ms(),
     });
-    let mut lines =
-        vec![format!("Command running in background with ID: {id}. Check its output with BashOutput and stop it with KillShell.")];
+    let mut lines = vec![format!(
+        "Command running in background with ID: {id}. Check its output with BashOutput and stop it with KillShell."
+    )];
     lines.extend(notes);
     Ok(ToolOutput::text(lines.join("\n")).with_structured(json!({
         "stdout": "",
@@ -514,7 +518,11 @@ pub async fn run_bash_output<H: Host>(ts: &Toolset<H>, args: Value) -> ToolResul
         }
     };
     let filtered = |text: &str| match &filter {
-        Some(re) if !text.trim().is_empty() => text.split('\n').filter(|l| re.is_match(l)).collect::<Vec<_>>().join("\n"),
+        Some(re) if !text.trim().is_empty() => text
+            .split('\n')
+            .filter(|l| re.is_match(l))
+            .collect::<Vec<_>>()
+            .join("\n"),
         _ => text.to_string(),
     };
     let shown_stdout = truncate_middle(&filtered(&stdout), MAX_OUTPUT_CHARS);
@@ -601,7 +609,11 @@ fn trim_stdout(stdout: &str) -> &str {
 }
 
 fn join_lines<'a>(parts: impl IntoIterator<Item = &'a str>) -> String {
-    parts.into_iter().filter(|p| !p.is_empty()).collect::<Vec<_>>().join("\n")
+    parts
+        .into_iter()
+        .filter(|p| !p.is_empty())
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// Cut text longer than `max` characters to its head and tail, at line breaks where there are
@@ -665,7 +677,7 @@ fn exit_semantics(command: &str, exit_code: Option<i32>) -> ExitSemantics {
     };
     match meaning_of_one {
         Some(meaning) => ExitSemantics {
-            is_error: code >= 2 || code < 0,
+            is_error: !(0..2).contains(&code),
             interpretation: (code == 1).then_some(meaning),
         },
         None => ExitSemantics {
@@ -735,7 +747,11 @@ fn split_subcommands(command: &str) -> Vec<String> {
         }
     }
     parts.push(current);
-    parts.into_iter().map(|p| p.trim().to_string()).filter(|p| !p.is_empty()).collect()
+    parts
+        .into_iter()
+        .map(|p| p.trim().to_string())
+        .filter(|p| !p.is_empty())
+        .collect()
 }
 
 /// The built-in's duration format: `45s`, `2m 0s`, `1h 0m 0s`, `1d 2h 3m`.
@@ -829,7 +845,10 @@ mod tests {
             split_subcommands("a && b || c; d | e & f\ng"),
             vec!["a", "b", "c", "d", "e", "f", "g"]
         );
-        assert_eq!(split_subcommands("echo 'a && b' \"c|d\" e\\;f"), vec!["echo 'a && b' \"c|d\" e\\;f"]);
+        assert_eq!(
+            split_subcommands("echo 'a && b' \"c|d\" e\\;f"),
+            vec!["echo 'a && b' \"c|d\" e\\;f"]
+        );
         assert!(no_output_expected("mkdir -p x && cd x"));
         assert!(!no_output_expected("mkdir x && ls"));
     }
@@ -869,6 +888,9 @@ mod tests {
             Some("C:\\Users\\me")
         );
         assert_eq!(from_shell_path("relative", PathStyle::Posix), None);
-        assert_eq!(from_shell_path("/home/me/", PathStyle::Posix).as_deref(), Some("/home/me"));
+        assert_eq!(
+            from_shell_path("/home/me/", PathStyle::Posix).as_deref(),
+            Some("/home/me")
+        );
     }
 }

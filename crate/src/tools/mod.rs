@@ -227,16 +227,17 @@ impl<H: Host> Toolset<H> {
         if let Some(mirror) = &config.mirror {
             paths = paths.with_mirror(mirror)?;
         }
+        let cwd = RefCell::new(paths.root().to_string());
         Ok(Toolset {
             host,
+            paths,
             cache: FileCache::default(),
             config,
             reads: RefCell::new(HashMap::new()),
             shells: RefCell::new(HashMap::new()),
             next_shell: RefCell::new(0),
             real_root: RefCell::new(None),
-            cwd: RefCell::new(paths.root().to_string()),
-            paths,
+            cwd,
         })
     }
 
