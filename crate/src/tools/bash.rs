@@ -1,56 +1,174 @@
-//! Bash, BashOutput and KillShell: shell commands where the workspace is.
+//! Bash, BashOutput and KillShell: shell commands run where the workspace is, with the built-in
+//! Bash tool's conventions (Claude Code 2.1.330 for Bash; the earlier BashOutput/KillShell pair,
+//! which 2.1.330 replaced with TaskStop and Monitor, for background shells).
 //!
-//! Like the built-in, the working directory persists between calls: each command runs inside a
-//! wrapper that prints a marker and `pwd` after it, the trailer is stripped, and the next command
-//! starts there. A directory outside the workspace is not kept ("Shell cwd was reset to …").
+//! The working directory carries from one call to the next like the built-in's: the command is
+//! wrapped so the shell reports `pwd -P` after it on a private file descriptor, behind a marker
+//! that is stripped from the output.
 
-use super::{parse_input, Host, ShellRecord, ToolError, ToolOutput, ToolResult, ToolSpec, Toolset};
-use crate::host::{ExecRequest, HostErrorKind};
-use regex::Regex;
+use super::{content_hash, parse_input, Host, ShellRecord, ToolError, ToolOutput, ToolResult, ToolSpec, Toolset};
+use crate::host::{BackgroundStatus, ExecOutput, ExecRequest, HostError, HostErrorKind};
+use crate::paths::{normalize, PathStyle};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-/// What the model sees of each stream at most, as the built-in (`BASH_MAX_OUTPUT_LENGTH` default).
-pub const MAX_OUTPUT_CHARS: usize = 30_000;
+/// The built-in's limits (2.1.330: `BASH_DEFAULT_TIMEOUT_MS`, `BASH_MAX_TIMEOUT_MS`, the background
+/// lifetime defaults, and `BASH_MAX_OUTPUT_LENGTH`).
 pub const DEFAULT_TIMEOUT_MS: u64 = 120_000;
 pub const MAX_TIMEOUT_MS: u64 = 600_000;
-pub const DEFAULT_BACKGROUND_TIMEOUT_MS: u64 = 1_800_000;
-pub const MAX_BACKGROUND_TIMEOUT_MS: u64 = 7_200_000;
-/// Bytes the host keeps per stream; the model sees at most [`MAX_OUTPUT_CHARS`] of them.
-const HOST_OUTPUT_CAP: usize = 4 * 1024 * 1024;
-const CWD_MARKER: &str = "__TETHER_CWD_7f3a9c__";
+pub const DEFAULT_BACKGROUND_LIFETIME_MS: u64 = 1_800_000;
+pub const MAX_BACKGROUND_LIFETIME_MS: u64 = 7_200_000;
+pub const MAX_OUTPUT_CHARS: usize = 30_000;
 
-/// Variables that keep commands from waiting for a person who is not there.
-const NON_INTERACTIVE_ENV: [(&str, &str); 5] = [
+/// Bytes of each stream the host keeps for one foreground command. The model sees at most
+/// `MAX_OUTPUT_CHARS` of it (head and tail); the rest only bounds memory and transfer.
+const CAPTURE_BYTES: usize = 2 * 1024 * 1024;
+/// Unread bytes of each stream the host keeps for a background command between two BashOutput
+/// calls; older output is dropped first.
+const BACKGROUND_UNREAD_BYTES: usize = 4 * 1024 * 1024;
+
+/// What the built-in reports for a command killed at its timeout (SIGTERM's 128 + 15).
+const TIMEOUT_EXIT_CODE: i32 = 143;
+
+/// Set for every command: what the CLI sets for its own Bash (`CLAUDECODE`, `GIT_EDITOR=true`),
+/// plus pagers and prompts turned off, since commands run without a terminal and any wait for
+/// input would last until the timeout. The session's configured environment comes after and wins.
+const COMMAND_ENV: [(&str, &str); 5] = [
+    ("CLAUDECODE", "1"),
     ("GIT_EDITOR", "true"),
-    ("GIT_TERMINAL_PROMPT", "0"),
     ("PAGER", "cat"),
     ("GIT_PAGER", "cat"),
-    ("DEBIAN_FRONTEND", "noninteractive"),
+    ("GIT_TERMINAL_PROMPT", "0"),
 ];
 
 const BASH_DESCRIPTION: &str = r#"Executes a given bash command and returns its output.
 
-The working directory persists between commands, but shell state (variables, functions, aliases) does not. The shell starts in the workspace root; a cd to a directory outside the workspace is reset.
+The working directory persists between commands: a `cd` carries to the next call if the command succeeds and ends inside the workspace. Outside it the shell returns to the workspace root; otherwise it stays where it was. Shell state (environment variables, functions, aliases) does not persist between calls.
 
 IMPORTANT: Avoid using this tool to run `find`, `grep`, `cat`, `head`, `tail`, `sed`, `awk`, or `echo` commands, unless explicitly instructed or after you have verified that a dedicated tool cannot accomplish your task. Instead, use the appropriate dedicated tool as this will provide a much better experience for the user:
+
  - File search: Use Glob (NOT find or ls)
  - Content search: Use Grep (NOT grep or rg)
  - Read files: Use Read (NOT cat/head/tail)
  - Edit files: Use Edit (NOT sed/awk)
  - Write files: Use Write (NOT echo >/cat <<EOF)
+ - Communication: Output text directly (NOT echo/printf)
+While the Bash tool can do similar things, it’s better to use the built-in tools as they provide a better user experience and make it easier to review tool calls and give permission.
 
 # Instructions
  - If your command will create new directories or files, first use this tool to run `ls` to verify the parent directory exists and is the correct location.
- - Always quote file paths that contain spaces with double quotes (e.g., cd "path with spaces/file.txt").
- - Try to maintain your current working directory throughout the session by using absolute paths and avoiding usage of `cd`.
- - You may specify an optional timeout in milliseconds (up to 600000ms / 10 minutes). By default, your command will timeout after 120000ms (2 minutes).
- - You can use the `run_in_background` parameter to run the command in the background. Only use this if you don't need the result immediately and are OK being notified when the command completes later. Read its output with BashOutput and stop it with KillShell. You do not need to use '&' at the end of the command when using this parameter.
- - Write a clear, concise description of what your command does.
- - If the output exceeds 30000 characters, output will be truncated before being returned to you.
- - When issuing multiple commands: if the commands are independent and can run in parallel, make multiple Bash tool calls in a single message. If the commands depend on each other and must run sequentially, use a single Bash call with '&&' to chain them together. Use ';' only when you need to run commands sequentially but don't care if earlier commands fail.
- - Avoid interactive commands (editors, pagers, prompts): there is no terminal to answer them. Use non-interactive flags (e.g. `git --no-pager`, `-y`).
- - The command runs on the machine where the workspace is, which may be a remote server without internet access."#;
+ - Always quote file paths that contain spaces with double quotes in your command (e.g., cd "path with spaces/file.txt")
+ - Try to maintain your current working directory throughout the session by using absolute paths and avoiding usage of `cd`. You may use `cd` if the User explicitly requests it.
+ - You may specify an optional timeout in milliseconds (up to 600000ms / 10 minutes for a foreground command). By default, your command will timeout after 120000ms (2 minutes).
+ - Commands run without a terminal and with standard input closed. Anything that waits for input (editors, pagers, password prompts, interactive installers) fails or hangs until the timeout: use non-interactive flags such as `-y`/`--yes`, and never use interactive flags like `git rebase -i` or `git add -i`.
+ - You can use the `run_in_background` parameter to run the command in the background. Only use this if you don't need the result immediately. You can check its output with the BashOutput tool as it becomes available and stop it with the KillShell tool. With it, `timeout` is how long the command may run in the background (default 1800000 ms, max 7200000 ms); at that limit it is stopped. You do not need to use '&' at the end of the command when using this parameter.
+ - If the output exceeds 30000 characters, output will be truncated before being returned to you: send long output to a file and read the part you need.
+ - For git commands:
+   - Prefer to create a new commit rather than amending an existing commit.
+   - Before running destructive operations (e.g., git reset --hard, git push --force, git checkout --), consider whether there is a safer alternative that achieves the same goal. Only use destructive operations when they are truly the best approach.
+   - Never skip hooks (--no-verify) or bypass signing (--no-gpg-sign, -c commit.gpgsign=false) unless the user has explicitly asked for it. If a hook fails, investigate and fix the underlying issue.
+ - Avoid unnecessary `sleep` commands:
+   - Do not sleep between commands that can run immediately — just run them.
+   - Do not retry failing commands in a sleep loop — diagnose the root cause.
+   - If you must poll an external process, use a check command (e.g. `gh run view`) rather than sleeping first.
+   - If you must sleep, keep the duration short to avoid blocking the user.
+
+# Committing changes with git
+
+Only create commits when requested by the user. If unclear, ask first.
+
+Git Safety Protocol:
+- NEVER update the git config
+- NEVER run destructive git commands (push --force, reset --hard, checkout ., restore ., clean -f, branch -D) unless the user explicitly requests these actions. Taking unauthorized destructive actions is unhelpful and can result in lost work, so it's best to ONLY run these commands when given direct instructions
+- NEVER skip hooks (--no-verify, --no-gpg-sign, etc) unless the user explicitly requests it
+- NEVER run force push to main/master, warn the user if they request it
+- CRITICAL: Always create NEW commits rather than amending, unless the user explicitly requests a git amend. When a pre-commit hook fails, the commit did NOT happen — so --amend would modify the PREVIOUS commit, which may result in destroying work or losing previous changes. Instead, after hook failure, fix the issue, re-stage, and create a NEW commit
+- When staging files, prefer adding specific files by name rather than using "git add -A" or "git add .", which can accidentally include sensitive files (.env, credentials) or large binaries
+- NEVER commit changes unless the user explicitly asks you to. It is VERY IMPORTANT to only commit when explicitly asked, otherwise the user will feel that you are being too proactive
+- Do not commit files that likely contain secrets (.env, credentials.json, .claude/settings.local.json, etc). Warn the user if they specifically request to commit those files
+- Draft a concise (1-2 sentences) commit message that focuses on the "why" rather than the "what"
+- If there are no changes to commit (i.e., no untracked files and no modifications), do not create an empty commit
+- DO NOT push to the remote repository unless the user explicitly asks you to do so
+- In order to ensure good formatting, ALWAYS pass the commit message via a HEREDOC, a la this example:
+<example>
+git commit -m "$(cat <<'EOF'
+   Commit message here.
+   EOF
+   )"
+</example>
+
+# Creating pull requests
+Use the gh command via the Bash tool for ALL GitHub-related tasks including working with issues, pull requests, checks, and releases. If given a Github URL use the gh command to get the information needed. Return the PR URL when you're done, so the user can see it."#;
+
+const BASH_OUTPUT_DESCRIPTION: &str = "
+- Retrieves output from a running or completed background bash shell
+- Takes a bash_id parameter identifying the shell (the ID Bash returned for a command run with run_in_background)
+- Always returns only new output since the last check
+- Returns stdout and stderr output along with shell status
+- Supports optional regex filtering to show only lines matching a pattern
+- Use this tool when you need to monitor or check the output of a long-running shell
+- If the accumulated output exceeds 30,000 characters, it will be truncated before being returned to you
+";
+
+const KILL_SHELL_DESCRIPTION: &str = "
+- Kills a running background bash shell by its ID
+- Takes a shell_id parameter identifying the shell to kill
+- Returns a success or failure status 
+- Use this tool when you need to terminate a long-running shell
+- Shell IDs are the IDs Bash returned for commands run with run_in_background
+";
+
+fn bash_schema() -> Value {
+    json!({
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "type": "object",
+        "properties": {
+            "command": {"type": "string", "description": "The command to execute"},
+            "timeout": {
+                "type": "number",
+                "description": "Optional timeout in milliseconds (max 600000 for a foreground command)"
+            },
+            "description": {
+                "type": "string",
+                "description": "Clear, concise description of what this command does in active voice. Never use words like \"complex\" or \"risk\" in the description - just describe what it does.\n\nSay what the command does in plain words: do not echo the command's text, its flags, or file paths - the user reads this description, often without seeing the command.\n\nFor simple commands (git, npm, standard CLI tools), keep it brief (5-10 words):\n- ls → \"List files in current directory\"\n- git status → \"Show working tree status\"\n- npm install → \"Install package dependencies\"\n\nFor commands that are harder to parse at a glance (piped commands, obscure flags, etc.), add enough context to clarify what it does:\n- find . -name \"*.tmp\" -exec rm {} \\; → \"Find and delete all .tmp files recursively\"\n- git reset --hard origin/main → \"Discard all local changes and match remote main\"\n- curl -s url | jq '.data[]' → \"Fetch JSON from URL and extract data array elements\""
+            },
+            "run_in_background": {
+                "type": "boolean",
+                "description": "Set to true to run this command in the background. With it, `timeout` limits how long the command may run in the background before it is stopped (default 1800000 ms, max 7200000 ms)."
+            }
+        },
+        "required": ["command"],
+        "additionalProperties": false
+    })
+}
+
+fn bash_output_schema() -> Value {
+    json!({
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "type": "object",
+        "properties": {
+            "bash_id": {"type": "string", "description": "The ID of the background shell to retrieve output from"},
+            "filter": {
+                "type": "string",
+                "description": "Optional regular expression to filter the output lines. Only lines matching this regex will be included in the result. Any lines that do not match will no longer be available to read."
+            }
+        },
+        "required": ["bash_id"],
+        "additionalProperties": false
+    })
+}
+
+fn kill_shell_schema() -> Value {
+    json!({
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "type": "object",
+        "properties": {
+            "shell_id": {"type": "string", "description": "The ID of the background shell to kill"}
+        },
+        "required": ["shell_id"],
+        "additionalProperties": false
+    })
+}
 
 pub static BASH_SPEC: ToolSpec = ToolSpec {
     name: "Bash",
@@ -58,13 +176,14 @@ pub static BASH_SPEC: ToolSpec = ToolSpec {
     description: BASH_DESCRIPTION,
     input_schema: bash_schema,
     read_only: false,
-    destructive: true,
+    // Not "destructive": the CLI then asks for every call even in auto mode, unlike its own Bash.
+    destructive: false,
 };
 
 pub static BASH_OUTPUT_SPEC: ToolSpec = ToolSpec {
     name: "BashOutput",
     title: "BashOutput",
-    description: "- Retrieves output from a running or completed background bash shell\n- Takes a bash_id parameter identifying the shell\n- Always returns only new output since the last check\n- Returns stdout and stderr output along with shell status\n- Supports optional regex filtering to show only lines matching a pattern\n- Use this tool when you need to monitor or check the output of a long-running shell\n- Shell IDs are returned by Bash when run_in_background is true",
+    description: BASH_OUTPUT_DESCRIPTION,
     input_schema: bash_output_schema,
     read_only: true,
     destructive: false,
@@ -72,259 +191,292 @@ pub static BASH_OUTPUT_SPEC: ToolSpec = ToolSpec {
 
 pub static KILL_SHELL_SPEC: ToolSpec = ToolSpec {
     name: "KillShell",
-    title: "KillShell",
-    description: "- Kills a running background bash shell by its ID\n- Takes a shell_id parameter identifying the shell to kill\n- Returns a success or failure status\n- Use this tool when you need to terminate a long-running shell\n- Shell IDs are returned by Bash when run_in_background is true",
+    title: "Kill Shell",
+    description: KILL_SHELL_DESCRIPTION,
     input_schema: kill_shell_schema,
     read_only: false,
+    // Not "destructive": the CLI then asks for every call even in auto mode, unlike its own Bash.
     destructive: false,
 };
-
-fn bash_schema() -> Value {
-    json!({
-        "type": "object",
-        "properties": {
-            "command": {"type": "string", "description": "The command to execute"},
-            "timeout": {"type": "number", "description": "Optional timeout in milliseconds (max 600000 for a foreground command)"},
-            "description": {"type": "string", "description": "Clear, concise description of what this command does in active voice, in 5-10 words (e.g. \"List files in current directory\", \"Install package dependencies\")."},
-            "run_in_background": {"type": "boolean", "description": "Set to true to run this command in the background. Use BashOutput to read its output and KillShell to stop it. With it, `timeout` limits how long the command may run in the background before it is stopped (default 1800000 ms, max 7200000 ms)."}
-        },
-        "required": ["command"],
-        "additionalProperties": false,
-        "$schema": "http://json-schema.org/draft-07/schema#"
-    })
-}
-
-fn bash_output_schema() -> Value {
-    json!({
-        "type": "object",
-        "properties": {
-            "bash_id": {"type": "string", "description": "The ID of the background shell to retrieve output from"},
-            "filter": {"type": "string", "description": "Optional regular expression to filter the output lines. Only lines matching this regex will be included in the result. Any lines that do not match will no longer be available to read."}
-        },
-        "required": ["bash_id"],
-        "additionalProperties": false,
-        "$schema": "http://json-schema.org/draft-07/schema#"
-    })
-}
-
-fn kill_shell_schema() -> Value {
-    json!({
-        "type": "object",
-        "properties": {
-            "shell_id": {"type": "string", "description": "The ID of the background shell to kill"}
-        },
-        "required": ["shell_id"],
-        "additionalProperties": false,
-        "$schema": "http://json-schema.org/draft-07/schema#"
-    })
-}
 
 #[derive(Deserialize)]
 struct BashInput {
     command: String,
+    /// A number in the schema; models send integers and occasionally fractions.
     timeout: Option<f64>,
-    #[serde(default)]
-    #[allow(dead_code)] // shown by the UI from the raw input; accepted here so validation passes
-    description: Option<String>,
-    #[serde(default)]
-    run_in_background: bool,
+    run_in_background: Option<bool>,
 }
 
 #[derive(Deserialize)]
 struct BashOutputInput {
+    #[serde(alias = "shell_id")]
     bash_id: String,
     filter: Option<String>,
 }
 
 #[derive(Deserialize)]
 struct KillShellInput {
+    #[serde(alias = "bash_id", alias = "task_id")]
     shell_id: String,
-}
-
-/// The command wrapped so that the shell reports its final directory after it, keeping the
-/// command's exit status. `{ …\n}` keeps heredocs and a trailing `# comment` intact.
-fn wrap(command: &str) -> String {
-    format!("{{ {command}\n}}\n__tether_status=$?\nprintf '\\n{CWD_MARKER}%s\\n' \"$(pwd)\"\nexit $__tether_status")
-}
-
-/// Split the cwd trailer off stdout: (stdout without it, the reported directory).
-fn strip_cwd_trailer(stdout: &str) -> (String, Option<String>) {
-    let marker = format!("\n{CWD_MARKER}");
-    match stdout.rfind(&marker) {
-        Some(i) => {
-            let dir = stdout[i + marker.len()..].trim_end_matches(['\n', '\r']).to_string();
-            (stdout[..i].to_string(), Some(dir))
-        }
-        None => (stdout.to_string(), None),
-    }
-}
-
-/// The built-in's cap: the first [`MAX_OUTPUT_CHARS`] characters, then how many lines were cut.
-pub fn truncate_output(text: &str) -> String {
-    if text.chars().count() <= MAX_OUTPUT_CHARS {
-        return text.to_string();
-    }
-    let cut = text
-        .char_indices()
-        .nth(MAX_OUTPUT_CHARS)
-        .map(|(i, _)| i)
-        .unwrap_or(text.len());
-    let (head, rest) = text.split_at(cut);
-    let lines = rest.lines().count();
-    format!("{head}\n\n... [{lines} lines truncated] ...")
-}
-
-fn env_for<H: Host>(ts: &Toolset<H>) -> Vec<(String, String)> {
-    let mut env: Vec<(String, String)> = NON_INTERACTIVE_ENV
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.to_string()))
-        .collect();
-    env.extend(ts.config.env.iter().cloned());
-    env
-}
-
-fn describe_ms(ms: u64) -> String {
-    let secs = ms as f64 / 1000.0;
-    if secs >= 60.0 {
-        format!("{}m {}s", (secs / 60.0).floor(), (secs % 60.0).round())
-    } else {
-        format!("{secs}s")
-    }
 }
 
 pub async fn run_bash<H: Host>(ts: &Toolset<H>, args: Value) -> ToolResult<ToolOutput> {
     let input: BashInput = parse_input("Bash", args)?;
     if input.command.trim().is_empty() {
-        return Err(ToolError::new("The command is empty. Give a shell command to run."));
+        return Err(ToolError::new("The command is empty. Give the shell command to run."));
     }
     let command = ts.paths.rewrite_command(&input.command);
-    let requested = input.timeout.filter(|t| t.is_finite() && *t > 0.0).map(|t| t as u64);
-    if input.run_in_background {
-        return run_in_background(ts, &command, requested).await;
+    if input.run_in_background == Some(true) {
+        return start_background(ts, &input, &command).await;
     }
-    let mut notes = Vec::new();
-    let timeout_ms = match requested {
-        Some(t) if t > MAX_TIMEOUT_MS => {
-            notes.push(format!(
-                "(The timeout of {t} ms is above the maximum; {MAX_TIMEOUT_MS} ms was used.)"
-            ));
-            MAX_TIMEOUT_MS
-        }
-        Some(t) => t,
-        None => DEFAULT_TIMEOUT_MS,
-    };
-    let mut cwd = ts.shell_cwd();
-    let mut request = ExecRequest {
-        command: wrap(&command),
-        cwd: cwd.clone(),
-        env: env_for(ts),
+    let (timeout_ms, timeout_note) = clamp_timeout(
+        input.timeout,
+        DEFAULT_TIMEOUT_MS,
+        MAX_TIMEOUT_MS,
+        "for a foreground command",
+    );
+    let marker = format!(
+        "__TETHER_CWD_{:016x}__",
+        content_hash(format!("{command}\u{0}{}", ts.host.now_ms()).as_bytes())
+    );
+    let wrapped = wrap_reporting_cwd(&command, &marker);
+    let mut notes: Vec<String> = timeout_note.into_iter().collect();
+    let request = |cwd: String| ExecRequest {
+        command: wrapped.clone(),
+        cwd,
+        env: command_env(ts),
         timeout_ms,
-        max_output_bytes: HOST_OUTPUT_CAP,
+        max_output_bytes: CAPTURE_BYTES,
     };
-    let output = match ts.host.run(&request).await {
-        Err(e) if e.kind == HostErrorKind::NotFound && cwd != ts.paths.root() => {
-            // The directory the shell was in is gone: start over at the root.
-            cwd = ts.paths.root().to_string();
-            ts.set_shell_cwd(&cwd);
-            notes.push(format!("Shell cwd was reset to {cwd}"));
-            request.cwd = cwd.clone();
-            ts.host.run(&request).await
+    let output = match ts.host.run(&request(ts.cwd())).await {
+        Err(e) if e.kind == HostErrorKind::NotFound && ts.cwd() != ts.paths.root() => {
+            // The directory a previous `cd` left us in is gone: start over from the root.
+            notes.push(reset_cwd(ts));
+            ts.host.run(&request(ts.cwd())).await.map_err(|e| exec_error(ts, e))?
         }
-        other => other,
+        other => other.map_err(|e| exec_error(ts, e))?,
+    };
+    let (stdout, reported_cwd) = split_cwd_report(&output.stdout, &marker);
+    if output.exit_code == Some(0) && !output.timed_out {
+        if let Some(cwd) = reported_cwd {
+            notes.extend(follow_cwd(ts, &cwd).await);
+        }
     }
-    .map_err(|e| ToolError::new(format!("Could not run the command: {}", e.message)))?;
+    Ok(foreground_result(&input.command, &output, &stdout, timeout_ms, &notes))
+}
 
-    let (stdout, reported_cwd) = strip_cwd_trailer(&output.stdout);
-    if let Some(dir) = reported_cwd.filter(|d| !d.is_empty()) {
-        match ts.paths.resolve(&dir) {
-            Ok(dir) if ts.paths.contains(&dir) => ts.set_shell_cwd(&dir),
-            _ => {
-                let root = ts.paths.root().to_string();
-                ts.set_shell_cwd(&root);
-                notes.push(format!("Shell cwd was reset to {root}"));
+/// The command inside a brace group (so `cd` and variables act on the shell that reports the
+/// directory), on a line of its own (so a heredoc or a trailing `# comment` ends before the
+/// closing brace). The report goes to fd 9, a copy of stdout taken before the command runs, so a
+/// command that redirects its own stdout (`exec > log`) does not swallow it; the command itself
+/// runs with fd 9 closed. `:;` keeps a command that is only a comment valid, and everything stays
+/// on the first line so the shell's error messages keep the command's line numbers.
+fn wrap_reporting_cwd(command: &str, marker: &str) -> String {
+    format!(
+        "exec 9>&1; {{ :; {command}\n\n}} 9>&-\n__tether_status=$?\nprintf '\\n%s%s\\n' '{marker}' \"$(pwd -P 2>/dev/null)\" >&9\nexit $__tether_status\n"
+    )
+}
+
+/// Remove the cwd report from stdout. Returns the command's own stdout and the reported
+/// directory (empty when `pwd` failed), or None when the report is missing: the command ended
+/// the shell itself (`exit`, `exec`) or its output was cut before the report.
+fn split_cwd_report(stdout: &str, marker: &str) -> (String, Option<String>) {
+    let needle = format!("\n{marker}");
+    let Some(start) = stdout.rfind(&needle) else {
+        return (stdout.to_string(), None);
+    };
+    let after = &stdout[start + needle.len()..];
+    let (cwd, rest) = match after.find('\n') {
+        Some(i) => (&after[..i], &after[i + 1..]),
+        None => (after, ""),
+    };
+    // Output after the report comes from processes the command left running.
+    let mut own = stdout[..start].to_string();
+    own.push_str(rest);
+    (own, Some(cwd.to_string()))
+}
+
+/// Adopt the directory the shell ended in, or go back to the root (with the built-in's note)
+/// when it is outside the workspace or unknown.
+async fn follow_cwd<H: Host>(ts: &Toolset<H>, reported: &str) -> Option<String> {
+    let root = ts.paths.root().to_string();
+    let inside = match from_shell_path(reported.trim_end_matches('\r'), ts.paths.style()) {
+        Some(cwd) if ts.paths.contains(&cwd) => Some(cwd),
+        Some(cwd) => {
+            // `pwd -P` resolves symlinks: a root reached through a link reports its real path.
+            let real_root = ts.real_root().await;
+            (real_root != root && ts.paths.is_within(&cwd, &real_root))
+                .then(|| ts.paths.join(&root, cwd.get(real_root.len()..).unwrap_or("")))
+        }
+        None => None,
+    };
+    match inside {
+        Some(cwd) => {
+            ts.set_cwd(cwd);
+            None
+        }
+        None => Some(reset_cwd(ts)),
+    }
+}
+
+/// A directory as the shell printed it, in the workspace's path style; None if it is not an
+/// absolute path (Git Bash on Windows prints `/c/Users/...` for `C:\Users\...`).
+fn from_shell_path(path: &str, style: PathStyle) -> Option<String> {
+    if path.is_empty() {
+        return None;
+    }
+    if style == PathStyle::Windows {
+        let b = path.as_bytes();
+        if b.len() >= 2 && b[0] == b'/' && b[1].is_ascii_alphabetic() && (b.len() == 2 || b[2] == b'/') {
+            let drive = (b[1] as char).to_ascii_uppercase();
+            return Some(normalize(&format!("{drive}:\\{}", path.get(2..).unwrap_or("")), style));
+        }
+    }
+    (PathStyle::of_absolute(path) == Some(style)).then(|| normalize(path, style))
+}
+
+fn reset_cwd<H: Host>(ts: &Toolset<H>) -> String {
+    let root = ts.paths.root().to_string();
+    let note = format!("Shell cwd was reset to {root}");
+    ts.set_cwd(root);
+    note
+}
+
+fn command_env<H: Host>(ts: &Toolset<H>) -> Vec<(String, String)> {
+    COMMAND_ENV
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .chain(ts.config.env.iter().cloned())
+        .collect()
+}
+
+fn exec_error<H: Host>(ts: &Toolset<H>, e: HostError) -> ToolError {
+    match e.kind {
+        HostErrorKind::NotFound | HostErrorKind::NotADirectory => ToolError(format!(
+            "Cannot run the command: {}. The workspace folder {} must exist and be reachable.",
+            e.message,
+            ts.paths.root()
+        )),
+        _ => ToolError(format!("Cannot run the command: {}", e.message)),
+    }
+}
+
+/// The timeout to use and, when the requested one was out of range, a note saying so.
+fn clamp_timeout(requested: Option<f64>, default: u64, max: u64, what: &str) -> (u64, Option<String>) {
+    match requested {
+        Some(t) if t.is_finite() && t >= 1.0 => {
+            if t > max as f64 {
+                (
+                    max,
+                    Some(format!(
+                        "(The timeout of {t}ms exceeds the maximum of {max}ms {what}; {max}ms was used.)"
+                    )),
+                )
+            } else {
+                (t as u64, None)
             }
         }
+        _ => (default, None),
     }
-    let stdout = truncate_output(stdout.trim_start_matches(['\n', '\r']).trim_end());
-    let mut stderr = truncate_output(output.stderr.trim());
-    if output.timed_out {
-        if !stderr.is_empty() {
-            stderr.push('\n');
-        }
-        stderr.push_str(&format!(
-            "Command timed out after {} and was stopped.",
-            describe_ms(timeout_ms)
-        ));
-    } else if let Some(code) = output.exit_code.filter(|c| *c != 0) {
-        if !stderr.is_empty() {
-            stderr.push('\n');
-        }
-        stderr.push_str(&format!("Exit code {code}"));
-    } else if output.exit_code.is_none() {
-        if !stderr.is_empty() {
-            stderr.push('\n');
-        }
-        stderr.push_str("The command was killed by a signal.");
-    }
-    let mut parts: Vec<String> = [stdout.clone(), stderr.clone()]
-        .into_iter()
-        .filter(|s| !s.is_empty())
-        .collect();
-    parts.extend(notes);
+}
+
+fn foreground_result(
+    command: &str,
+    output: &ExecOutput,
+    stdout: &str,
+    timeout_ms: u64,
+    notes: &[String],
+) -> ToolOutput {
+    let semantics = exit_semantics(command, output.exit_code);
+    let is_error = output.timed_out || semantics.is_error;
+    let stdout_shown = trim_stdout(stdout);
+    let mut stdout_shown = stdout_shown.to_string();
+    let mut stderr_shown = output.stderr.trim().to_string();
     if output.truncated {
-        parts.push(format!(
-            "(Output beyond {} MB per stream was not kept.)",
-            HOST_OUTPUT_CAP / (1024 * 1024)
-        ));
+        // The host kept only the first CAPTURE_BYTES of a stream that went on.
+        let note = format!("... [output beyond {CAPTURE_BYTES} bytes was not captured] ...");
+        if output.stdout.len() >= CAPTURE_BYTES {
+            stdout_shown = join_lines([stdout_shown.as_str(), note.as_str()]);
+        }
+        if output.stderr.len() >= CAPTURE_BYTES {
+            stderr_shown = join_lines([stderr_shown.as_str(), note.as_str()]);
+        }
     }
-    let text = if parts.is_empty() {
-        "(no output)".to_string()
-    } else {
-        parts.join("\n")
-    };
-    let failed = output.timed_out || output.exit_code != Some(0);
-    let structured = json!({
-        "stdout": stdout,
-        "stderr": stderr,
-        "interrupted": output.timed_out,
+    let body = truncate_middle(
+        &join_lines([stdout_shown.as_str(), stderr_shown.as_str()]),
+        MAX_OUTPUT_CHARS,
+    );
+    let mut lines: Vec<String> = Vec::new();
+    if output.timed_out {
+        lines.push(format!("Exit code {TIMEOUT_EXIT_CODE}"));
+        lines.push(format!("Command timed out after {}", format_duration(timeout_ms)));
+    } else if is_error {
+        lines.push(match output.exit_code {
+            Some(code) => format!("Exit code {code}"),
+            None => "Command was killed by a signal".to_string(),
+        });
+    }
+    lines.push(body);
+    lines.extend(notes.iter().cloned());
+    let mut text = join_lines(lines.iter().map(String::as_str));
+    if text.is_empty() {
+        text = "(Bash completed with no output)".to_string();
+    }
+    let mut structured = json!({
+        "stdout": truncate_middle(&stdout_shown, MAX_OUTPUT_CHARS),
+        "stderr": truncate_middle(&stderr_shown, MAX_OUTPUT_CHARS),
+        "interrupted": false,
         "isImage": false,
+        "noOutputExpected": no_output_expected(command),
         "exitCode": output.exit_code,
         "timedOut": output.timed_out,
-        "cwd": ts.shell_cwd(),
     });
-    let result = if failed {
+    if let Some(message) = semantics.interpretation {
+        structured["returnCodeInterpretation"] = json!(message);
+    }
+    let result = if is_error {
         ToolOutput::error(text)
     } else {
         ToolOutput::text(text)
     };
-    Ok(result.with_structured(structured))
+    result.with_structured(structured)
 }
 
-async fn run_in_background<H: Host>(ts: &Toolset<H>, command: &str, requested: Option<u64>) -> ToolResult<ToolOutput> {
-    let timeout_ms = requested
-        .unwrap_or(DEFAULT_BACKGROUND_TIMEOUT_MS)
-        .min(MAX_BACKGROUND_TIMEOUT_MS);
-    let request = ExecRequest {
+async fn start_background<H: Host>(ts: &Toolset<H>, input: &BashInput, command: &str) -> ToolResult<ToolOutput> {
+    let (lifetime_ms, lifetime_note) = clamp_timeout(
+        input.timeout,
+        DEFAULT_BACKGROUND_LIFETIME_MS,
+        MAX_BACKGROUND_LIFETIME_MS,
+        "for a background command",
+    );
+    let request = |cwd: String| ExecRequest {
         command: command.to_string(),
-        cwd: ts.shell_cwd(),
-        env: env_for(ts),
-        timeout_ms,
-        max_output_bytes: HOST_OUTPUT_CAP,
+        cwd,
+        env: command_env(ts),
+        timeout_ms: lifetime_ms,
+        max_output_bytes: BACKGROUND_UNREAD_BYTES,
     };
-    let host_id = ts
-        .host
-        .spawn_background(&request)
-        .await
-        .map_err(|e| ToolError::new(format!("Could not start the command in the background: {}", e.message)))?;
+    let mut notes: Vec<String> = lifetime_note.into_iter().collect();
+    let host_id = match ts.host.spawn_background(&request(ts.cwd())).await {
+        Err(e) if e.kind == HostErrorKind::NotFound && ts.cwd() != ts.paths.root() => {
+            notes.push(reset_cwd(ts));
+            ts.host
+                .spawn_background(&request(ts.cwd()))
+                .await
+                .map_err(|e| exec_error(ts, e))?
+        }
+        other => other.map_err(|e| exec_error(ts, e))?,
+    };
     let id = ts.add_shell(ShellRecord {
         host_id,
-        command: command.to_string(),
+        command: input.command.clone(),
         started_ms: ts.host.now_ms(),
     });
-    Ok(ToolOutput::text(format!(
-        "Command running in background with ID: {id}. Use BashOutput with bash_id \"{id}\" to read its output and KillShell to stop it."
-    ))
-    .with_structured(json!({
+    let mut lines = vec![format!(
+        "Command running in background with ID: {id}. Check its output with BashOutput and stop it with KillShell."
+    )];
+    lines.extend(notes);
+    Ok(ToolOutput::text(lines.join("\n")).with_structured(json!({
         "stdout": "",
         "stderr": "",
         "interrupted": false,
@@ -333,119 +485,327 @@ async fn run_in_background<H: Host>(ts: &Toolset<H>, command: &str, requested: O
     })))
 }
 
-fn unknown_shell<H: Host>(ts: &Toolset<H>, id: &str) -> ToolError {
-    let known = ts.shell_ids();
-    if known.is_empty() {
-        ToolError::new(format!(
-            "No shell found with ID: {id}. No background shells have been started."
-        ))
-    } else {
-        ToolError::new(format!(
-            "No shell found with ID: {id}. Known shells: {}",
-            known.join(", ")
-        ))
-    }
-}
-
-fn filter_lines(text: &str, filter: Option<&Regex>) -> String {
-    match filter {
-        None => text.to_string(),
-        Some(re) => text.lines().filter(|l| re.is_match(l)).collect::<Vec<_>>().join("\n"),
-    }
-}
-
 pub async fn run_bash_output<H: Host>(ts: &Toolset<H>, args: Value) -> ToolResult<ToolOutput> {
     let input: BashOutputInput = parse_input("BashOutput", args)?;
     let filter = match input.filter.as_deref().filter(|f| !f.is_empty()) {
-        Some(f) => Some(Regex::new(f).map_err(|e| ToolError::new(format!("Invalid filter regex: {e}")))?),
+        Some(pattern) => Some(
+            regex::RegexBuilder::new(pattern)
+                .case_insensitive(true)
+                .build()
+                .map_err(|e| ToolError(format!("Invalid regex pattern \"{pattern}\": {e}")))?,
+        ),
         None => None,
     };
-    let shell = ts
-        .shell(&input.bash_id)
-        .ok_or_else(|| unknown_shell(ts, &input.bash_id))?;
+    let shell = find_shell(ts, &input.bash_id)?;
     let status = ts
         .host
         .read_background(&shell.host_id)
         .await
-        .map_err(|e| ToolError::new(format!("Could not read shell {}: {}", input.bash_id, e.message)))?;
-    let stdout = truncate_output(filter_lines(&status.stdout, filter.as_ref()).trim_end());
-    let stderr = truncate_output(filter_lines(&status.stderr, filter.as_ref()).trim_end());
-    let state = if status.running {
+        .map_err(|e| lost_shell(&input.bash_id, e))?;
+    let BackgroundStatus {
+        stdout,
+        stderr,
+        running,
+        exit_code,
+    } = status;
+    let state = if running {
         "running"
-    } else if status.exit_code.is_some() {
-        "completed"
     } else {
-        "killed"
+        match exit_code {
+            Some(0) => "completed",
+            Some(_) => "failed",
+            None => "killed",
+        }
     };
-    let mut text = format!("<status>{state}</status>");
-    if let Some(code) = status.exit_code {
-        text.push_str(&format!("\n\n<exit_code>{code}</exit_code>"));
+    let filtered = |text: &str| match &filter {
+        Some(re) if !text.trim().is_empty() => text
+            .split('\n')
+            .filter(|l| re.is_match(l))
+            .collect::<Vec<_>>()
+            .join("\n"),
+        _ => text.to_string(),
+    };
+    let shown_stdout = truncate_middle(&filtered(&stdout), MAX_OUTPUT_CHARS);
+    let shown_stderr = truncate_middle(&filtered(&stderr), MAX_OUTPUT_CHARS);
+    let timestamp = iso_timestamp(ts.host.now_ms());
+    let mut parts = vec![format!("<status>{state}</status>")];
+    if let Some(code) = exit_code {
+        parts.push(format!("<exit_code>{code}</exit_code>"));
     }
-    if !stdout.is_empty() {
-        text.push_str(&format!("\n\n<stdout>\n{stdout}\n</stdout>"));
+    if !shown_stdout.trim().is_empty() {
+        parts.push(format!("<stdout>\n{}\n</stdout>", shown_stdout.trim_end()));
     }
-    if !stderr.is_empty() {
-        text.push_str(&format!("\n\n<stderr>\n{stderr}\n</stderr>"));
+    if !shown_stderr.trim().is_empty() {
+        parts.push(format!("<stderr>\n{}\n</stderr>", shown_stderr.trim()));
     }
-    text.push_str(&format!(
-        "\n\n<timestamp>{}</timestamp>",
-        iso_timestamp(ts.host.now_ms())
-    ));
-    Ok(ToolOutput::text(text).with_structured(json!({
+    parts.push(format!("<timestamp>{timestamp}</timestamp>"));
+    let mut structured = json!({
         "shellId": input.bash_id,
         "command": shell.command,
         "status": state,
-        "exitCode": status.exit_code,
-        "stdout": stdout,
-        "stderr": stderr,
-    })))
+        "exitCode": exit_code,
+        "stdout": shown_stdout,
+        "stderr": shown_stderr,
+        "stdoutLines": stdout.split('\n').count(),
+        "stderrLines": stderr.split('\n').count(),
+        "timestamp": timestamp,
+    });
+    if let Some(pattern) = input.filter.filter(|f| !f.is_empty()) {
+        structured["filterPattern"] = json!(pattern);
+    }
+    Ok(ToolOutput::text(parts.join("\n\n")).with_structured(structured))
 }
 
 pub async fn run_kill_shell<H: Host>(ts: &Toolset<H>, args: Value) -> ToolResult<ToolOutput> {
     let input: KillShellInput = parse_input("KillShell", args)?;
-    let shell = ts
-        .shell(&input.shell_id)
-        .ok_or_else(|| unknown_shell(ts, &input.shell_id))?;
+    let id = input.shell_id;
+    let shell = find_shell(ts, &id)?;
     let killed = ts
         .host
         .kill_background(&shell.host_id)
         .await
-        .map_err(|e| ToolError::new(format!("Could not kill shell {}: {}", input.shell_id, e.message)))?;
-    if killed {
-        Ok(ToolOutput::text(format!(
-            "Successfully killed shell: {} ({})",
-            input.shell_id, shell.command
-        ))
-        .with_structured(json!({"shellId": input.shell_id, "killed": true})))
-    } else {
-        Err(ToolError::new(format!(
-            "Shell {} is not running (it has already exited); there is nothing to kill. Use BashOutput to read its final output.",
-            input.shell_id
-        )))
+        .map_err(|e| lost_shell(&id, e))?;
+    if !killed {
+        return Err(ToolError(format!(
+            "Shell {id} is not running, so cannot be killed (it has already exited; BashOutput shows its remaining output and exit code)"
+        )));
+    }
+    let result = json!({
+        "message": format!("Successfully killed shell: {id} ({})", shell.command),
+        "shell_id": id,
+    });
+    Ok(ToolOutput::text(result.to_string()).with_structured(result))
+}
+
+fn find_shell<H: Host>(ts: &Toolset<H>, id: &str) -> ToolResult<ShellRecord> {
+    ts.shell(id).ok_or_else(|| {
+        let known = ts.shell_ids();
+        ToolError(if known.is_empty() {
+            format!("No shell found with ID: {id}. No background shells have been started in this session; start one with Bash and run_in_background: true.")
+        } else {
+            format!("No shell found with ID: {id}. Known shells: {}.", known.join(", "))
+        })
+    })
+}
+
+fn lost_shell(id: &str, e: HostError) -> ToolError {
+    ToolError(format!(
+        "Shell {id} can no longer be reached on the workspace host ({}).",
+        e.message
+    ))
+}
+
+/// The built-in's stdout clean-up: leading blank lines and trailing whitespace go.
+fn trim_stdout(stdout: &str) -> &str {
+    let mut start = 0;
+    while let Some(i) = stdout[start..].find('\n') {
+        if stdout[start..start + i].trim().is_empty() {
+            start += i + 1;
+        } else {
+            break;
+        }
+    }
+    stdout[start..].trim_end()
+}
+
+fn join_lines<'a>(parts: impl IntoIterator<Item = &'a str>) -> String {
+    parts
+        .into_iter()
+        .filter(|p| !p.is_empty())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Cut text longer than `max` characters to its head and tail, at line breaks where there are
+/// some, with the built-in's note saying how many lines were left out in between.
+pub fn truncate_middle(text: &str, max: usize) -> String {
+    let total = text.chars().count();
+    if total <= max {
+        return text.to_string();
+    }
+    let half = max / 2;
+    let head_end = text.char_indices().nth(half).map_or(text.len(), |(i, _)| i);
+    let tail_start = text.char_indices().nth(total - half).map_or(text.len(), |(i, _)| i);
+    // Prefer whole lines when a line break falls within the last quarter of each part.
+    let head_end = match text[..head_end].rfind('\n') {
+        Some(i) if i >= head_end - head_end / 4 => i,
+        _ => head_end,
+    };
+    let tail_len = text.len() - tail_start;
+    let tail_start = match text[tail_start..].find('\n') {
+        Some(i) if i <= tail_len / 4 => tail_start + i + 1,
+        _ => tail_start,
+    };
+    let cut = &text[head_end..tail_start];
+    let cut_lines = cut.trim_matches('\n').split('\n').count();
+    format!(
+        "{}\n\n... [{cut_lines} lines truncated] ...\n\n{}",
+        &text[..head_end],
+        &text[tail_start..]
+    )
+}
+
+struct ExitSemantics {
+    is_error: bool,
+    interpretation: Option<&'static str>,
+}
+
+/// Exit codes that are not failures for some commands, judged by the last command of the line as
+/// the built-in does: `grep` finding nothing, `diff` finding differences, a false `test`.
+fn exit_semantics(command: &str, exit_code: Option<i32>) -> ExitSemantics {
+    let Some(code) = exit_code else {
+        return ExitSemantics {
+            is_error: true,
+            interpretation: None,
+        };
+    };
+    let parts = split_subcommands(command);
+    let last = parts.last().map(String::as_str).unwrap_or(command);
+    let words: Vec<&str> = last.split_whitespace().collect();
+    let program = words.first().copied().unwrap_or("");
+    let meaning_of_one = match program {
+        "grep" | "rg" | "egrep" | "fgrep" => Some("No matches found"),
+        "find" => Some("Some directories were inaccessible"),
+        "diff" => Some("Files differ"),
+        "test" | "[" => Some("Condition is false"),
+        "git" => match git_subcommand(&words) {
+            Some("grep") => Some("No matches found"),
+            Some("diff") => Some("Files differ"),
+            _ => None,
+        },
+        _ => None,
+    };
+    match meaning_of_one {
+        Some(meaning) => ExitSemantics {
+            is_error: !(0..2).contains(&code),
+            interpretation: (code == 1).then_some(meaning),
+        },
+        None => ExitSemantics {
+            is_error: code != 0,
+            interpretation: None,
+        },
     }
 }
 
-/// `YYYY-MM-DDTHH:MM:SS.mmmZ` from Unix milliseconds (no time crate: the clock comes from the host).
+fn git_subcommand<'a>(words: &[&'a str]) -> Option<&'a str> {
+    let mut i = 1;
+    while let Some(word) = words.get(i) {
+        if word.starts_with('-') {
+            if *word == "-C" || *word == "-c" {
+                i += 1;
+            }
+            i += 1;
+            continue;
+        }
+        return Some(word);
+    }
+    None
+}
+
+/// Commands that print nothing when they succeed; the UI shows "no output" as expected for them.
+fn no_output_expected(command: &str) -> bool {
+    const SILENT: [&str; 14] = [
+        "mv", "cp", "rm", "mkdir", "rmdir", "chmod", "chown", "chgrp", "touch", "ln", "cd", "export", "unset", "wait",
+    ];
+    let parts = split_subcommands(command);
+    !parts.is_empty()
+        && parts
+            .iter()
+            .all(|p| p.split_whitespace().next().is_some_and(|w| SILENT.contains(&w)))
+}
+
+/// Split a command line at `&&`, `||`, `;`, `|`, `&` and line breaks outside quotes.
+fn split_subcommands(command: &str) -> Vec<String> {
+    let mut parts = Vec::new();
+    let mut current = String::new();
+    let mut quote: Option<char> = None;
+    let mut chars = command.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (quote, c) {
+            (Some(q), _) if c == q => {
+                quote = None;
+                current.push(c);
+            }
+            (Some('"'), '\\') | (None, '\\') => {
+                current.push(c);
+                if let Some(next) = chars.next() {
+                    current.push(next);
+                }
+            }
+            (Some(_), _) => current.push(c),
+            (None, '\'' | '"') => {
+                quote = Some(c);
+                current.push(c);
+            }
+            (None, ';' | '|' | '&' | '\n') => {
+                if matches!(chars.peek(), Some('&' | '|')) && c != ';' && c != '\n' {
+                    chars.next();
+                }
+                parts.push(std::mem::take(&mut current));
+            }
+            (None, _) => current.push(c),
+        }
+    }
+    parts.push(current);
+    parts
+        .into_iter()
+        .map(|p| p.trim().to_string())
+        .filter(|p| !p.is_empty())
+        .collect()
+}
+
+/// The built-in's duration format: `45s`, `2m 0s`, `1h 0m 0s`, `1d 2h 3m`.
+fn format_duration(ms: u64) -> String {
+    if ms < 60_000 {
+        return format!("{}s", ms / 1000);
+    }
+    let mut days = ms / 86_400_000;
+    let mut hours = ms % 86_400_000 / 3_600_000;
+    let mut minutes = ms % 3_600_000 / 60_000;
+    let mut seconds = (ms % 60_000 + 500) / 1000;
+    if seconds == 60 {
+        seconds = 0;
+        minutes += 1;
+    }
+    if minutes == 60 {
+        minutes = 0;
+        hours += 1;
+    }
+    if hours == 24 {
+        hours = 0;
+        days += 1;
+    }
+    if days > 0 {
+        format!("{days}d {hours}h {minutes}m")
+    } else if hours > 0 {
+        format!("{hours}h {minutes}m {seconds}s")
+    } else {
+        format!("{minutes}m {seconds}s")
+    }
+}
+
+/// `2025-12-02T20:59:39.891Z` for milliseconds since the Unix epoch (JavaScript's toISOString).
 fn iso_timestamp(ms: f64) -> String {
-    let total_ms = if ms.is_finite() && ms > 0.0 { ms as i64 } else { 0 };
-    let (days, ms_of_day) = (total_ms.div_euclid(86_400_000), total_ms.rem_euclid(86_400_000));
-    // Howard Hinnant's civil_from_days.
-    let z = days + 719_468;
+    let ms = if ms.is_finite() && ms > 0.0 { ms as u64 } else { 0 };
+    let days = ms / 86_400_000;
+    let in_day = ms % 86_400_000;
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days as i64 + 719_468;
     let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
+    let doe = z - era * 146_097;
     let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
     let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
     let mp = (5 * doy + 2) / 153;
     let day = doy - (153 * mp + 2) / 5 + 1;
     let month = if mp < 10 { mp + 3 } else { mp - 9 };
     let year = yoe + era * 400 + i64::from(month <= 2);
-    let (h, m, s, milli) = (
-        ms_of_day / 3_600_000,
-        ms_of_day / 60_000 % 60,
-        ms_of_day / 1000 % 60,
-        ms_of_day % 1000,
-    );
-    format!("{year:04}-{month:02}-{day:02}T{h:02}:{m:02}:{s:02}.{milli:03}Z")
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z",
+        in_day / 3_600_000,
+        in_day % 3_600_000 / 60_000,
+        in_day % 60_000 / 1000,
+        in_day % 1000
+    )
 }
 
 #[cfg(test)]
@@ -453,24 +813,84 @@ mod tests {
     use super::*;
 
     #[test]
-    fn iso_timestamp_formats_unix_milliseconds() {
+    fn duration_matches_the_cli_format() {
+        assert_eq!(format_duration(5_000), "5s");
+        assert_eq!(format_duration(120_000), "2m 0s");
+        assert_eq!(format_duration(600_000), "10m 0s");
+        assert_eq!(format_duration(3_661_000), "1h 1m 1s");
+        assert_eq!(format_duration(90_061_000), "1d 1h 1m");
+    }
+
+    #[test]
+    fn iso_timestamp_matches_javascript() {
         assert_eq!(iso_timestamp(0.0), "1970-01-01T00:00:00.000Z");
-        assert_eq!(iso_timestamp(1_795_000_000_123.0), "2026-11-18T11:06:40.123Z");
+        assert_eq!(iso_timestamp(1_764_709_179_891.0), "2025-12-02T20:59:39.891Z");
+        assert_eq!(iso_timestamp(951_782_400_000.0), "2000-02-29T00:00:00.000Z");
     }
 
     #[test]
-    fn truncation_keeps_the_head_and_counts_the_cut_lines() {
-        let text = "x\n".repeat(MAX_OUTPUT_CHARS);
-        let out = truncate_output(&text);
-        assert!(out.ends_with(&format!("... [{} lines truncated] ...", MAX_OUTPUT_CHARS / 2)));
-        assert!(out.starts_with("x\nx\n"));
+    fn exit_one_of_grep_and_diff_is_not_an_error() {
+        let grep = exit_semantics("cd src && grep -r foo .", Some(1));
+        assert!(!grep.is_error);
+        assert_eq!(grep.interpretation, Some("No matches found"));
+        assert!(exit_semantics("grep foo x", Some(2)).is_error);
+        assert!(!exit_semantics("git -C repo diff --quiet", Some(1)).is_error);
+        assert!(exit_semantics("grep foo x | wc -l; false", Some(1)).is_error);
+        assert!(exit_semantics("ls", None).is_error);
     }
 
     #[test]
-    fn the_cwd_trailer_is_split_off() {
-        let (out, dir) = strip_cwd_trailer(&format!("hello\n\n{CWD_MARKER}/srv/proj/sub\n"));
-        assert_eq!(out, "hello\n");
-        assert_eq!(dir.as_deref(), Some("/srv/proj/sub"));
-        assert_eq!(strip_cwd_trailer("no marker").1, None);
+    fn subcommands_split_outside_quotes_only() {
+        assert_eq!(
+            split_subcommands("a && b || c; d | e & f\ng"),
+            vec!["a", "b", "c", "d", "e", "f", "g"]
+        );
+        assert_eq!(
+            split_subcommands("echo 'a && b' \"c|d\" e\\;f"),
+            vec!["echo 'a && b' \"c|d\" e\\;f"]
+        );
+        assert!(no_output_expected("mkdir -p x && cd x"));
+        assert!(!no_output_expected("mkdir x && ls"));
+    }
+
+    #[test]
+    fn truncate_middle_keeps_head_and_tail_and_counts_lines() {
+        let text: String = (0..1000).map(|i| format!("line {i}\n")).collect();
+        let cut = truncate_middle(&text, 200);
+        assert!(cut.starts_with("line 0\n"), "{cut}");
+        assert!(cut.ends_with("line 999\n"), "{cut}");
+        let kept_lines = cut.lines().filter(|l| l.starts_with("line ")).count();
+        let note = cut.lines().find(|l| l.contains("lines truncated")).unwrap_or_default();
+        assert_eq!(note, format!("... [{} lines truncated] ...", 1000 - kept_lines));
+    }
+
+    #[test]
+    fn truncate_middle_cuts_multibyte_text_at_char_boundaries() {
+        let text = "é".repeat(100);
+        let cut = truncate_middle(&text, 10);
+        assert!(cut.starts_with("ééééé\n\n... [1 lines truncated] ..."), "{cut}");
+        assert!(cut.ends_with("ééééé"));
+    }
+
+    #[test]
+    fn cwd_report_is_stripped_even_with_later_output() {
+        let (own, cwd) = split_cwd_report("hello\n\nMARK/w/sub\nlate\n", "MARK");
+        assert_eq!(own, "hello\nlate\n");
+        assert_eq!(cwd.as_deref(), Some("/w/sub"));
+        let (own, cwd) = split_cwd_report("no report", "MARK");
+        assert_eq!((own.as_str(), cwd), ("no report", None));
+    }
+
+    #[test]
+    fn git_bash_paths_map_to_windows_paths() {
+        assert_eq!(
+            from_shell_path("/c/Users/me", PathStyle::Windows).as_deref(),
+            Some("C:\\Users\\me")
+        );
+        assert_eq!(from_shell_path("relative", PathStyle::Posix), None);
+        assert_eq!(
+            from_shell_path("/home/me/", PathStyle::Posix).as_deref(),
+            Some("/home/me")
+        );
     }
 }

@@ -218,8 +218,8 @@ pub struct Toolset<H: Host> {
     shells: RefCell<HashMap<String, ShellRecord>>,
     next_shell: RefCell<u64>,
     real_root: RefCell<Option<String>>,
-    /// Where Bash's shell is; None = the workspace root.
-    shell_cwd: RefCell<Option<String>>,
+    /// The shell's working directory, carried from one Bash call to the next like the built-in's.
+    cwd: RefCell<String>,
 }
 
 impl<H: Host> Toolset<H> {
@@ -228,6 +228,7 @@ impl<H: Host> Toolset<H> {
         if let Some(mirror) = &config.mirror {
             paths = paths.with_mirror(mirror)?;
         }
+        let cwd = RefCell::new(paths.root().to_string());
         Ok(Toolset {
             host,
             paths,
@@ -237,7 +238,7 @@ impl<H: Host> Toolset<H> {
             shells: RefCell::new(HashMap::new()),
             next_shell: RefCell::new(0),
             real_root: RefCell::new(None),
-            shell_cwd: RefCell::new(None),
+            cwd,
         })
     }
 
@@ -393,23 +394,20 @@ impl<H: Host> Toolset<H> {
         self.shells.borrow_mut().remove(id)
     }
 
-    /// The ids of the background shells, in start order.
+    /// The ids of all registered background shells, oldest first.
     pub fn shell_ids(&self) -> Vec<String> {
         let mut ids: Vec<String> = self.shells.borrow().keys().cloned().collect();
         ids.sort_by_key(|id| id.trim_start_matches("bash_").parse::<u64>().unwrap_or(u64::MAX));
         ids
     }
 
-    /// The directory Bash's next command starts in.
-    pub fn shell_cwd(&self) -> String {
-        self.shell_cwd
-            .borrow()
-            .clone()
-            .unwrap_or_else(|| self.paths.root().to_string())
+    /// The directory the next Bash command starts in (the workspace root until a `cd` moves it).
+    pub fn cwd(&self) -> String {
+        self.cwd.borrow().clone()
     }
 
-    pub fn set_shell_cwd(&self, dir: &str) {
-        *self.shell_cwd.borrow_mut() = Some(dir.to_string());
+    pub fn set_cwd(&self, cwd: impl Into<String>) {
+        *self.cwd.borrow_mut() = cwd.into();
     }
 }
 
