@@ -194,7 +194,17 @@ suite() {
   SUMMARY+=("$(printf '  %-12s %s (%d passed, %d failed)%s' "$name" "$( ((failed == 0)) && echo ok || echo FAILED)" "$passed" "$failed" "$note")")
 }
 
+# The search parity tests run Grep/Glob against ripgrep itself (Debian's /usr/bin/rg).
+ensure_test_tools() {
+  command -v rg >/dev/null && return
+  step "installing ripgrep (Debian package) for the search parity tests"
+  ((EUID == 0)) || die "ripgrep is needed by the tests: install it (apt-get install ripgrep)"
+  run apt-get install -y --no-install-recommends ripgrep ||
+    { run apt-get update && run apt-get install -y --no-install-recommends ripgrep; }
+}
+
 run_tests() {
+  ensure_test_tools
   wasm_bindgen_paths
   export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER="$WASM_BINDGEN_TEST_RUNNER"
   # Suites, in order. One line each: name, how its output is counted, the command.
@@ -207,6 +217,7 @@ run_tests() {
   suite cargo cargo cargo test --workspace
   suite wasm cargo cargo test --target "$WASM_TARGET" -p tether-core --test wasm
   suite node node node --test --test-reporter=tap --test-timeout=120000 tests/node/*.test.mjs
+  suite fake-api node node --test --test-reporter=tap --test-timeout=60000 tests/fake-api/*.test.mjs
 
   echo
   echo "Test suites (logs in target/test-logs/):"
