@@ -267,7 +267,9 @@ impl fmt::Debug for BaseBytes {
 impl ProposedWrite {
     /// The original text for a structured result: null for a new file or beyond the CLI's 10 MB.
     pub(crate) fn echoed_original(&self) -> Option<&str> {
-        const MAX_ECHO_BYTES: usize = 10 * 1024 * 1024;
+        // The CLI's schema allows null "when the previous content was too large to include"; the
+        // UI renders from the hunks, and a large original would only be copied through JSON twice.
+        const MAX_ECHO_BYTES: usize = 256 * 1024;
         self.original.as_deref().filter(|o| o.len() <= MAX_ECHO_BYTES)
     }
 }

@@ -222,7 +222,8 @@ export class NodeHost implements TetherHost {
         throw error;
       }
       await handle.writeFile(data);
-      await handle.sync();
+      // No fsync: the rename alone makes the replacement atomic for readers (as VS Code's own saves
+      // do); an fsync per edit costs more than the whole edit.
       // The umask may have narrowed the mode given to open: keep the replaced file's exactly.
       if (mode !== undefined) await handle.chmod(mode);
       await handle.close();
