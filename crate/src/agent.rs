@@ -23,14 +23,13 @@ use crate::permissions::{
 };
 use crate::tools::edit::{self, ProposedWrite};
 use crate::tools::{ToolError, ToolOutput, Toolset, ToolsetConfig};
-use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde::Serialize;
+use serde_json::{Map, Value};
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
 
 /// What the driver passes to [`ClaudeAgent::new`] (JS: `AgentConfig`).
-#[derive(Clone, Debug, Default, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[derive(Clone, Debug, Default)]
 pub struct AgentConfig {
     /// The workspace root (the remote path for a remote workspace).
     pub root: String,
@@ -58,8 +57,7 @@ pub struct AgentConfig {
 }
 
 /// What the model is told about the machine the workspace is on.
-#[derive(Clone, Debug, Default, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[derive(Clone, Debug, Default)]
 pub struct RemoteConfig {
     pub os: Option<String>,
     pub shell: Option<String>,
@@ -81,8 +79,7 @@ pub enum AgentOutput {
     },
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum UserDecision {
     Allow,
     /// Allow, and apply what "Always allow" offers (rules persisted to the workspace's
@@ -92,8 +89,7 @@ pub enum UserDecision {
 }
 
 /// The user's answer to a `permissionRequest` event.
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UserAnswer {
     pub decision: UserDecision,
     /// Why the user refused; the model reads it.
@@ -109,6 +105,154 @@ impl UserAnswer {
             reason: None,
             user_content: None,
         }
+    }
+}
+
+impl AgentConfig {
+    /// The config the driver passes (JS `AgentConfig`); an unknown key or a value of the wrong type
+    /// is refused with a message that names it.
+    pub fn from_json(value: &Value) -> Result<AgentConfig, String> {
+        let config = JsonObject::new(
+            value,
+            "the config",
+            &[
+                "root",
+                "mirror",
+                "homeDir",
+                "userSettings",
+                "mode",
+                "model",
+                "resume",
+                "env",
+                "remote",
+                "extraSystemPrompt",
+                "allowedTools",
+                "disallowedTools",
+            ],
+        )?;
+        let remote = match config.get("remote") {
+            None => None,
+            Some(remote) => {
+                let remote = JsonObject::new(remote, "remote", &["os", "shell", "gitBranch"])?;
+                Some(RemoteConfig {
+                    os: remote.opt_string("os")?,
+                    shell: remote.opt_string("shell")?,
+                    git_branch: remote.opt_string("gitBranch")?,
+                })
+            }
+        };
+        Ok(AgentConfig {
+            root: config.string("root")?,
+            mirror: config.opt_string("mirror")?,
+            home_dir: config.string("homeDir")?,
+            user_settings: config.opt_string("userSettings")?,
+            mode: config.opt_string("mode")?,
+            model: config.opt_string("model")?,
+            resume: config.opt_string("resume")?,
+            env: config.get("env").map(|env| string_map(env, "env")).transpose()?,
+            remote,
+            extra_system_prompt: config.opt_string("extraSystemPrompt")?,
+            allowed_tools: config.opt_strings("allowedTools")?,
+            disallowed_tools: config.opt_strings("disallowedTools")?,
+        })
+    }
+}
+
+impl UserAnswer {
+    /// `{decision: "allow" | "always" | "deny", reason?, userContent?}`.
+    pub fn from_json(value: &Value) -> Result<UserAnswer, String> {
+        let answer = JsonObject::new(value, "the answer", &["decision", "reason", "userContent"])?;
+        let decision = match answer.string("decision")?.as_str() {
+            "allow" => UserDecision::Allow,
+            "always" => UserDecision::Always,
+            "deny" => UserDecision::Deny,
+            other => return Err(format!("decision {other:?} is not one of allow, always, deny")),
+        };
+        Ok(UserAnswer {
+            decision,
+            reason: answer.opt_string("reason")?,
+            user_content: answer.opt_string("userContent")?,
+        })
+    }
+}
+
+/// A prompt's images, `[{mediaType, data}]` with base64 data.
+pub fn images_from_json(value: &Value) -> Result<Vec<ImageInput>, String> {
+    let Some(items) = value.as_array() else {
+        return Err("images must be a list".into());
+    };
+    items
+        .iter()
+        .map(|item| {
+            let image = JsonObject::new(item, "an image", &["mediaType", "data"])?;
+            Ok(ImageInput {
+                media_type: image.string("mediaType")?,
+                data_base64: image.string("data")?,
+            })
+        })
+        .collect()
+}
+
+/// An object of strings (an environment).
+pub fn string_map(value: &Value, what: &str) -> Result<BTreeMap<String, String>, String> {
+    let Some(map) = value.as_object() else {
+        return Err(format!("{what} must be an object of strings"));
+    };
+    map.iter()
+        .map(|(key, v)| match v.as_str() {
+            Some(text) => Ok((key.clone(), text.to_string())),
+            None => Err(format!("{what}.{key} must be a string")),
+        })
+        .collect()
+}
+
+/// A JSON object from the driver, read strictly. Written out rather than derived: serde's derive
+/// costs several KB of wasm per struct.
+struct JsonObject<'a> {
+    map: &'a Map<String, Value>,
+}
+
+impl<'a> JsonObject<'a> {
+    fn new(value: &'a Value, what: &str, known: &[&str]) -> Result<JsonObject<'a>, String> {
+        let Some(map) = value.as_object() else {
+            return Err(format!("{what} must be an object"));
+        };
+        if let Some(key) = map.keys().find(|k| !known.contains(&k.as_str())) {
+            return Err(format!(
+                "unknown field `{key}` in {what}; expected one of {}",
+                known.join(", ")
+            ));
+        }
+        Ok(JsonObject { map })
+    }
+
+    /// Null counts as missing, as `undefined` does.
+    fn get(&self, key: &str) -> Option<&'a Value> {
+        self.map.get(key).filter(|v| !v.is_null())
+    }
+
+    fn string(&self, key: &str) -> Result<String, String> {
+        self.opt_string(key)?.ok_or_else(|| format!("`{key}` is missing"))
+    }
+
+    fn opt_string(&self, key: &str) -> Result<Option<String>, String> {
+        match self.get(key) {
+            None => Ok(None),
+            Some(Value::String(text)) => Ok(Some(text.clone())),
+            Some(_) => Err(format!("`{key}` must be a string")),
+        }
+    }
+
+    fn opt_strings(&self, key: &str) -> Result<Option<Vec<String>>, String> {
+        let Some(value) = self.get(key) else {
+            return Ok(None);
+        };
+        let strings: Option<Vec<String>> = value
+            .as_array()
+            .and_then(|items| items.iter().map(|i| i.as_str().map(str::to_string)).collect());
+        strings
+            .map(Some)
+            .ok_or_else(|| format!("`{key}` must be a list of strings"))
     }
 }
 

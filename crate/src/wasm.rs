@@ -6,8 +6,7 @@
 //! messages with the tools bound to that host; [`TetherAgent`] hosts a whole Claude Code session
 //! ([`ClaudeAgent`]).
 
-use crate::agent::{AgentConfig, AgentOutput, ClaudeAgent, UserAnswer};
-use crate::claude::protocol::ImageInput;
+use crate::agent::{images_from_json, string_map, AgentConfig, AgentOutput, ClaudeAgent, UserAnswer};
 use crate::host::{
     BackgroundStatus, Clock, DirEntry, Exec, ExecOutput, ExecRequest, FileSystem, HostError, HostErrorKind, HostResult,
     Metadata, Search,
@@ -342,11 +341,15 @@ fn spawn(future: Pin<Box<dyn Future<Output = JsValue>>>) -> Promise {
     future_to_promise(async move { Ok(future.await) })
 }
 
+/// A JS value as JSON.
+fn json_from_js(value: JsValue) -> Result<serde_json::Value, String> {
+    serde_wasm_bindgen::from_value(value).map_err(|e| e.to_string())
+}
+
 /// A JS value as `T`, through JSON so a misspelt field is refused (serde-wasm-bindgen reads only
 /// the fields a struct names).
 fn value_from_js<T: DeserializeOwned>(value: JsValue) -> Result<T, String> {
-    let json = serde_wasm_bindgen::from_value::<serde_json::Value>(value).map_err(|e| e.to_string())?;
-    serde_json::from_value(json).map_err(|e| e.to_string())
+    serde_json::from_value(json_from_js(value)?).map_err(|e| e.to_string())
 }
 
 /// A Rust value as a plain JS value (maps become objects), through JSON.
@@ -386,13 +389,6 @@ export interface PermissionAnswer { decision: "allow" | "always" | "deny"; reaso
 
 const AGENT_CONFIG_SHAPE: &str = "{root: string, mirror?: string, homeDir: string, userSettings?: string, mode?: string, model?: string, resume?: string, env?: Record<string, string>, remote?: {os?: string, shell?: string, gitBranch?: string}, extraSystemPrompt?: string, allowedTools?: string[], disallowedTools?: string[]}";
 
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct JsImage {
-    media_type: String,
-    data: String,
-}
-
 /// A Claude Code session: the CLI's protocol, Tether's tools and its permission engine, bound to
 /// one host and workspace. Outputs are arrays of `{type: "write", line}` / `{type: "event", event}`.
 #[wasm_bindgen]
@@ -408,11 +404,13 @@ impl TetherAgent {
         host: JsHost,
         #[wasm_bindgen(unchecked_param_type = "AgentConfig")] config: JsValue,
     ) -> Result<TetherAgent, JsError> {
-        let config: AgentConfig = value_from_js(config).map_err(|e| {
-            JsError::new(&format!(
-                "Invalid Tether agent config: {e}. Expected {AGENT_CONFIG_SHAPE}."
-            ))
-        })?;
+        let config = json_from_js(config)
+            .and_then(|json| AgentConfig::from_json(&json))
+            .map_err(|e| {
+                JsError::new(&format!(
+                    "Invalid Tether agent config: {e}. Expected {AGENT_CONFIG_SHAPE}."
+                ))
+            })?;
         let host = WasmHost::new(host).map_err(|e| JsError::new(&e))?;
         let agent =
             ClaudeAgent::new(host, config).map_err(|e| JsError::new(&format!("Invalid Tether agent config: {e}")))?;
@@ -425,7 +423,8 @@ impl TetherAgent {
         &self,
         #[wasm_bindgen(js_name = parentEnv, unchecked_param_type = "Record<string, string>")] parent_env: JsValue,
     ) -> Result<JsValue, JsError> {
-        let parent_env: BTreeMap<String, String> = value_from_js(parent_env)
+        let parent_env = json_from_js(parent_env)
+            .and_then(|json| string_map(&json, "parentEnv"))
             .map_err(|e| JsError::new(&format!("launch(parentEnv): expected Record<string, string>: {e}")))?;
         let launch = self.inner.launch(parent_env);
         Ok(value_to_js(
@@ -447,22 +446,17 @@ impl TetherAgent {
         text: &str,
         #[wasm_bindgen(unchecked_param_type = "{ mediaType: string; data: string }[] | undefined")] images: JsValue,
     ) -> Result<JsValue, JsError> {
-        let images: Vec<JsImage> = if images.is_undefined() || images.is_null() {
+        let images = if images.is_undefined() || images.is_null() {
             Vec::new()
         } else {
-            value_from_js(images).map_err(|e| {
-                JsError::new(&format!(
-                    "prompt(images): expected {{mediaType: string, data: string}}[]: {e}"
-                ))
-            })?
+            json_from_js(images)
+                .and_then(|json| images_from_json(&json))
+                .map_err(|e| {
+                    JsError::new(&format!(
+                        "prompt(images): expected {{mediaType: string, data: string}}[]: {e}"
+                    ))
+                })?
         };
-        let images: Vec<ImageInput> = images
-            .into_iter()
-            .map(|i| ImageInput {
-                media_type: i.media_type,
-                data_base64: i.data,
-            })
-            .collect();
         Ok(outputs_to_js(self.inner.prompt(text, &images)))
     }
 
@@ -482,7 +476,7 @@ impl TetherAgent {
         #[wasm_bindgen(unchecked_param_type = "PermissionAnswer")] answer: JsValue,
     ) -> Promise {
         let agent = self.inner.clone();
-        let answer: UserAnswer = match value_from_js(answer) {
+        let answer = match json_from_js(answer).and_then(|json| UserAnswer::from_json(&json)) {
             Ok(answer) => answer,
             Err(e) => {
                 let error = JsError::new(&format!(

@@ -6,7 +6,7 @@ use futures::executor::block_on;
 use serde_json::{json, Value};
 use std::fs;
 use tempfile::TempDir;
-use tether_core::agent::{AgentConfig, AgentOutput, ClaudeAgent, UserAnswer, UserDecision};
+use tether_core::agent::{images_from_json, AgentConfig, AgentOutput, ClaudeAgent, UserAnswer, UserDecision};
 use tether_core::native::NativeHost;
 use tether_core::permissions::PermissionMode;
 
@@ -771,4 +771,58 @@ fn file_changed_refreshes_the_cache() {
     )));
     let text = control_response(&out, "call-2")["mcp_response"]["result"]["content"][0]["text"].clone();
     assert!(text.as_str().unwrap().contains("two"), "{text}");
+}
+
+#[test]
+fn config_from_json_reads_every_field() {
+    let config = AgentConfig::from_json(&json!({
+        "root": "/w", "mirror": "/m", "homeDir": "/h", "userSettings": "{}", "mode": "plan", "model": "opus",
+        "resume": "s1", "env": {"A": "1"}, "remote": {"os": "Linux", "shell": "zsh", "gitBranch": "main"},
+        "extraSystemPrompt": "x", "allowedTools": ["T"], "disallowedTools": ["U"], "model2": null
+    }));
+    assert_eq!(config.unwrap_err(), "unknown field `model2` in the config; expected one of root, mirror, homeDir, userSettings, mode, model, resume, env, remote, extraSystemPrompt, allowedTools, disallowedTools");
+    let config = AgentConfig::from_json(&json!({
+        "root": "/w", "mirror": null, "homeDir": "/h", "mode": "plan", "env": {"A": "1"},
+        "remote": {"gitBranch": "main"}, "allowedTools": ["T"]
+    }))
+    .unwrap();
+    assert_eq!((config.root.as_str(), config.home_dir.as_str()), ("/w", "/h"));
+    assert_eq!(config.mirror, None);
+    assert_eq!(config.mode.as_deref(), Some("plan"));
+    assert_eq!(config.env.unwrap()["A"], "1");
+    assert_eq!(config.remote.unwrap().git_branch.as_deref(), Some("main"));
+    assert_eq!(config.allowed_tools, Some(vec!["T".to_string()]));
+}
+
+#[test]
+fn config_from_json_names_the_bad_field() {
+    let error = |value: Value| AgentConfig::from_json(&value).unwrap_err();
+    assert_eq!(error(json!({"homeDir": "/h"})), "`root` is missing");
+    assert_eq!(error(json!({"root": 1, "homeDir": "/h"})), "`root` must be a string");
+    assert_eq!(
+        error(json!({"root": "/w", "homeDir": "/h", "env": {"A": 1}})),
+        "env.A must be a string"
+    );
+    assert_eq!(
+        error(json!({"root": "/w", "homeDir": "/h", "allowedTools": "Bash"})),
+        "`allowedTools` must be a list of strings"
+    );
+    assert!(error(json!({"root": "/w", "homeDir": "/h", "remote": {"arch": "x"}}))
+        .contains("unknown field `arch` in remote"));
+    assert_eq!(error(json!("nope")), "the config must be an object");
+}
+
+#[test]
+fn answer_and_images_from_json() {
+    let answer = UserAnswer::from_json(&json!({"decision": "deny", "reason": "no"})).unwrap();
+    assert_eq!(answer.decision, UserDecision::Deny);
+    assert_eq!(answer.reason.as_deref(), Some("no"));
+    let error = UserAnswer::from_json(&json!({"decision": "maybe"})).unwrap_err();
+    assert!(error.contains("\"maybe\""), "{error}");
+    let images = images_from_json(&json!([{"mediaType": "image/png", "data": "AAAA"}])).unwrap();
+    assert_eq!(
+        (images[0].media_type.as_str(), images[0].data_base64.as_str()),
+        ("image/png", "AAAA")
+    );
+    assert!(images_from_json(&json!([{"mediaType": "image/png"}])).is_err());
 }
