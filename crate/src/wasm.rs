@@ -3,18 +3,23 @@
 //! The extension (or `dist/tether-mcp.js`) passes a host object implementing the TypeScript
 //! interface `TetherHost` (`extension/src/core/host.ts`); [`WasmHost`] turns its promise-returning
 //! methods into the core's host traits. [`TetherServer`] is the exported class that serves MCP
-//! messages with the tools bound to that host.
+//! messages with the tools bound to that host; [`TetherAgent`] hosts a whole Claude Code session
+//! ([`ClaudeAgent`]).
 
+use crate::agent::{images_from_json, string_map, AgentConfig, AgentOutput, ClaudeAgent, UserAnswer};
 use crate::host::{
     BackgroundStatus, Clock, DirEntry, Exec, ExecOutput, ExecRequest, FileSystem, HostError, HostErrorKind, HostResult,
     Metadata, Search,
 };
 use crate::mcp::McpServer;
+use crate::permissions::PermissionMode;
 use crate::tools::{Toolset, ToolsetConfig};
 use js_sys::{Array, Promise, Reflect, Uint8Array};
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use std::collections::BTreeMap;
+use std::future::Future;
+use std::pin::Pin;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::{future_to_promise, JsFuture};
@@ -273,11 +278,7 @@ impl TetherServer {
     /// or configuration.
     #[wasm_bindgen(constructor)]
     pub fn new(host: JsHost, config: JsValue) -> Result<TetherServer, JsError> {
-        // Through JSON, because serde-wasm-bindgen reads only the fields a struct names and so
-        // cannot refuse a misspelt one.
-        let config = serde_wasm_bindgen::from_value::<serde_json::Value>(config)
-            .map_err(|e| e.to_string())
-            .and_then(|json| serde_json::from_value::<ServerConfig>(json).map_err(|e| e.to_string()))
+        let config = value_from_js::<ServerConfig>(config)
             .map_err(|e| JsError::new(&format!("Invalid Tether config: {e}. Expected {CONFIG_SHAPE}.")))?;
         let host = WasmHost::new(host).map_err(|e| JsError::new(&e))?;
         let toolset_config = ToolsetConfig {
@@ -298,12 +299,12 @@ impl TetherServer {
     #[wasm_bindgen(unchecked_return_type = "Promise<string | undefined>")]
     pub fn handle(&self, message: String) -> Promise {
         let server = self.server.clone();
-        future_to_promise(async move {
-            Ok(match server.handle(&message).await {
+        spawn(Box::pin(async move {
+            match server.handle(&message).await {
                 Some(response) => JsValue::from_str(&response),
                 None => JsValue::UNDEFINED,
-            })
-        })
+            }
+        }))
     }
 
     /// The `initialize` result as JSON (the server manifest sent ahead of the handshake).
@@ -327,9 +328,200 @@ impl TetherServer {
     #[wasm_bindgen(js_name = fileChanged, unchecked_return_type = "Promise<void>")]
     pub fn file_changed(&self, path: String) -> Promise {
         let server = self.server.clone();
-        future_to_promise(async move {
+        spawn(Box::pin(async move {
             server.tools.cache.on_changed(&server.tools.host, &path).await;
-            Ok(JsValue::UNDEFINED)
-        })
+            JsValue::UNDEFINED
+        }))
+    }
+}
+
+/// Run `future` as its own task and resolve the promise with its value. One instantiation of the
+/// promise machinery for every exported async method.
+fn spawn(future: Pin<Box<dyn Future<Output = JsValue>>>) -> Promise {
+    future_to_promise(async move { Ok(future.await) })
+}
+
+/// A JS value as JSON.
+fn json_from_js(value: JsValue) -> Result<serde_json::Value, String> {
+    serde_wasm_bindgen::from_value(value).map_err(|e| e.to_string())
+}
+
+/// A JS value as `T`, through JSON so a misspelt field is refused (serde-wasm-bindgen reads only
+/// the fields a struct names).
+fn value_from_js<T: DeserializeOwned>(value: JsValue) -> Result<T, String> {
+    serde_json::from_value(json_from_js(value)?).map_err(|e| e.to_string())
+}
+
+/// A Rust value as a plain JS value (maps become objects), through JSON.
+fn value_to_js<T: serde::Serialize>(value: &T) -> JsValue {
+    serde_json::to_string(value)
+        .ok()
+        .and_then(|text| js_sys::JSON::parse(&text).ok())
+        .unwrap_or(JsValue::UNDEFINED)
+}
+
+fn outputs_to_js(outputs: Vec<AgentOutput>) -> JsValue {
+    value_to_js(&outputs)
+}
+
+#[wasm_bindgen(typescript_custom_section)]
+const AGENT_TYPES: &str = r#"
+export type PermissionModeName = "default" | "acceptEdits" | "plan" | "dontAsk" | "bypassPermissions";
+export interface AgentConfig {
+  root: string;
+  mirror?: string;
+  homeDir: string;
+  userSettings?: string;
+  mode?: PermissionModeName;
+  model?: string;
+  resume?: string;
+  env?: Record<string, string>;
+  remote?: { os?: string; shell?: string; gitBranch?: string };
+  extraSystemPrompt?: string;
+  allowedTools?: string[];
+  disallowedTools?: string[];
+}
+/** A UI event (crate/src/events.rs `UiEvent`), tagged by `type`, camelCase fields. */
+export type AgentUiEvent = { type: string; [field: string]: unknown };
+export type AgentOutput = { type: "write"; line: string } | { type: "event"; event: AgentUiEvent };
+export interface PermissionAnswer { decision: "allow" | "always" | "deny"; reason?: string; userContent?: string }
+"#;
+
+const AGENT_CONFIG_SHAPE: &str = "{root: string, mirror?: string, homeDir: string, userSettings?: string, mode?: string, model?: string, resume?: string, env?: Record<string, string>, remote?: {os?: string, shell?: string, gitBranch?: string}, extraSystemPrompt?: string, allowedTools?: string[], disallowedTools?: string[]}";
+
+/// A Claude Code session: the CLI's protocol, Tether's tools and its permission engine, bound to
+/// one host and workspace. Outputs are arrays of `{type: "write", line}` / `{type: "event", event}`.
+#[wasm_bindgen]
+pub struct TetherAgent {
+    inner: Rc<ClaudeAgent<WasmHost>>,
+}
+
+#[wasm_bindgen]
+impl TetherAgent {
+    /// Throws an Error on a bad host object or configuration.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        host: JsHost,
+        #[wasm_bindgen(unchecked_param_type = "AgentConfig")] config: JsValue,
+    ) -> Result<TetherAgent, JsError> {
+        let config = json_from_js(config)
+            .and_then(|json| AgentConfig::from_json(&json))
+            .map_err(|e| {
+                JsError::new(&format!(
+                    "Invalid Tether agent config: {e}. Expected {AGENT_CONFIG_SHAPE}."
+                ))
+            })?;
+        let host = WasmHost::new(host).map_err(|e| JsError::new(&e))?;
+        let agent =
+            ClaudeAgent::new(host, config).map_err(|e| JsError::new(&format!("Invalid Tether agent config: {e}")))?;
+        Ok(TetherAgent { inner: Rc::new(agent) })
+    }
+
+    /// The CLI's arguments (without the binary) and its complete environment.
+    #[wasm_bindgen(unchecked_return_type = "{ args: string[]; env: Record<string, string> }")]
+    pub fn launch(
+        &self,
+        #[wasm_bindgen(js_name = parentEnv, unchecked_param_type = "Record<string, string>")] parent_env: JsValue,
+    ) -> Result<JsValue, JsError> {
+        let parent_env = json_from_js(parent_env)
+            .and_then(|json| string_map(&json, "parentEnv"))
+            .map_err(|e| JsError::new(&format!("launch(parentEnv): expected Record<string, string>: {e}")))?;
+        let launch = self.inner.launch(parent_env);
+        Ok(value_to_js(
+            &serde_json::json!({"args": launch.args, "env": launch.env}),
+        ))
+    }
+
+    /// Loads the workspace's permission settings; resolves to the outputs with the `initialize` line.
+    #[wasm_bindgen(unchecked_return_type = "Promise<AgentOutput[]>")]
+    pub fn start(&self) -> Promise {
+        let agent = self.inner.clone();
+        spawn(Box::pin(async move { outputs_to_js(agent.start().await) }))
+    }
+
+    /// A user turn: text and optional images `{mediaType, data}` (base64).
+    #[wasm_bindgen(unchecked_return_type = "AgentOutput[]")]
+    pub fn prompt(
+        &self,
+        text: &str,
+        #[wasm_bindgen(unchecked_param_type = "{ mediaType: string; data: string }[] | undefined")] images: JsValue,
+    ) -> Result<JsValue, JsError> {
+        let images = if images.is_undefined() || images.is_null() {
+            Vec::new()
+        } else {
+            json_from_js(images)
+                .and_then(|json| images_from_json(&json))
+                .map_err(|e| {
+                    JsError::new(&format!(
+                        "prompt(images): expected {{mediaType: string, data: string}}[]: {e}"
+                    ))
+                })?
+        };
+        Ok(outputs_to_js(self.inner.prompt(text, &images)))
+    }
+
+    /// One stdout line of the CLI. Calls may overlap: each runs as its own task.
+    #[wasm_bindgen(js_name = onLine, unchecked_return_type = "Promise<AgentOutput[]>")]
+    pub fn on_line(&self, line: String) -> Promise {
+        let agent = self.inner.clone();
+        spawn(Box::pin(async move { outputs_to_js(agent.on_line(&line).await) }))
+    }
+
+    /// The user's answer `{decision: "allow" | "always" | "deny", reason?, userContent?}` to a
+    /// `permissionRequest` event.
+    #[wasm_bindgen(js_name = answerPermission, unchecked_return_type = "Promise<AgentOutput[]>")]
+    pub fn answer_permission(
+        &self,
+        #[wasm_bindgen(js_name = requestId)] request_id: String,
+        #[wasm_bindgen(unchecked_param_type = "PermissionAnswer")] answer: JsValue,
+    ) -> Promise {
+        let agent = self.inner.clone();
+        let answer = match json_from_js(answer).and_then(|json| UserAnswer::from_json(&json)) {
+            Ok(answer) => answer,
+            Err(e) => {
+                let error = JsError::new(&format!(
+                    "answerPermission: expected {{decision: \"allow\" | \"always\" | \"deny\", reason?: string, userContent?: string}}: {e}"
+                ));
+                return Promise::reject(&error.into());
+            }
+        };
+        spawn(Box::pin(async move {
+            outputs_to_js(agent.answer_permission(&request_id, answer).await)
+        }))
+    }
+
+    #[wasm_bindgen(unchecked_return_type = "AgentOutput[]")]
+    pub fn interrupt(&self) -> JsValue {
+        outputs_to_js(self.inner.interrupt())
+    }
+
+    /// `mode`: default, acceptEdits, plan, dontAsk or bypassPermissions.
+    #[wasm_bindgen(js_name = setMode, unchecked_return_type = "AgentOutput[]")]
+    pub fn set_mode(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "PermissionModeName")] mode: &str,
+    ) -> Result<JsValue, JsError> {
+        let mode = PermissionMode::parse(mode).ok_or_else(|| {
+            JsError::new(&format!(
+                "setMode: unknown mode {mode:?}; use default, acceptEdits, plan, dontAsk or bypassPermissions"
+            ))
+        })?;
+        Ok(outputs_to_js(self.inner.set_mode(mode)))
+    }
+
+    /// `null` returns to the default model.
+    #[wasm_bindgen(js_name = setModel, unchecked_return_type = "AgentOutput[]")]
+    pub fn set_model(&self, model: Option<String>) -> JsValue {
+        outputs_to_js(self.inner.set_model(model.as_deref()))
+    }
+
+    /// A file watcher saw a workspace path change.
+    #[wasm_bindgen(js_name = fileChanged, unchecked_return_type = "Promise<void>")]
+    pub fn file_changed(&self, path: String) -> Promise {
+        let agent = self.inner.clone();
+        spawn(Box::pin(async move {
+            agent.file_changed(&path).await;
+            JsValue::UNDEFINED
+        }))
     }
 }
