@@ -154,5 +154,12 @@ export function changes(before, after) {
   return changed.sort();
 }
 
-/** The CLI's own state in HOME (~/.claude, ~/.claude.json and its backups). */
-export const isCliState = (rel) => rel === ".claude" || rel.startsWith(".claude/") || rel.startsWith(".claude.json");
+/** The CLI's own state in HOME: ~/.claude, ~/.claude.json and its backups, and its log cache
+ * ~/.cache/claude-cli-nodejs (MCP server logs per project). */
+export const isCliState = (rel) =>
+  rel === ".claude" ||
+  rel.startsWith(".claude/") ||
+  rel.startsWith(".claude.json") ||
+  rel === ".cache" ||
+  rel === ".cache/claude-cli-nodejs" ||
+  rel.startsWith(".cache/claude-cli-nodejs/");
