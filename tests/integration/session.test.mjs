@@ -149,7 +149,7 @@ test("plan mode: reads go on, ExitPlanMode is asked, and once approved the edit 
       script: [
         { when: { lastUserText: "SCENARIO plan" }, toolUse: { name: "mcp__tether__Read", input: { file_path: file } } },
         { when: { lastToolResult: "beta" }, toolUse: { name: "ExitPlanMode", input: { plan: "Replace beta with gamma in a.txt." } } },
-        { when: { lastToolResult: "approved your plan" }, toolUse: { name: "mcp__tether__Edit", input: { file_path: file, old_string: "beta", new_string: "gamma" } } },
+        { when: { lastToolResult: "User has approved" }, toolUse: { name: "mcp__tether__Edit", input: { file_path: file, old_string: "beta", new_string: "gamma" } } },
         { when: { lastToolResult: "has been updated" }, text: "Plan carried out." },
       ],
       args: ["--prompt", "SCENARIO plan", "--mode", "plan", "--approve", "ExitPlanMode,Edit"],
