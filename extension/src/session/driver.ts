@@ -116,12 +116,18 @@ export class SessionDriver {
         disallowedTools: options.disallowedTools,
       }),
     };
+    const claudePath = options.claudePath ?? findClaude();
     const agent = createTetherAgent(options.host, config);
     const launch = agent.launch(stringEnv(process.env));
-    const claudePath = options.claudePath ?? findClaude();
     const cwd = options.mirror ?? options.root;
     this.log(`spawning ${claudePath} ${launch.args.join(" ")} in ${cwd}`);
-    const child = await spawnChild(claudePath, launch.args, { cwd, env: launch.env });
+    let child: ChildProcess;
+    try {
+      child = await spawnChild(claudePath, launch.args, { cwd, env: launch.env });
+    } catch (error) {
+      agent.free();
+      throw error;
+    }
     this.agent = agent;
     this.child = child;
     this.log(`claude pid ${child.pid}`);
@@ -131,6 +137,7 @@ export class SessionDriver {
       // After the spawn: the CLI boots while the agent reads the workspace's settings.
       outputs = await agent.start();
     } catch (error) {
+      this.stopping = true;
       this.kill();
       throw error;
     }
@@ -212,6 +219,7 @@ export class SessionDriver {
         this.hasExited = true;
         this.onExit(code, signal);
         resolve();
+        void this.freeAgentWhenIdle();
       });
     });
   }
@@ -232,7 +240,8 @@ export class SessionDriver {
   private apply(outputs: AgentOutput[]): void {
     for (const output of outputs) {
       if (output.type === "write") this.write(output.line);
-      else this.emit(output.event);
+      // The wasm types leave events open; events.ts spells out the ones the driver reads.
+      else this.emit(output.event as UiEvent);
     }
   }
 
@@ -254,7 +263,7 @@ export class SessionDriver {
       this.log(`onEvent threw: ${describe(error)}`);
     }
     if (isEvent(event, "permissionRequest")) {
-      void this.ask(event);
+      this.ask(event);
     } else if (isEvent(event, "permissionCancelled")) {
       this.openPermissions.get(event.id)?.abort();
       this.openPermissions.delete(event.id);
@@ -267,7 +276,13 @@ export class SessionDriver {
     }
   }
 
-  private async ask(request: PermissionRequestEvent): Promise<void> {
+  private ask(request: PermissionRequestEvent): void {
+    const task = this.askAndAnswer(request);
+    const tracked = task.finally(() => this.inFlight.delete(tracked));
+    this.inFlight.add(tracked);
+  }
+
+  private async askAndAnswer(request: PermissionRequestEvent): Promise<void> {
     const controller = new AbortController();
     this.openPermissions.set(request.id, controller);
     let answer: PermissionAnswer;
@@ -312,6 +327,15 @@ export class SessionDriver {
     for (const turn of this.turns.splice(0)) turn.resolve({ ok: false, error });
   }
 
+  /** The wasm object's memory is not garbage-collected: release it once no call uses it. Tool
+   * calls still running when the CLI died are left to finish first. */
+  private async freeAgentWhenIdle(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+    const agent = this.agent;
+    this.agent = undefined;
+    agent?.free();
+  }
+
   private kill(): void {
     const pid = this.child?.pid;
     if (pid === undefined || this.hasExited) return;
@@ -323,8 +347,8 @@ export class SessionDriver {
   }
 
   private requireRunning(): TetherAgent {
-    if (!this.agent || !this.child) throw new Error("the session has not been started");
     if (this.hasExited) throw new Error("Claude Code is no longer running; start a new session (or resume this one)");
+    if (!this.agent || !this.child) throw new Error("the session has not been started");
     return this.agent;
   }
 
