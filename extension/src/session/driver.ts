@@ -15,6 +15,8 @@ import { isEvent, type DoneEvent, type ErrorEvent, type PermissionRequestEvent, 
 
 /** After stdin is closed, how long the CLI gets to finish and exit before it is killed. */
 const DEFAULT_STOP_GRACE_MS = 5000;
+/** When the CLI exits, how long the lines it wrote last may take before the exit is reported. */
+const EXIT_REPORT_WAIT_MS = 500;
 /** How much of the CLI's stderr is kept for error messages. */
 const STDERR_KEEP_CHARS = 4000;
 
@@ -217,9 +219,14 @@ export class SessionDriver {
     this.closed = new Promise((resolve) => {
       child.once("close", (code, signal) => {
         this.hasExited = true;
-        this.onExit(code, signal);
-        resolve();
-        void this.freeAgentWhenIdle();
+        // The last lines the CLI wrote (its `result`, say) come before the news of its exit;
+        // a tool call that runs on does not hold that news back for long.
+        const settled = Promise.allSettled([...this.inFlight]);
+        void Promise.race([settled, delay(EXIT_REPORT_WAIT_MS)]).then(() => {
+          this.onExit(code, signal);
+          resolve();
+          void this.freeAgentWhenIdle();
+        });
       });
     });
   }
@@ -434,6 +441,10 @@ function defined<T extends Record<string, unknown>>(fields: T): { [K in keyof T]
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(fields)) if (value !== undefined) out[key] = value;
   return out as { [K in keyof T]?: Exclude<T[K], undefined> };
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 function describe(error: unknown): string {
