@@ -19,6 +19,8 @@ use js_sys::{Array, Promise, Reflect, Uint8Array};
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use std::collections::BTreeMap;
+use std::future::Future;
+use std::pin::Pin;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::{future_to_promise, JsFuture};
@@ -298,12 +300,12 @@ impl TetherServer {
     #[wasm_bindgen(unchecked_return_type = "Promise<string | undefined>")]
     pub fn handle(&self, message: String) -> Promise {
         let server = self.server.clone();
-        future_to_promise(async move {
-            Ok(match server.handle(&message).await {
+        spawn(Box::pin(async move {
+            match server.handle(&message).await {
                 Some(response) => JsValue::from_str(&response),
                 None => JsValue::UNDEFINED,
-            })
-        })
+            }
+        }))
     }
 
     /// The `initialize` result as JSON (the server manifest sent ahead of the handshake).
@@ -327,11 +329,17 @@ impl TetherServer {
     #[wasm_bindgen(js_name = fileChanged, unchecked_return_type = "Promise<void>")]
     pub fn file_changed(&self, path: String) -> Promise {
         let server = self.server.clone();
-        future_to_promise(async move {
+        spawn(Box::pin(async move {
             server.tools.cache.on_changed(&server.tools.host, &path).await;
-            Ok(JsValue::UNDEFINED)
-        })
+            JsValue::UNDEFINED
+        }))
     }
+}
+
+/// Run `future` as its own task and resolve the promise with its value. One instantiation of the
+/// promise machinery for every exported async method.
+fn spawn(future: Pin<Box<dyn Future<Output = JsValue>>>) -> Promise {
+    future_to_promise(async move { Ok(future.await) })
 }
 
 /// A JS value as `T`, through JSON so a misspelt field is refused (serde-wasm-bindgen reads only
@@ -429,7 +437,7 @@ impl TetherAgent {
     #[wasm_bindgen(unchecked_return_type = "Promise<AgentOutput[]>")]
     pub fn start(&self) -> Promise {
         let agent = self.inner.clone();
-        future_to_promise(async move { Ok(outputs_to_js(agent.start().await)) })
+        spawn(Box::pin(async move { outputs_to_js(agent.start().await) }))
     }
 
     /// A user turn: text and optional images `{mediaType, data}` (base64).
@@ -462,7 +470,7 @@ impl TetherAgent {
     #[wasm_bindgen(js_name = onLine, unchecked_return_type = "Promise<AgentOutput[]>")]
     pub fn on_line(&self, line: String) -> Promise {
         let agent = self.inner.clone();
-        future_to_promise(async move { Ok(outputs_to_js(agent.on_line(&line).await)) })
+        spawn(Box::pin(async move { outputs_to_js(agent.on_line(&line).await) }))
     }
 
     /// The user's answer `{decision: "allow" | "always" | "deny", reason?, userContent?}` to a
@@ -474,15 +482,18 @@ impl TetherAgent {
         #[wasm_bindgen(unchecked_param_type = "PermissionAnswer")] answer: JsValue,
     ) -> Promise {
         let agent = self.inner.clone();
-        let answer: Result<UserAnswer, String> = value_from_js(answer);
-        future_to_promise(async move {
-            let answer = answer.map_err(|e| {
-                JsError::new(&format!(
+        let answer: UserAnswer = match value_from_js(answer) {
+            Ok(answer) => answer,
+            Err(e) => {
+                let error = JsError::new(&format!(
                     "answerPermission: expected {{decision: \"allow\" | \"always\" | \"deny\", reason?: string, userContent?: string}}: {e}"
-                ))
-            })?;
-            Ok(outputs_to_js(agent.answer_permission(&request_id, answer).await))
-        })
+                ));
+                return Promise::reject(&error.into());
+            }
+        };
+        spawn(Box::pin(async move {
+            outputs_to_js(agent.answer_permission(&request_id, answer).await)
+        }))
     }
 
     #[wasm_bindgen(unchecked_return_type = "AgentOutput[]")]
@@ -514,9 +525,9 @@ impl TetherAgent {
     #[wasm_bindgen(js_name = fileChanged, unchecked_return_type = "Promise<void>")]
     pub fn file_changed(&self, path: String) -> Promise {
         let agent = self.inner.clone();
-        future_to_promise(async move {
+        spawn(Box::pin(async move {
             agent.file_changed(&path).await;
-            Ok(JsValue::UNDEFINED)
-        })
+            JsValue::UNDEFINED
+        }))
     }
 }
