@@ -92,19 +92,31 @@ ensure_npm_packages() {
 # The real CLI for tests/integration, installed once into the cache; exports TETHER_CLAUDE_PATH
 # (unless the caller set it).
 ensure_claude_cli() {
-  local dir="$CACHE/claude-$CLAUDE_VERSION"
-  local bin="$dir/node_modules/@anthropic-ai/claude-code/bin/claude.exe"
+  local dir="$CACHE/claude-$CLAUDE_VERSION" bin
   if [[ -n "${TETHER_CLAUDE_PATH:-}" ]]; then return 0; fi
-  if [[ "$("$bin" --version 2>/dev/null)" != "$CLAUDE_VERSION "* ]]; then
+  if ! bin=$(claude_cli_in "$dir"); then
     step "installing @anthropic-ai/claude-code@$CLAUDE_VERSION into $dir (once; ~400 MB)"
     mkdir -p "$dir"
     (cd "$dir" && run npm install --no-audit --no-fund --save-exact "@anthropic-ai/claude-code@$CLAUDE_VERSION") || return 1
-    [[ "$("$bin" --version 2>/dev/null)" == "$CLAUDE_VERSION "* ]] || {
-      printf 'build.sh: %s does not run as Claude Code %s\n' "$bin" "$CLAUDE_VERSION" >&2
+    bin=$(claude_cli_in "$dir") || {
+      printf 'build.sh: no binary in %s runs as Claude Code %s\n' "$dir" "$CLAUDE_VERSION" >&2
       return 1
     }
   fi
   export TETHER_CLAUDE_PATH="$bin"
+}
+
+# The installed binary that reports the pinned version: the package's bin (linked by its
+# postinstall) or, when install scripts were skipped, the platform package's own binary.
+claude_cli_in() {
+  local candidate
+  for candidate in "$1/node_modules/@anthropic-ai/claude-code/bin/claude.exe" "$1"/node_modules/@anthropic-ai/claude-code-*/claude; do
+    if [[ -x "$candidate" && "$("$candidate" --version 2>/dev/null)" == "$CLAUDE_VERSION "* ]]; then
+      printf '%s' "$candidate"
+      return 0
+    fi
+  done
+  return 1
 }
 
 # ---------------------------------------------------------------- build
