@@ -174,6 +174,11 @@ fn start_sends_initialize_with_the_tether_manifest() {
         names.contains(&"Read") && names.contains(&"Edit") && names.contains(&"Bash"),
         "{names:?}"
     );
+    assert_eq!(names.len(), 11, "{names:?}");
+    for tool in tools {
+        assert_eq!(tool["inputSchema"]["type"], "object", "{tool}");
+        assert!(tool["inputSchema"]["properties"].is_object(), "{tool}");
+    }
     assert!(request["appendSystemPrompt"].as_str().unwrap().contains(&ws.root));
     assert!(events(&out).is_empty(), "{out:?}");
 }

@@ -573,6 +573,25 @@ fn parse_sorts_lines_into_kinds() {
     assert!(CliMessage::parse("nope").is_err());
 }
 
+#[test]
+fn known_message_with_a_field_of_the_wrong_type_stays_raw() {
+    let line = r#"{"type":"result","subtype":"success","num_turns":"three","session_id":"s"}"#;
+    assert!(matches!(CliMessage::parse(line), Ok(CliMessage::Unknown(_))));
+    let line = r#"{"type":"tool_progress","tool_use_id":"t","tool_name":"Bash","elapsed_time_seconds":-1}"#;
+    assert!(matches!(CliMessage::parse(line), Ok(CliMessage::Unknown(_))));
+}
+
+#[test]
+fn missing_and_null_fields_take_their_defaults() {
+    let line = r#"{"type":"result","subtype":"success","is_error":null,"usage":null,"errors":null}"#;
+    let Ok(CliMessage::Result(result)) = CliMessage::parse(line) else {
+        panic!("a result");
+    };
+    assert_eq!(result.subtype, "success");
+    assert!(!result.is_error && result.usage.is_none() && result.errors.is_empty());
+    assert_eq!((result.num_turns, result.session_id.as_str()), (0, ""));
+}
+
 // ---------------------------------------------------------------------------------------------
 // MCP over mcp_message
 

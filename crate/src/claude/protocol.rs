@@ -4,14 +4,100 @@
 //! (or block, event, request) of an unknown kind, or whose known fields have unexpected types,
 //! becomes an `Other`/`Unknown` variant holding the raw JSON. Nothing here panics on input.
 
-use serde::{Deserialize, Deserializer, Serialize};
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 
-/// Deserialize a typed view of `value` without consuming it, so the raw JSON stays available
-/// when the typed view does not fit.
-fn typed<T: for<'de> Deserialize<'de>>(value: &Value) -> Option<T> {
-    T::deserialize(value).ok()
+/// The fields of a JSON object, read as serde's derive with `#[serde(default)]` reads them: a missing
+/// or null field takes its default, a field of another type fails the whole view (the message then
+/// stays raw JSON). Written out because the derive costs about 70 KB of wasm for these types.
+struct Fields<'a>(&'a serde_json::Map<String, Value>);
+
+impl<'a> Fields<'a> {
+    fn of(value: &'a Value) -> Option<Fields<'a>> {
+        value.as_object().map(Fields)
+    }
+
+    fn get(&self, key: &str) -> Option<&'a Value> {
+        self.0.get(key).filter(|v| !v.is_null())
+    }
+
+    /// A field that must be there: `None` when missing.
+    fn required_string(&self, key: &str) -> Option<String> {
+        self.get(key)?.as_str().map(str::to_string)
+    }
+
+    fn string(&self, key: &str) -> Option<String> {
+        Some(self.opt_string(key)?.unwrap_or_default())
+    }
+
+    fn opt_string(&self, key: &str) -> Option<Option<String>> {
+        match self.get(key) {
+            None => Some(None),
+            Some(v) => v.as_str().map(|s| Some(s.to_string())),
+        }
+    }
+
+    fn bool(&self, key: &str) -> Option<bool> {
+        Some(self.opt_bool(key)?.unwrap_or_default())
+    }
+
+    fn opt_bool(&self, key: &str) -> Option<Option<bool>> {
+        match self.get(key) {
+            None => Some(None),
+            Some(v) => v.as_bool().map(Some),
+        }
+    }
+
+    /// An integer that fits `T`.
+    fn number<T: TryFrom<i64> + TryFrom<u64> + Default>(&self, key: &str) -> Option<T> {
+        Some(self.opt_number(key)?.unwrap_or_default())
+    }
+
+    fn opt_number<T: TryFrom<i64> + TryFrom<u64>>(&self, key: &str) -> Option<Option<T>> {
+        let Some(v) = self.get(key) else {
+            return Some(None);
+        };
+        match (v.as_u64(), v.as_i64()) {
+            (Some(n), _) => T::try_from(n).ok().map(Some),
+            (None, Some(n)) => T::try_from(n).ok().map(Some),
+            _ => None,
+        }
+    }
+
+    fn opt_f64(&self, key: &str) -> Option<Option<f64>> {
+        match self.get(key) {
+            None => Some(None),
+            Some(v) => v.as_f64().map(Some),
+        }
+    }
+
+    /// The raw value (null when missing).
+    fn value(&self, key: &str) -> Value {
+        self.get(key).cloned().unwrap_or(Value::Null)
+    }
+
+    fn object<T: Default>(&self, key: &str, parse: fn(&Value) -> Option<T>) -> Option<T> {
+        Some(self.opt_object(key, parse)?.unwrap_or_default())
+    }
+
+    fn opt_object<T>(&self, key: &str, parse: fn(&Value) -> Option<T>) -> Option<Option<T>> {
+        match self.get(key) {
+            None => Some(None),
+            Some(v) => parse(v).map(Some),
+        }
+    }
+
+    fn list<T>(&self, key: &str, parse: impl Fn(&Value) -> Option<T>) -> Option<Vec<T>> {
+        match self.get(key) {
+            None => Some(Vec::new()),
+            Some(v) => v.as_array()?.iter().map(parse).collect(),
+        }
+    }
+
+    fn strings(&self, key: &str) -> Option<Vec<String>> {
+        self.list(key, |v| v.as_str().map(str::to_string))
+    }
 }
 
 fn str_field<'a>(value: &'a Value, key: &str) -> Option<&'a str> {
@@ -56,12 +142,12 @@ impl CliMessage {
     pub fn from_value(value: Value) -> CliMessage {
         let parsed = match str_field(&value, "type") {
             Some("system") => Some(CliMessage::System(SystemMessage::from_value(&value))),
-            Some("assistant") => typed(&value).map(CliMessage::Assistant),
-            Some("user") => typed(&value).map(CliMessage::User),
-            Some("stream_event") => typed(&value).map(CliMessage::StreamEvent),
-            Some("result") => typed(&value).map(CliMessage::Result),
-            Some("rate_limit_event") => typed(&value).map(CliMessage::RateLimit),
-            Some("tool_progress") => typed(&value).map(CliMessage::ToolProgress),
+            Some("assistant") => AssistantMessage::parse(&value).map(CliMessage::Assistant),
+            Some("user") => UserMessage::parse(&value).map(CliMessage::User),
+            Some("stream_event") => StreamEventMessage::parse(&value).map(CliMessage::StreamEvent),
+            Some("result") => ResultMessage::parse(&value).map(CliMessage::Result),
+            Some("rate_limit_event") => RateLimitEvent::parse(&value).map(CliMessage::RateLimit),
+            Some("tool_progress") => ToolProgress::parse(&value).map(CliMessage::ToolProgress),
             Some("control_request") => IncomingControlRequest::from_value(&value).map(CliMessage::ControlRequest),
             Some("control_response") => ControlResponse::from_value(&value).map(CliMessage::ControlResponse),
             Some("control_cancel_request") => {
@@ -91,16 +177,16 @@ impl SystemMessage {
     fn from_value(value: &Value) -> SystemMessage {
         let subtype = str_field(value, "subtype").unwrap_or_default();
         let parsed = match subtype {
-            "init" => typed(value).map(SystemMessage::Init),
-            "status" => typed(value).map(SystemMessage::Status),
-            "api_retry" => typed(value).map(SystemMessage::ApiRetry),
+            "init" => SystemInit::parse(value).map(SystemMessage::Init),
+            "status" => SystemStatus::parse(value).map(SystemMessage::Status),
+            "api_retry" => ApiRetry::parse(value).map(SystemMessage::ApiRetry),
             "session_state_changed" => {
                 str_field(value, "state").map(|s| SystemMessage::SessionStateChanged { state: s.into() })
             }
-            "permission_denied" => typed(value).map(SystemMessage::PermissionDenied),
-            "compact_boundary" => typed(value).map(SystemMessage::CompactBoundary),
-            "task_started" => typed(value).map(SystemMessage::TaskStarted),
-            "task_notification" => typed(value).map(SystemMessage::TaskNotification),
+            "permission_denied" => PermissionDenied::parse(value).map(SystemMessage::PermissionDenied),
+            "compact_boundary" => CompactBoundary::parse(value).map(SystemMessage::CompactBoundary),
+            "task_started" => TaskStarted::parse(value).map(SystemMessage::TaskStarted),
+            "task_notification" => TaskNotification::parse(value).map(SystemMessage::TaskNotification),
             _ => None,
         };
         parsed.unwrap_or_else(|| SystemMessage::Other {
@@ -110,39 +196,70 @@ impl SystemMessage {
     }
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
-#[serde(default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct SystemInit {
     pub session_id: String,
     pub cwd: Option<String>,
     pub model: Option<String>,
     pub tools: Vec<String>,
     pub mcp_servers: Vec<McpServerInfo>,
-    #[serde(rename = "permissionMode")]
     pub permission_mode: Option<String>,
     pub claude_code_version: Option<String>,
     pub agents: Vec<String>,
     pub slash_commands: Vec<String>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
-#[serde(default)]
+impl SystemInit {
+    fn parse(value: &Value) -> Option<SystemInit> {
+        let f = Fields::of(value)?;
+        Some(SystemInit {
+            session_id: f.string("session_id")?,
+            cwd: f.opt_string("cwd")?,
+            model: f.opt_string("model")?,
+            tools: f.strings("tools")?,
+            mcp_servers: f.list("mcp_servers", McpServerInfo::parse)?,
+            permission_mode: f.opt_string("permissionMode")?,
+            claude_code_version: f.opt_string("claude_code_version")?,
+            agents: f.strings("agents")?,
+            slash_commands: f.strings("slash_commands")?,
+        })
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct McpServerInfo {
     pub name: String,
     pub status: String,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
-#[serde(default)]
+impl McpServerInfo {
+    fn parse(value: &Value) -> Option<McpServerInfo> {
+        let f = Fields::of(value)?;
+        Some(McpServerInfo {
+            name: f.string("name")?,
+            status: f.string("status")?,
+        })
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct SystemStatus {
     /// "requesting", "compacting", ... or null when idle again.
     pub status: Option<String>,
-    #[serde(rename = "permissionMode")]
     pub permission_mode: Option<String>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
-#[serde(default)]
+impl SystemStatus {
+    fn parse(value: &Value) -> Option<SystemStatus> {
+        let f = Fields::of(value)?;
+        Some(SystemStatus {
+            status: f.opt_string("status")?,
+            permission_mode: f.opt_string("permissionMode")?,
+        })
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct ApiRetry {
     pub attempt: u32,
     pub max_retries: u32,
@@ -152,8 +269,20 @@ pub struct ApiRetry {
     pub error: Value,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
-#[serde(default)]
+impl ApiRetry {
+    fn parse(value: &Value) -> Option<ApiRetry> {
+        let f = Fields::of(value)?;
+        Some(ApiRetry {
+            attempt: f.number("attempt")?,
+            max_retries: f.number("max_retries")?,
+            retry_delay_ms: f.number("retry_delay_ms")?,
+            error_status: f.opt_number("error_status")?,
+            error: f.value("error"),
+        })
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct PermissionDenied {
     pub tool_name: String,
     pub tool_use_id: String,
@@ -162,21 +291,50 @@ pub struct PermissionDenied {
     pub message: Option<String>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
-#[serde(default)]
+impl PermissionDenied {
+    fn parse(value: &Value) -> Option<PermissionDenied> {
+        let f = Fields::of(value)?;
+        Some(PermissionDenied {
+            tool_name: f.string("tool_name")?,
+            tool_use_id: f.string("tool_use_id")?,
+            agent_id: f.opt_string("agent_id")?,
+            decision_reason_type: f.opt_string("decision_reason_type")?,
+            message: f.opt_string("message")?,
+        })
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct CompactBoundary {
     pub compact_metadata: CompactMetadata,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
-#[serde(default)]
+impl CompactBoundary {
+    fn parse(value: &Value) -> Option<CompactBoundary> {
+        let f = Fields::of(value)?;
+        Some(CompactBoundary {
+            compact_metadata: f.object("compact_metadata", CompactMetadata::parse)?,
+        })
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct CompactMetadata {
     pub trigger: Option<String>,
     pub pre_tokens: Option<u64>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
-#[serde(default)]
+impl CompactMetadata {
+    fn parse(value: &Value) -> Option<CompactMetadata> {
+        let f = Fields::of(value)?;
+        Some(CompactMetadata {
+            trigger: f.opt_string("trigger")?,
+            pre_tokens: f.opt_number("pre_tokens")?,
+        })
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct TaskStarted {
     pub task_id: String,
     pub tool_use_id: Option<String>,
@@ -185,8 +343,20 @@ pub struct TaskStarted {
     pub is_backgrounded: Option<bool>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
-#[serde(default)]
+impl TaskStarted {
+    fn parse(value: &Value) -> Option<TaskStarted> {
+        let f = Fields::of(value)?;
+        Some(TaskStarted {
+            task_id: f.string("task_id")?,
+            tool_use_id: f.opt_string("tool_use_id")?,
+            description: f.opt_string("description")?,
+            subagent_type: f.opt_string("subagent_type")?,
+            is_backgrounded: f.opt_bool("is_backgrounded")?,
+        })
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct TaskNotification {
     pub task_id: String,
     pub tool_use_id: Option<String>,
@@ -195,10 +365,21 @@ pub struct TaskNotification {
     pub summary: Option<String>,
 }
 
+impl TaskNotification {
+    fn parse(value: &Value) -> Option<TaskNotification> {
+        let f = Fields::of(value)?;
+        Some(TaskNotification {
+            task_id: f.string("task_id")?,
+            tool_use_id: f.opt_string("tool_use_id")?,
+            status: f.string("status")?,
+            summary: f.opt_string("summary")?,
+        })
+    }
+}
+
 /// One assistant content block per line; a reply of text + tool_use gives two lines with the same
 /// `message.id`.
-#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
-#[serde(default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct AssistantMessage {
     pub message: ApiMessage,
     pub parent_tool_use_id: Option<String>,
@@ -206,8 +387,19 @@ pub struct AssistantMessage {
     pub agent_id: Option<String>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
-#[serde(default)]
+impl AssistantMessage {
+    fn parse(value: &Value) -> Option<AssistantMessage> {
+        let f = Fields::of(value)?;
+        Some(AssistantMessage {
+            message: f.object("message", ApiMessage::parse)?,
+            parent_tool_use_id: f.opt_string("parent_tool_use_id")?,
+            session_id: f.string("session_id")?,
+            agent_id: f.opt_string("agent_id")?,
+        })
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct ApiMessage {
     pub id: String,
     pub model: Option<String>,
@@ -216,8 +408,20 @@ pub struct ApiMessage {
     pub usage: Option<Usage>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
-#[serde(default)]
+impl ApiMessage {
+    fn parse(value: &Value) -> Option<ApiMessage> {
+        let f = Fields::of(value)?;
+        Some(ApiMessage {
+            id: f.string("id")?,
+            model: f.opt_string("model")?,
+            content: f.list("content", |b| Some(ContentBlock::from_value(b.clone())))?,
+            stop_reason: f.opt_string("stop_reason")?,
+            usage: f.opt_object("usage", Usage::parse)?,
+        })
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Usage {
     pub input_tokens: u64,
     pub output_tokens: u64,
@@ -225,9 +429,20 @@ pub struct Usage {
     pub cache_read_input_tokens: u64,
 }
 
+impl Usage {
+    fn parse(value: &Value) -> Option<Usage> {
+        let f = Fields::of(value)?;
+        Some(Usage {
+            input_tokens: f.number("input_tokens")?,
+            output_tokens: f.number("output_tokens")?,
+            cache_creation_input_tokens: f.number("cache_creation_input_tokens")?,
+            cache_read_input_tokens: f.number("cache_read_input_tokens")?,
+        })
+    }
+}
+
 /// A tool result or other user-side message the CLI reports.
-#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
-#[serde(default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct UserMessage {
     pub message: UserContent,
     pub parent_tool_use_id: Option<String>,
@@ -238,24 +453,40 @@ pub struct UserMessage {
     pub tool_use_result: Option<Value>,
     pub tool_result_meta: Option<Value>,
     /// Echo of the host's own message (with `--replay-user-messages`).
-    #[serde(rename = "isReplay")]
     pub is_replay: bool,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
-#[serde(default)]
+impl UserMessage {
+    fn parse(value: &Value) -> Option<UserMessage> {
+        let f = Fields::of(value)?;
+        Some(UserMessage {
+            message: f.object("message", UserContent::parse)?,
+            parent_tool_use_id: f.opt_string("parent_tool_use_id")?,
+            session_id: f.string("session_id")?,
+            agent_id: f.opt_string("agent_id")?,
+            tool_use_result: f.get("tool_use_result").cloned(),
+            tool_result_meta: f.get("tool_result_meta").cloned(),
+            is_replay: f.bool("isReplay")?,
+        })
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct UserContent {
-    #[serde(deserialize_with = "string_or_blocks")]
     pub content: Vec<ContentBlock>,
 }
 
-/// `content` is either a plain string or a list of blocks.
-fn string_or_blocks<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<ContentBlock>, D::Error> {
-    Ok(match Value::deserialize(d)? {
-        Value::String(text) => vec![ContentBlock::Text { text }],
-        Value::Array(items) => items.into_iter().map(ContentBlock::from_value).collect(),
-        _ => Vec::new(),
-    })
+impl UserContent {
+    fn parse(value: &Value) -> Option<UserContent> {
+        let f = Fields::of(value)?;
+        // `content` is either a plain string or a list of blocks.
+        let content = match f.get("content") {
+            Some(Value::String(text)) => vec![ContentBlock::Text { text: text.clone() }],
+            Some(Value::Array(items)) => items.iter().cloned().map(ContentBlock::from_value).collect(),
+            _ => Vec::new(),
+        };
+        Some(UserContent { content })
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -307,12 +538,6 @@ impl ContentBlock {
     }
 }
 
-impl<'de> Deserialize<'de> for ContentBlock {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        Value::deserialize(d).map(ContentBlock::from_value)
-    }
-}
-
 /// The text of a tool_result `content` (a string, or text blocks joined by newlines).
 pub fn tool_result_text(content: &Value) -> String {
     match content {
@@ -328,14 +553,25 @@ pub fn tool_result_text(content: &Value) -> String {
 }
 
 /// A raw Messages API streaming event, wrapped (`--include-partial-messages`).
-#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
-#[serde(default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct StreamEventMessage {
     pub event: StreamEvent,
     pub parent_tool_use_id: Option<String>,
     pub session_id: String,
     /// The API message these events build (absent in older builds; then message_start tells).
     pub api_message_id: Option<String>,
+}
+
+impl StreamEventMessage {
+    fn parse(value: &Value) -> Option<StreamEventMessage> {
+        let f = Fields::of(value)?;
+        Some(StreamEventMessage {
+            event: f.get("event").cloned().map(StreamEvent::from_value).unwrap_or_default(),
+            parent_tool_use_id: f.opt_string("parent_tool_use_id")?,
+            session_id: f.string("session_id")?,
+            api_message_id: f.opt_string("api_message_id")?,
+        })
+    }
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -405,12 +641,6 @@ impl StreamEvent {
     }
 }
 
-impl<'de> Deserialize<'de> for StreamEvent {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        Value::deserialize(d).map(StreamEvent::from_value)
-    }
-}
-
 impl Delta {
     fn from_value(value: &Value) -> Delta {
         let text = |key: &str| str_field(value, key).map(str::to_string);
@@ -428,8 +658,7 @@ impl Delta {
 /// The end of a turn. Subtypes: success, error_during_execution, error_max_turns,
 /// error_max_budget_usd, error_max_structured_output_retries. An auth failure is
 /// `success` + `is_error` + "Not logged in · Please run /login".
-#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
-#[serde(default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct ResultMessage {
     pub subtype: String,
     pub is_error: bool,
@@ -446,30 +675,78 @@ pub struct ResultMessage {
     pub permission_denials: Vec<Value>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
-#[serde(default)]
+impl ResultMessage {
+    fn parse(value: &Value) -> Option<ResultMessage> {
+        let f = Fields::of(value)?;
+        Some(ResultMessage {
+            subtype: f.string("subtype")?,
+            is_error: f.bool("is_error")?,
+            duration_ms: f.number("duration_ms")?,
+            duration_api_ms: f.number("duration_api_ms")?,
+            num_turns: f.number("num_turns")?,
+            session_id: f.string("session_id")?,
+            result: f.opt_string("result")?,
+            errors: f.strings("errors")?,
+            stop_reason: f.opt_string("stop_reason")?,
+            terminal_reason: f.opt_string("terminal_reason")?,
+            total_cost_usd: f.opt_f64("total_cost_usd")?,
+            usage: f.opt_object("usage", Usage::parse)?,
+            permission_denials: f.list("permission_denials", |d| Some(d.clone()))?,
+        })
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct RateLimitEvent {
     pub rate_limit_info: RateLimitInfo,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
-#[serde(default)]
+impl RateLimitEvent {
+    fn parse(value: &Value) -> Option<RateLimitEvent> {
+        let f = Fields::of(value)?;
+        Some(RateLimitEvent {
+            rate_limit_info: f.object("rate_limit_info", RateLimitInfo::parse)?,
+        })
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct RateLimitInfo {
     /// allowed, allowed_warning or rejected.
     pub status: String,
-    #[serde(rename = "resetsAt")]
     pub resets_at: Option<i64>,
-    #[serde(rename = "rateLimitType")]
     pub rate_limit_type: Option<String>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
-#[serde(default)]
+impl RateLimitInfo {
+    fn parse(value: &Value) -> Option<RateLimitInfo> {
+        let f = Fields::of(value)?;
+        Some(RateLimitInfo {
+            status: f.string("status")?,
+            resets_at: f.opt_number("resetsAt")?,
+            rate_limit_type: f.opt_string("rateLimitType")?,
+        })
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct ToolProgress {
     pub tool_use_id: String,
     pub tool_name: String,
     pub parent_tool_use_id: Option<String>,
     pub elapsed_time_seconds: u64,
+}
+
+impl ToolProgress {
+    fn parse(value: &Value) -> Option<ToolProgress> {
+        let f = Fields::of(value)?;
+        Some(ToolProgress {
+            tool_use_id: f.string("tool_use_id")?,
+            tool_name: f.string("tool_name")?,
+            parent_tool_use_id: f.opt_string("parent_tool_use_id")?,
+            elapsed_time_seconds: f.number("elapsed_time_seconds")?,
+        })
+    }
 }
 
 /// A control request the CLI sends: `{"type":"control_request","request_id":..,"request":{..}}`.
@@ -520,7 +797,7 @@ impl CliRequest {
     pub fn from_value(value: Value) -> CliRequest {
         let subtype = str_field(&value, "subtype").unwrap_or_default().to_string();
         let parsed = match subtype.as_str() {
-            "can_use_tool" => typed(&value).map(CliRequest::CanUseTool),
+            "can_use_tool" => CanUseTool::parse(&value).map(CliRequest::CanUseTool),
             "mcp_message" => match (str_field(&value, "server_name"), value.get("message")) {
                 (Some(server), Some(message)) => Some(CliRequest::McpMessage {
                     server_name: server.into(),
@@ -528,7 +805,7 @@ impl CliRequest {
                 }),
                 _ => None,
             },
-            "hook_callback" => typed(&value).map(CliRequest::HookCallback),
+            "hook_callback" => HookCallback::parse(&value).map(CliRequest::HookCallback),
             _ => None,
         };
         parsed.unwrap_or(CliRequest::Other { subtype, raw: value })
@@ -536,44 +813,62 @@ impl CliRequest {
 }
 
 /// `can_use_tool`: the CLI asks whether a tool call may run (with `--permission-prompt-tool stdio`).
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct CanUseTool {
     pub tool_name: String,
-    #[serde(default)]
     pub input: Value,
-    #[serde(default)]
     pub tool_use_id: Option<String>,
     /// PermissionUpdate objects, kept verbatim so they can be echoed back.
-    #[serde(default)]
     pub permission_suggestions: Vec<Value>,
-    #[serde(default)]
     pub blocked_path: Option<String>,
-    #[serde(default)]
     pub decision_reason: Option<String>,
-    #[serde(default)]
     pub decision_reason_type: Option<String>,
-    #[serde(default)]
     pub title: Option<String>,
-    #[serde(default)]
     pub display_name: Option<String>,
-    #[serde(default)]
     pub description: Option<String>,
-    #[serde(default)]
     pub agent_id: Option<String>,
-    #[serde(default)]
     pub suppress_always_allow_rule: bool,
-    #[serde(default)]
     pub requires_user_interaction: bool,
 }
 
+impl CanUseTool {
+    fn parse(value: &Value) -> Option<CanUseTool> {
+        let f = Fields::of(value)?;
+        Some(CanUseTool {
+            tool_name: f.required_string("tool_name")?,
+            input: f.value("input"),
+            tool_use_id: f.opt_string("tool_use_id")?,
+            permission_suggestions: f.list("permission_suggestions", |s| Some(s.clone()))?,
+            blocked_path: f.opt_string("blocked_path")?,
+            decision_reason: f.opt_string("decision_reason")?,
+            decision_reason_type: f.opt_string("decision_reason_type")?,
+            title: f.opt_string("title")?,
+            display_name: f.opt_string("display_name")?,
+            description: f.opt_string("description")?,
+            agent_id: f.opt_string("agent_id")?,
+            suppress_always_allow_rule: f.bool("suppress_always_allow_rule")?,
+            requires_user_interaction: f.bool("requires_user_interaction")?,
+        })
+    }
+}
+
 /// `hook_callback`: a hook registered in `initialize.hooks` fired.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct HookCallback {
     pub callback_id: String,
-    #[serde(default)]
     pub input: Value,
-    #[serde(default)]
     pub tool_use_id: Option<String>,
+}
+
+impl HookCallback {
+    fn parse(value: &Value) -> Option<HookCallback> {
+        let f = Fields::of(value)?;
+        Some(HookCallback {
+            callback_id: f.required_string("callback_id")?,
+            input: f.value("input"),
+            tool_use_id: f.opt_string("tool_use_id")?,
+        })
+    }
 }
 
 /// The answer to a control request, either direction.

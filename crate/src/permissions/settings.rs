@@ -3,9 +3,7 @@
 
 use super::rules::Rule;
 use super::{Diagnostic, PermissionMode, SettingsKind, SettingsSource};
-use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
-use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
-use serde_json::Value;
+use serde_json::{Map, Value};
 use std::fmt;
 
 /// What one settings file contributes.
@@ -138,137 +136,43 @@ impl std::error::Error for PersistError {}
 /// rules already there (compared in their normalised form) are not repeated, every other key
 /// keeps its value and place, and the result is pretty-printed with 2 spaces.
 pub fn persist_rules(existing: Option<&str>, rules: &[Rule]) -> Result<String, PersistError> {
+    // serde_json is built with `preserve_order`, so every key keeps its place in the file.
     let mut root = match existing.map(str::trim).filter(|t| !t.is_empty()) {
-        None => Json::Object(Vec::new()),
-        Some(text) => serde_json::from_str::<Json>(text).map_err(|e| PersistError::Malformed(e.to_string()))?,
+        None => Value::Object(Map::new()),
+        Some(text) => serde_json::from_str::<Value>(text).map_err(|e| PersistError::Malformed(e.to_string()))?,
     };
-    let Json::Object(root_entries) = &mut root else {
+    let Value::Object(root_entries) = &mut root else {
         return Err(PersistError::WrongShape("a top level that is not an object"));
     };
-    let permissions = entry(root_entries, "permissions", || Json::Object(Vec::new()));
-    let Json::Object(permission_entries) = permissions else {
+    let permissions = root_entries
+        .entry("permissions")
+        .or_insert_with(|| Value::Object(Map::new()));
+    let Value::Object(permission_entries) = permissions else {
         return Err(PersistError::WrongShape(
             "a \"permissions\" value that is not an object",
         ));
     };
-    let allow = entry(permission_entries, "allow", || Json::Array(Vec::new()));
-    let Json::Array(allow) = allow else {
+    let allow = permission_entries
+        .entry("allow")
+        .or_insert_with(|| Value::Array(Vec::new()));
+    let Value::Array(allow) = allow else {
         return Err(PersistError::WrongShape(
             "a \"permissions.allow\" value that is not a list",
         ));
     };
     let mut present: Vec<String> = allow
         .iter()
-        .filter_map(|v| match v {
-            Json::String(s) => Some(Rule::parse(s).map_or_else(|| s.clone(), |r| r.to_string())),
-            _ => None,
-        })
+        .filter_map(Value::as_str)
+        .map(|s| Rule::parse(s).map_or_else(|| s.to_string(), |r| r.to_string()))
         .collect();
     for rule in rules {
         let text = rule.to_string();
         if !present.contains(&text) {
-            allow.push(Json::String(text.clone()));
+            allow.push(Value::String(text.clone()));
             present.push(text);
         }
     }
     let mut text = serde_json::to_string_pretty(&root).map_err(|e| PersistError::Malformed(e.to_string()))?;
     text.push('\n');
     Ok(text)
-}
-
-fn entry<'a>(entries: &'a mut Vec<(String, Json)>, key: &str, make: impl FnOnce() -> Json) -> &'a mut Json {
-    let index = match entries.iter().position(|(k, _)| k == key) {
-        Some(index) => index,
-        None => {
-            entries.push((key.to_string(), make()));
-            entries.len() - 1
-        }
-    };
-    &mut entries[index].1
-}
-
-/// JSON that keeps object keys in file order (serde_json's map sorts them without its
-/// `preserve_order` feature, which would change every other user of the crate).
-enum Json {
-    Null,
-    Bool(bool),
-    Number(serde_json::Number),
-    String(String),
-    Array(Vec<Json>),
-    Object(Vec<(String, Json)>),
-}
-
-impl<'de> Deserialize<'de> for Json {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct JsonVisitor;
-        impl<'de> Visitor<'de> for JsonVisitor {
-            type Value = Json;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("any JSON value")
-            }
-            fn visit_unit<E: de::Error>(self) -> Result<Json, E> {
-                Ok(Json::Null)
-            }
-            fn visit_bool<E: de::Error>(self, v: bool) -> Result<Json, E> {
-                Ok(Json::Bool(v))
-            }
-            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Json, E> {
-                Ok(Json::Number(v.into()))
-            }
-            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Json, E> {
-                Ok(Json::Number(v.into()))
-            }
-            fn visit_f64<E: de::Error>(self, v: f64) -> Result<Json, E> {
-                serde_json::Number::from_f64(v)
-                    .map(Json::Number)
-                    .ok_or_else(|| E::custom("a number JSON cannot hold"))
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<Json, E> {
-                Ok(Json::String(v.to_string()))
-            }
-            fn visit_string<E: de::Error>(self, v: String) -> Result<Json, E> {
-                Ok(Json::String(v))
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Json, A::Error> {
-                let mut items = Vec::new();
-                while let Some(item) = seq.next_element()? {
-                    items.push(item);
-                }
-                Ok(Json::Array(items))
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Json, A::Error> {
-                let mut entries = Vec::new();
-                while let Some((key, value)) = map.next_entry::<String, Json>()? {
-                    entries.push((key, value));
-                }
-                Ok(Json::Object(entries))
-            }
-        }
-        deserializer.deserialize_any(JsonVisitor)
-    }
-}
-
-impl Serialize for Json {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Json::Null => serializer.serialize_unit(),
-            Json::Bool(b) => serializer.serialize_bool(*b),
-            Json::Number(n) => n.serialize(serializer),
-            Json::String(s) => serializer.serialize_str(s),
-            Json::Array(items) => {
-                let mut seq = serializer.serialize_seq(Some(items.len()))?;
-                for item in items {
-                    seq.serialize_element(item)?;
-                }
-                seq.end()
-            }
-            Json::Object(entries) => {
-                let mut map = serializer.serialize_map(Some(entries.len()))?;
-                for (key, value) in entries {
-                    map.serialize_entry(key, value)?;
-                }
-                map.end()
-            }
-        }
-    }
 }

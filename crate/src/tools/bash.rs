@@ -119,55 +119,49 @@ const KILL_SHELL_DESCRIPTION: &str = "
 ";
 
 fn bash_schema() -> Value {
-    json!({
-        "$schema": "http://json-schema.org/draft-07/schema#",
-        "type": "object",
-        "properties": {
-            "command": {"type": "string", "description": "The command to execute"},
-            "timeout": {
-                "type": "number",
-                "description": "Optional timeout in milliseconds (max 600000 for a foreground command)"
-            },
-            "description": {
-                "type": "string",
-                "description": "Clear, concise description of what this command does in active voice. Never use words like \"complex\" or \"risk\" in the description - just describe what it does.\n\nSay what the command does in plain words: do not echo the command's text, its flags, or file paths - the user reads this description, often without seeing the command.\n\nFor simple commands (git, npm, standard CLI tools), keep it brief (5-10 words):\n- ls → \"List files in current directory\"\n- git status → \"Show working tree status\"\n- npm install → \"Install package dependencies\"\n\nFor commands that are harder to parse at a glance (piped commands, obscure flags, etc.), add enough context to clarify what it does:\n- find . -name \"*.tmp\" -exec rm {} \\; → \"Find and delete all .tmp files recursively\"\n- git reset --hard origin/main → \"Discard all local changes and match remote main\"\n- curl -s url | jq '.data[]' → \"Fetch JSON from URL and extract data array elements\""
-            },
-            "run_in_background": {
-                "type": "boolean",
-                "description": "Set to true to run this command in the background. With it, `timeout` limits how long the command may run in the background before it is stopped (default 1800000 ms, max 7200000 ms)."
-            }
-        },
-        "required": ["command"],
-        "additionalProperties": false
-    })
+    super::schema(
+        r##"{
+      "$schema": "http://json-schema.org/draft-07/schema#",
+      "type": "object",
+      "properties": {
+        "command": {"type": "string", "description": "The command to execute"},
+        "timeout": {"type": "number", "description": "Optional timeout in milliseconds (max 600000 for a foreground command)"},
+        "description": {"type": "string", "description": "Clear, concise description of what this command does in active voice. Never use words like \"complex\" or \"risk\" in the description - just describe what it does.\n\nSay what the command does in plain words: do not echo the command's text, its flags, or file paths - the user reads this description, often without seeing the command.\n\nFor simple commands (git, npm, standard CLI tools), keep it brief (5-10 words):\n- ls → \"List files in current directory\"\n- git status → \"Show working tree status\"\n- npm install → \"Install package dependencies\"\n\nFor commands that are harder to parse at a glance (piped commands, obscure flags, etc.), add enough context to clarify what it does:\n- find . -name \"*.tmp\" -exec rm {} \\; → \"Find and delete all .tmp files recursively\"\n- git reset --hard origin/main → \"Discard all local changes and match remote main\"\n- curl -s url | jq '.data[]' → \"Fetch JSON from URL and extract data array elements\""},
+        "run_in_background": {"type": "boolean", "description": "Set to true to run this command in the background. With it, `timeout` limits how long the command may run in the background before it is stopped (default 1800000 ms, max 7200000 ms)."}
+      },
+      "required": ["command"],
+      "additionalProperties": false
+    }"##,
+    )
 }
 
 fn bash_output_schema() -> Value {
-    json!({
-        "$schema": "http://json-schema.org/draft-07/schema#",
-        "type": "object",
-        "properties": {
-            "bash_id": {"type": "string", "description": "The ID of the background shell to retrieve output from"},
-            "filter": {
-                "type": "string",
-                "description": "Optional regular expression to filter the output lines. Only lines matching this regex will be included in the result. Any lines that do not match will no longer be available to read."
-            }
-        },
-        "required": ["bash_id"],
-        "additionalProperties": false
-    })
+    super::schema(
+        r##"{
+      "$schema": "http://json-schema.org/draft-07/schema#",
+      "type": "object",
+      "properties": {
+        "bash_id": {"type": "string", "description": "The ID of the background shell to retrieve output from"},
+        "filter": {"type": "string", "description": "Optional regular expression to filter the output lines. Only lines matching this regex will be included in the result. Any lines that do not match will no longer be available to read."}
+      },
+      "required": ["bash_id"],
+      "additionalProperties": false
+    }"##,
+    )
 }
 
 fn kill_shell_schema() -> Value {
-    json!({
-        "$schema": "http://json-schema.org/draft-07/schema#",
-        "type": "object",
-        "properties": {
-            "shell_id": {"type": "string", "description": "The ID of the background shell to kill"}
-        },
-        "required": ["shell_id"],
-        "additionalProperties": false
-    })
+    super::schema(
+        r##"{
+      "$schema": "http://json-schema.org/draft-07/schema#",
+      "type": "object",
+      "properties": {
+        "shell_id": {"type": "string", "description": "The ID of the background shell to kill"}
+      },
+      "required": ["shell_id"],
+      "additionalProperties": false
+    }"##,
+    )
 }
 
 pub static BASH_SPEC: ToolSpec = ToolSpec {

@@ -85,58 +85,50 @@ If you want to create a new file, use:
     destructive: false,
 };
 
-fn edit_properties() -> Value {
-    json!({
-        "old_string": {"type": "string", "description": "The text to replace"},
-        "new_string": {
-            "type": "string",
-            "description": "The text to replace it with (must be different from old_string)"
-        },
-        "replace_all": {
-            "type": "boolean",
-            "default": false,
-            "description": "Replace all occurrences of old_string (default false)"
-        }
-    })
-}
-
 fn edit_schema() -> Value {
-    let mut properties = json!({
+    super::schema(
+        r##"{
+      "$schema": "http://json-schema.org/draft-07/schema#",
+      "type": "object",
+      "properties": {
         "file_path": {"type": "string", "description": "The absolute path to the file to modify"},
-    });
-    if let (Some(all), Some(edit)) = (properties.as_object_mut(), edit_properties().as_object()) {
-        all.extend(edit.clone());
-    }
-    json!({
-        "$schema": "http://json-schema.org/draft-07/schema#",
-        "type": "object",
-        "properties": properties,
-        "required": ["file_path", "old_string", "new_string"],
-        "additionalProperties": false
-    })
+        "old_string": {"type": "string", "description": "The text to replace"},
+        "new_string": {"type": "string", "description": "The text to replace it with (must be different from old_string)"},
+        "replace_all": {"type": "boolean", "default": false, "description": "Replace all occurrences of old_string (default false)"}
+      },
+      "required": ["file_path", "old_string", "new_string"],
+      "additionalProperties": false
+    }"##,
+    )
 }
 
 fn multi_edit_schema() -> Value {
-    json!({
-        "$schema": "http://json-schema.org/draft-07/schema#",
-        "type": "object",
-        "properties": {
-            "file_path": {"type": "string", "description": "The absolute path to the file to modify"},
-            "edits": {
-                "type": "array",
-                "minItems": 1,
-                "description": "Array of edit operations to perform sequentially on the file",
-                "items": {
-                    "type": "object",
-                    "properties": edit_properties(),
-                    "required": ["old_string", "new_string"],
-                    "additionalProperties": false
-                }
-            }
-        },
-        "required": ["file_path", "edits"],
-        "additionalProperties": false
-    })
+    super::schema(
+        r##"{
+      "$schema": "http://json-schema.org/draft-07/schema#",
+      "type": "object",
+      "properties": {
+        "file_path": {"type": "string", "description": "The absolute path to the file to modify"},
+        "edits": {
+          "type": "array",
+          "minItems": 1,
+          "description": "Array of edit operations to perform sequentially on the file",
+          "items": {
+            "type": "object",
+            "properties": {
+              "old_string": {"type": "string", "description": "The text to replace"},
+              "new_string": {"type": "string", "description": "The text to replace it with (must be different from old_string)"},
+              "replace_all": {"type": "boolean", "default": false, "description": "Replace all occurrences of old_string (default false)"}
+            },
+            "required": ["old_string", "new_string"],
+            "additionalProperties": false
+          }
+        }
+      },
+      "required": ["file_path", "edits"],
+      "additionalProperties": false
+    }"##,
+    )
 }
 
 /// One replacement, as Edit takes it and as MultiEdit lists them.

@@ -33,19 +33,18 @@ const DESCRIPTION: &str = r#"- Fast file pattern matching tool that works with a
 - When you are doing an open ended search that may require multiple rounds of globbing and grepping, use the Agent tool instead (if available)"#;
 
 fn input_schema() -> Value {
-    json!({
-        "type": "object",
-        "properties": {
-            "pattern": {"type": "string", "description": "The glob pattern to match files against"},
-            "path": {
-                "type": "string",
-                "description": "The directory to search in. If not specified, the current working directory will be used. IMPORTANT: Omit this field to use the default directory. DO NOT enter \"undefined\" or \"null\" - simply omit it for the default behavior. Must be a valid directory path if provided."
-            }
-        },
-        "required": ["pattern"],
-        "additionalProperties": false,
-        "$schema": "http://json-schema.org/draft-07/schema#"
-    })
+    super::schema(
+        r##"{
+      "type": "object",
+      "properties": {
+        "pattern": {"type": "string", "description": "The glob pattern to match files against"},
+        "path": {"type": "string", "description": "The directory to search in. If not specified, the current working directory will be used. IMPORTANT: Omit this field to use the default directory. DO NOT enter \"undefined\" or \"null\" - simply omit it for the default behavior. Must be a valid directory path if provided."}
+      },
+      "required": ["pattern"],
+      "additionalProperties": false,
+      "$schema": "http://json-schema.org/draft-07/schema#"
+    }"##,
+    )
 }
 
 /// The built-in's limit on listed files.

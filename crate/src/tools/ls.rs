@@ -9,7 +9,7 @@ use crate::paths::PathStyle;
 use futures::stream::{self, StreamExt};
 use globset::{Glob, GlobSet, GlobSetBuilder};
 use serde::Deserialize;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 pub static SPEC: ToolSpec = ToolSpec {
     name: "LS",
@@ -21,16 +21,18 @@ pub static SPEC: ToolSpec = ToolSpec {
 };
 
 fn input_schema() -> Value {
-    json!({
-        "type": "object",
-        "properties": {
-            "path": {"type": "string", "description": "The absolute path to the directory to list (must be absolute, not relative)"},
-            "ignore": {"type": "array", "items": {"type": "string"}, "description": "List of glob patterns to ignore"}
-        },
-        "required": ["path"],
-        "additionalProperties": false,
-        "$schema": "http://json-schema.org/draft-07/schema#"
-    })
+    super::schema(
+        r##"{
+      "type": "object",
+      "properties": {
+        "path": {"type": "string", "description": "The absolute path to the directory to list (must be absolute, not relative)"},
+        "ignore": {"type": "array", "items": {"type": "string"}, "description": "List of glob patterns to ignore"}
+      },
+      "required": ["path"],
+      "additionalProperties": false,
+      "$schema": "http://json-schema.org/draft-07/schema#"
+    }"##,
+    )
 }
 
 /// The classic tool's cap on listed entries.

@@ -46,25 +46,19 @@ Usage:
 };
 
 fn input_schema() -> Value {
-    json!({
-        "$schema": "http://json-schema.org/draft-07/schema#",
-        "type": "object",
-        "properties": {
-            "file_path": {"type": "string", "description": "The absolute path to the file to read"},
-            "offset": {
-                "type": "integer",
-                "minimum": 0,
-                "description": "The line number to start reading from. Only provide if the file is too large to read at once"
-            },
-            "limit": {
-                "type": "integer",
-                "exclusiveMinimum": 0,
-                "description": "The number of lines to read. Only provide if the file is too large to read at once."
-            }
-        },
-        "required": ["file_path"],
-        "additionalProperties": false
-    })
+    super::schema(
+        r##"{
+      "$schema": "http://json-schema.org/draft-07/schema#",
+      "type": "object",
+      "properties": {
+        "file_path": {"type": "string", "description": "The absolute path to the file to read"},
+        "offset": {"type": "integer", "minimum": 0, "description": "The line number to start reading from. Only provide if the file is too large to read at once"},
+        "limit": {"type": "integer", "exclusiveMinimum": 0, "description": "The number of lines to read. Only provide if the file is too large to read at once."}
+      },
+      "required": ["file_path"],
+      "additionalProperties": false
+    }"##,
+    )
 }
 
 #[derive(Deserialize)]

@@ -27,19 +27,18 @@ Usage:
 };
 
 fn input_schema() -> Value {
-    json!({
-        "$schema": "http://json-schema.org/draft-07/schema#",
-        "type": "object",
-        "properties": {
-            "file_path": {
-                "type": "string",
-                "description": "The absolute path to the file to write (must be absolute, not relative)"
-            },
-            "content": {"type": "string", "description": "The content to write to the file"}
-        },
-        "required": ["file_path", "content"],
-        "additionalProperties": false
-    })
+    super::schema(
+        r##"{
+      "$schema": "http://json-schema.org/draft-07/schema#",
+      "type": "object",
+      "properties": {
+        "file_path": {"type": "string", "description": "The absolute path to the file to write (must be absolute, not relative)"},
+        "content": {"type": "string", "description": "The content to write to the file"}
+      },
+      "required": ["file_path", "content"],
+      "additionalProperties": false
+    }"##,
+    )
 }
 
 #[derive(Deserialize)]
