@@ -15,9 +15,11 @@ WASM_TARGET=wasm32-unknown-unknown
 WASM_PKG="$REPO/target/wasm-pkg"            # wasm-bindgen output; extension/tsconfig.json maps it
 NODE_HOST_FOR_TESTS="$REPO/target/wasm-test/node-host.cjs"   # the Node host, for crate/tests/wasm
 DIST="$REPO/dist"
+# The real Claude Code CLI the integration suite drives (pinned: npm picks older builds on old Node).
+CLAUDE_VERSION=2.1.330
 MAX_WASM_BYTES=$((3 * 1024 * 1024 / 2))     # 1.5 MiB: the wasm ships inside the VSIX
 # Bundled entry points: extension/src/bin/NAME.ts -> dist/NAME.js (add new ones here).
-BUNDLES=(tether-mcp)
+BUNDLES=(tether-mcp tether-cli)
 
 STARTED=$(date +%s)
 step() { printf '==> %s\n' "$*"; }
@@ -85,6 +87,24 @@ ensure_npm_packages() {
     printf '%s' "$want" >"$stamp"
   fi
   NODE_BIN="$REPO/extension/node_modules/.bin"
+}
+
+# The real CLI for tests/integration, installed once into the cache; exports TETHER_CLAUDE_PATH
+# (unless the caller set it).
+ensure_claude_cli() {
+  local dir="$CACHE/claude-$CLAUDE_VERSION"
+  local bin="$dir/node_modules/@anthropic-ai/claude-code/bin/claude.exe"
+  if [[ -n "${TETHER_CLAUDE_PATH:-}" ]]; then return 0; fi
+  if [[ "$("$bin" --version 2>/dev/null)" != "$CLAUDE_VERSION "* ]]; then
+    step "installing @anthropic-ai/claude-code@$CLAUDE_VERSION into $dir (once; ~400 MB)"
+    mkdir -p "$dir"
+    (cd "$dir" && run npm install --no-audit --no-fund --save-exact "@anthropic-ai/claude-code@$CLAUDE_VERSION") || return 1
+    [[ "$("$bin" --version 2>/dev/null)" == "$CLAUDE_VERSION "* ]] || {
+      printf 'build.sh: %s does not run as Claude Code %s\n' "$bin" "$CLAUDE_VERSION" >&2
+      return 1
+    }
+  fi
+  export TETHER_CLAUDE_PATH="$bin"
 }
 
 # ---------------------------------------------------------------- build
@@ -196,6 +216,8 @@ suite() {
 
 run_tests() {
   wasm_bindgen_paths
+  # Here rather than in a suite (a pipeline's subshell), so the export reaches the suites.
+  ensure_claude_cli || echo "build.sh: Claude Code $CLAUDE_VERSION could not be installed; the integration suite will fail" >&2
   export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER="$WASM_BINDGEN_TEST_RUNNER"
   # Suites, in order. One line each: name, how its output is counted, the command.
   # The build is a suite too, so a broken build still ends in a summary (and the suites that do
@@ -207,6 +229,7 @@ run_tests() {
   suite cargo cargo cargo test --workspace
   suite wasm cargo cargo test --target "$WASM_TARGET" -p tether-core --test wasm
   suite node node node --test --test-reporter=tap --test-timeout=120000 tests/node/*.test.mjs
+  suite integration node node --test --test-reporter=tap --test-timeout=180000 tests/integration/*.test.mjs
 
   echo
   echo "Test suites (logs in target/test-logs/):"

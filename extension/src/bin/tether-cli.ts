@@ -1,0 +1,322 @@
+#!/usr/bin/env node
+// dist/tether-cli.js: runs Claude Code through Tether from a terminal or a script, printing the
+// normalized UI events as NDJSON. The same SessionDriver runs the VS Code extension's sessions.
+
+import { readFileSync, statSync } from "node:fs";
+import * as path from "node:path";
+import { createInterface } from "node:readline";
+import { parseArgs } from "node:util";
+import { NodeHost } from "../node/nodeHost";
+import { PERMISSION_MODES, type PermissionAnswer, type PermissionModeName } from "../session/agent";
+import { SessionDriver, type TurnOutcome } from "../session/driver";
+import type { PermissionRequestEvent, UiEvent } from "../session/events";
+
+const USAGE = `Usage: tether-cli run --root DIR (--prompt TEXT | --script FILE) [options]
+
+Runs one Claude Code session through Tether: the CLI's file and shell tools work on --root.
+Prints every UI event as one JSON object per line on stdout; messages go to stderr. Exits 0 when
+the turn succeeded, 1 when it failed, 2 on a usage error.
+
+  --root DIR               the workspace (required)
+  --prompt TEXT            the user's message
+  --script FILE            several steps in one session, a JSON array of
+                             {"prompt": TEXT, "interrupt"?: "onPermission"}  a turn; with
+                                 "interrupt", the first permission prompt is left unanswered
+                                 and the turn is stopped (it only has to end, not succeed)
+                             {"mode": MODE} | {"model": NAME}               switch for the next turns
+  --mode MODE              default, acceptEdits, plan, dontAsk or bypassPermissions
+  --model NAME             the model
+  --resume ID              continue a session (the sessionId of an earlier run's events)
+  --approve LIST           answer permission prompts: all, none, or a comma-separated list of
+                           tools to allow (built-in names, e.g. Read,Edit); an entry always:TOOL
+                           answers "always allow". Tools not listed are denied. Without
+                           --approve, prompts are asked on the terminal (y/n/a).
+  --user-content-file F    approve edits with F's content instead of the model's proposal
+  --claude PATH            the claude binary (default: $TETHER_CLAUDE_PATH, PATH, usual places)
+  --mirror DIR             the CLI's local working folder (default: --root)
+  --verbose                log the driver's steps to stderr
+  -h, --help               show this help
+
+Environment: ANTHROPIC_BASE_URL, ANTHROPIC_API_KEY and the rest reach the CLI as they are.
+`;
+
+type Step = { prompt: string; interrupt?: "onPermission" } | { mode: PermissionModeName } | { model: string };
+
+interface Approval {
+  all: boolean;
+  allow: Set<string>;
+  always: Set<string>;
+  label: string;
+}
+
+interface Options {
+  root: string;
+  mirror?: string;
+  steps: Step[];
+  mode?: PermissionModeName;
+  model?: string;
+  resume?: string;
+  approval?: Approval;
+  userContent?: string;
+  claude?: string;
+  verbose: boolean;
+}
+
+function say(message: string): void {
+  process.stderr.write(`tether-cli: ${message}\n`);
+}
+
+function usageError(message: string): never {
+  say(message);
+  process.stderr.write("Run with --help for usage.\n");
+  process.exit(2);
+}
+
+function directory(flag: string, value: string): string {
+  const resolved = path.resolve(value);
+  let isDirectory = false;
+  try {
+    isDirectory = statSync(resolved).isDirectory();
+  } catch {
+    usageError(`${flag} ${resolved} does not exist.`);
+  }
+  if (!isDirectory) usageError(`${flag} ${resolved} is not a directory.`);
+  return resolved;
+}
+
+function parseMode(flag: string, value: string): PermissionModeName {
+  if (!(PERMISSION_MODES as readonly string[]).includes(value)) usageError(`${flag} ${value}: expected one of ${PERMISSION_MODES.join(", ")}.`);
+  return value as PermissionModeName;
+}
+
+function parseApproval(spec: string): Approval {
+  const approval: Approval = { all: false, allow: new Set(), always: new Set(), label: spec };
+  if (spec === "all") return { ...approval, all: true };
+  if (spec === "none") return approval;
+  for (const entry of spec.split(",").map((e) => e.trim()).filter(Boolean)) {
+    if (entry.startsWith("always:")) approval.always.add(entry.slice("always:".length));
+    else approval.allow.add(entry);
+  }
+  if (approval.allow.size + approval.always.size === 0) usageError(`--approve ${spec}: expected all, none or a list of tools.`);
+  return approval;
+}
+
+function parseScript(file: string): Step[] {
+  let steps: unknown;
+  try {
+    steps = JSON.parse(readFileSync(file, "utf8"));
+  } catch (error) {
+    usageError(`--script ${file}: ${(error as Error).message}`);
+  }
+  if (!Array.isArray(steps) || steps.length === 0) usageError(`--script ${file}: expected a non-empty JSON array of steps.`);
+  return steps.map((step: unknown, index): Step => {
+    const s = (step ?? {}) as Record<string, unknown>;
+    if (typeof s["prompt"] === "string") {
+      if (s["interrupt"] !== undefined && s["interrupt"] !== "onPermission") usageError(`--script step ${index}: "interrupt" can only be "onPermission".`);
+      return s["interrupt"] ? { prompt: s["prompt"], interrupt: "onPermission" } : { prompt: s["prompt"] };
+    }
+    if (typeof s["mode"] === "string") return { mode: parseMode(`--script step ${index} mode`, s["mode"]) };
+    if (typeof s["model"] === "string") return { model: s["model"] };
+    usageError(`--script step ${index}: expected {"prompt"}, {"mode"} or {"model"}.`);
+  });
+}
+
+function parseCommandLine(): Options {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      options: {
+        root: { type: "string" },
+        prompt: { type: "string" },
+        script: { type: "string" },
+        mode: { type: "string" },
+        model: { type: "string" },
+        resume: { type: "string" },
+        approve: { type: "string" },
+        "user-content-file": { type: "string" },
+        claude: { type: "string" },
+        mirror: { type: "string" },
+        verbose: { type: "boolean", default: false },
+        help: { type: "boolean", short: "h", default: false },
+      },
+      strict: true,
+      allowPositionals: true,
+    });
+  } catch (error) {
+    usageError((error as Error).message);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    process.stdout.write(USAGE);
+    process.exit(0);
+  }
+  if (positionals[0] !== "run" || positionals.length > 1) usageError(positionals.length ? `unknown command ${positionals.join(" ")}; expected run.` : "expected the command run.");
+  if (!values.root) usageError("--root DIR is required: the workspace.");
+  if ((values.prompt === undefined) === (values.script === undefined)) usageError("give exactly one of --prompt TEXT and --script FILE.");
+  let userContent: string | undefined;
+  if (values["user-content-file"] !== undefined) {
+    try {
+      userContent = readFileSync(values["user-content-file"], "utf8");
+    } catch (error) {
+      usageError(`--user-content-file: ${(error as Error).message}`);
+    }
+  }
+  const options: Options = {
+    root: directory("--root", values.root),
+    steps: values.script !== undefined ? parseScript(values.script) : [{ prompt: values.prompt ?? "" }],
+    verbose: values.verbose,
+  };
+  if (values.mirror !== undefined) options.mirror = directory("--mirror", values.mirror);
+  if (values.mode !== undefined) options.mode = parseMode("--mode", values.mode);
+  if (values.model !== undefined) options.model = values.model;
+  if (values.resume !== undefined) options.resume = values.resume;
+  if (values.approve !== undefined) options.approval = parseApproval(values.approve);
+  if (userContent !== undefined) options.userContent = userContent;
+  if (values.claude !== undefined) options.claude = values.claude;
+  return options;
+}
+
+function describeRequest(request: PermissionRequestEvent): string {
+  const what = request.title ?? request.description ?? request.displayName ?? request.toolName;
+  const who = request.agentId ? ` (subagent ${request.agentId})` : "";
+  return `${request.toolName}: ${what}${who}`;
+}
+
+/** Answers from --approve. */
+function approve(approval: Approval, request: PermissionRequestEvent): PermissionAnswer {
+  if (approval.always.has(request.toolName)) return { decision: "always" };
+  if (approval.all || approval.allow.has(request.toolName)) return { decision: "allow" };
+  return { decision: "deny", reason: `Denied by tether-cli --approve ${approval.label}.` };
+}
+
+/** Asks on the terminal; a withdrawn question (an interrupt) closes the prompt. */
+function askOnTerminal(request: PermissionRequestEvent, signal: AbortSignal): Promise<PermissionAnswer> {
+  return new Promise((resolve) => {
+    const rl = createInterface({ input: process.stdin, output: process.stderr });
+    const always = request.suppressAlwaysAllow ? "" : `, a = always${request.alwaysLabel ? ` (${request.alwaysLabel})` : ""}`;
+    const reason = request.reason ?? request.decisionReason;
+    const finish = (answer: PermissionAnswer): void => {
+      rl.close();
+      resolve(answer);
+    };
+    signal.addEventListener("abort", () => {
+      process.stderr.write("\n(withdrawn)\n");
+      finish({ decision: "deny", reason: "Withdrawn." });
+    });
+    const ask = (): void => {
+      rl.question(`Allow ${describeRequest(request)}${reason ? ` [${reason}]` : ""}? (y = yes, n = no${always}) `, (reply) => {
+        const r = reply.trim().toLowerCase();
+        if (r === "y" || r === "yes") finish({ decision: "allow" });
+        else if (r === "n" || r === "no") finish({ decision: "deny", reason: "The user said no." });
+        else if (always && (r === "a" || r === "always")) finish({ decision: "always" });
+        else ask();
+      });
+    };
+    ask();
+  });
+}
+
+async function main(): Promise<number> {
+  const options = parseCommandLine();
+  const approval = options.approval;
+  const interactive = !approval && process.stdin.isTTY === true;
+  const host = new NodeHost();
+  let interruptOnPermission = false;
+  let driver: SessionDriver | undefined;
+
+  const onEvent = (event: UiEvent): void => {
+    process.stdout.write(JSON.stringify(event) + "\n");
+  };
+  const onPermission = async (request: PermissionRequestEvent, signal: AbortSignal): Promise<PermissionAnswer> => {
+    if (interruptOnPermission) {
+      // Leave it open and stop the turn: the CLI withdraws the question itself.
+      interruptOnPermission = false;
+      say(`interrupting at the prompt for ${describeRequest(request)}`);
+      driver?.interrupt();
+      return new Promise((resolve) => signal.addEventListener("abort", () => resolve({ decision: "deny", reason: "Withdrawn." })));
+    }
+    let answer: PermissionAnswer;
+    if (approval) answer = approve(approval, request);
+    else if (interactive) answer = await askOnTerminal(request, signal);
+    else answer = { decision: "deny", reason: "tether-cli had no --approve and no terminal to ask on." };
+    if (answer.decision !== "deny" && request.review && options.userContent !== undefined) answer.userContent = options.userContent;
+    say(`${describeRequest(request)} → ${answer.decision}${answer.userContent !== undefined ? " (with the user's content)" : ""}`);
+    return answer;
+  };
+
+  driver = new SessionDriver({
+    host,
+    root: options.root,
+    ...(options.mirror !== undefined ? { mirror: options.mirror } : {}),
+    ...(options.claude !== undefined ? { claudePath: options.claude } : {}),
+    ...(options.mode !== undefined ? { mode: options.mode } : {}),
+    ...(options.model !== undefined ? { model: options.model } : {}),
+    ...(options.resume !== undefined ? { resume: options.resume } : {}),
+    onEvent,
+    onPermission,
+    ...(options.verbose ? { log: (message: string) => say(message) } : {}),
+  });
+
+  process.on("exit", () => host.dispose());
+  let interrupts = 0;
+  process.on("SIGINT", () => {
+    // First Ctrl-C stops the turn, the second ends the session.
+    if (++interrupts === 1 && driver?.running) {
+      say("interrupting (press Ctrl-C again to quit)");
+      driver.interrupt();
+    } else {
+      void driver?.stop().finally(() => process.exit(130));
+    }
+  });
+  process.on("SIGTERM", () => void driver?.stop().finally(() => process.exit(143)));
+
+  try {
+    await driver.start();
+  } catch (error) {
+    say((error as Error).message);
+    return 1;
+  }
+
+  let failed: string | undefined;
+  for (const step of options.steps) {
+    if ("mode" in step) {
+      driver.setMode(step.mode);
+      continue;
+    }
+    if ("model" in step) {
+      driver.setModel(step.model);
+      continue;
+    }
+    interruptOnPermission = step.interrupt === "onPermission";
+    const outcome: TurnOutcome = await driver.prompt(step.prompt);
+    interruptOnPermission = false;
+    if (!driver.running) {
+      failed = outcome.error?.message ?? "Claude Code exited";
+      if (outcome.error?.hint) failed += `\n${outcome.error.hint}`;
+      break;
+    }
+    if (!outcome.ok && !step.interrupt) failed = turnFailure(outcome);
+  }
+  await driver.stop();
+  if (failed !== undefined) {
+    say(`the turn failed: ${failed}`);
+    return 1;
+  }
+  return 0;
+}
+
+function turnFailure(outcome: TurnOutcome): string {
+  const parts = [outcome.done ? `${outcome.done.subtype}${outcome.done.result ? `: ${outcome.done.result}` : ""}` : undefined, outcome.error?.message];
+  return parts.filter(Boolean).join("; ") || "no result";
+}
+
+main().then(
+  (code) => {
+    // Let stdout drain before leaving.
+    process.stdout.write("", () => process.exit(code));
+  },
+  (error: unknown) => {
+    say(`fatal: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    process.exit(1);
+  },
+);
