@@ -48,7 +48,7 @@ test("wrong types are reported per key and replaced by defaults", () => {
   assert.deepEqual(settings.environment, {});
   assert.deepEqual(
     problems.map((p) => p.key).sort(),
-    ["tether.claudePath", "tether.allowedTools", "tether.environment"],
+    ["tether.allowedTools", "tether.claudePath", "tether.environment"],
   );
 });
 
