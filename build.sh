@@ -352,6 +352,7 @@ case "${1:-build}" in
     ;;
   bench)
     build
+    ensure_claude_cli || echo "build.sh: no Claude Code $CLAUDE_VERSION; the start-up benchmark is skipped" >&2
     if [[ -x tests/bench/run.sh || -f tests/bench/run.sh ]]; then
       exec bash tests/bench/run.sh
     fi

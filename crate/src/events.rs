@@ -2,9 +2,13 @@
 //! OpenClaw gateway later) maps its wire messages to these events, so the webview renders one
 //! model. Serialized as JSON objects tagged by `type`, with camelCase names.
 
+use crate::diff::Hunk;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+// Events are built once, passed on and serialized; a permission request being the largest is no
+// cost worth a box in every match.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "camelCase", rename_all_fields = "camelCase")]
 pub enum UiEvent {
@@ -224,6 +228,29 @@ pub struct PermissionRequest {
     pub suppress_always_allow: bool,
     /// The tool itself is a question for the user (ExitPlanMode, AskUserQuestion).
     pub requires_user_interaction: bool,
+    /// What "Always allow" would add (a rule or a mode), when the permission engine offers it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub always_label: Option<String>,
+    /// Why the permission engine asks.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// For file edits: the whole proposed file, so the user can review (and change) it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub review: Option<Box<EditReview>>,
+}
+
+/// A proposed file change shown for review before it is written.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EditReview {
+    /// The workspace path.
+    pub path: String,
+    /// The text before; None for a new file.
+    pub original: Option<String>,
+    /// The text after.
+    pub proposed: String,
+    /// The change as `structuredPatch` hunks (none when it is too large to diff).
+    pub hunks: Vec<Hunk>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

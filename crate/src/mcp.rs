@@ -3,7 +3,7 @@
 //! stdio (`dist/tether-mcp.js`).
 
 use crate::host::Host;
-use crate::tools::{self, Toolset};
+use crate::tools::{self, ToolOutput, Toolset};
 use serde_json::{json, Map, Value};
 
 pub const PROTOCOL_VERSION: &str = "2025-11-25";
@@ -112,7 +112,7 @@ impl<H: Host> McpServer<H> {
             other => Err((METHOD_NOT_FOUND, format!("Method not found: {other}"))),
         };
         Some(match result {
-            Ok(result) => json!({"jsonrpc": "2.0", "id": id, "result": result}),
+            Ok(result) => success_response(id, result),
             Err((code, message)) => error_response(id, code, &message),
         })
     }
@@ -136,16 +136,25 @@ impl<H: Host> McpServer<H> {
             Some(v @ Value::Object(_)) => v,
             Some(_) => return Err((INVALID_PARAMS, "Invalid params: arguments must be an object".into())),
         };
-        let output = self.tools.call(&name, args).await;
-        let mut result = json!({
-            "content": output.content.iter().map(|c| c.to_json()).collect::<Vec<_>>(),
-            "isError": output.is_error,
-        });
-        if let Some(structured) = output.structured {
-            result["_meta"] = json!({ STRUCTURED_META_KEY: structured });
-        }
-        Ok(result)
+        Ok(tool_call_result(self.tools.call(&name, args).await))
     }
+}
+
+/// A `tools/call` result: the model-facing content, and the structured result for the UI under
+/// `_meta[STRUCTURED_META_KEY]`.
+pub fn tool_call_result(output: ToolOutput) -> Value {
+    let mut result = json!({
+        "content": output.content.iter().map(|c| c.to_json()).collect::<Vec<_>>(),
+        "isError": output.is_error,
+    });
+    if let Some(structured) = output.structured {
+        result["_meta"] = json!({ STRUCTURED_META_KEY: structured });
+    }
+    result
+}
+
+pub fn success_response(id: Value, result: Value) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "result": result})
 }
 
 pub fn error_response(id: Value, code: i64, message: &str) -> Value {

@@ -3,13 +3,17 @@
 //! The extension (or `dist/tether-mcp.js`) passes a host object implementing the TypeScript
 //! interface `TetherHost` (`extension/src/core/host.ts`); [`WasmHost`] turns its promise-returning
 //! methods into the core's host traits. [`TetherServer`] is the exported class that serves MCP
-//! messages with the tools bound to that host.
+//! messages with the tools bound to that host; [`TetherAgent`] hosts a whole Claude Code session
+//! ([`ClaudeAgent`]).
 
+use crate::agent::{AgentConfig, AgentOutput, ClaudeAgent, UserAnswer};
+use crate::claude::protocol::ImageInput;
 use crate::host::{
     BackgroundStatus, Clock, DirEntry, Exec, ExecOutput, ExecRequest, FileSystem, HostError, HostErrorKind, HostResult,
     Metadata, Search,
 };
 use crate::mcp::McpServer;
+use crate::permissions::PermissionMode;
 use crate::tools::{Toolset, ToolsetConfig};
 use js_sys::{Array, Promise, Reflect, Uint8Array};
 use serde::de::DeserializeOwned;
@@ -273,11 +277,7 @@ impl TetherServer {
     /// or configuration.
     #[wasm_bindgen(constructor)]
     pub fn new(host: JsHost, config: JsValue) -> Result<TetherServer, JsError> {
-        // Through JSON, because serde-wasm-bindgen reads only the fields a struct names and so
-        // cannot refuse a misspelt one.
-        let config = serde_wasm_bindgen::from_value::<serde_json::Value>(config)
-            .map_err(|e| e.to_string())
-            .and_then(|json| serde_json::from_value::<ServerConfig>(json).map_err(|e| e.to_string()))
+        let config = value_from_js::<ServerConfig>(config)
             .map_err(|e| JsError::new(&format!("Invalid Tether config: {e}. Expected {CONFIG_SHAPE}.")))?;
         let host = WasmHost::new(host).map_err(|e| JsError::new(&e))?;
         let toolset_config = ToolsetConfig {
@@ -329,6 +329,193 @@ impl TetherServer {
         let server = self.server.clone();
         future_to_promise(async move {
             server.tools.cache.on_changed(&server.tools.host, &path).await;
+            Ok(JsValue::UNDEFINED)
+        })
+    }
+}
+
+/// A JS value as `T`, through JSON so a misspelt field is refused (serde-wasm-bindgen reads only
+/// the fields a struct names).
+fn value_from_js<T: DeserializeOwned>(value: JsValue) -> Result<T, String> {
+    let json = serde_wasm_bindgen::from_value::<serde_json::Value>(value).map_err(|e| e.to_string())?;
+    serde_json::from_value(json).map_err(|e| e.to_string())
+}
+
+/// A Rust value as a plain JS value (maps become objects), through JSON.
+fn value_to_js<T: serde::Serialize>(value: &T) -> JsValue {
+    serde_json::to_string(value)
+        .ok()
+        .and_then(|text| js_sys::JSON::parse(&text).ok())
+        .unwrap_or(JsValue::UNDEFINED)
+}
+
+fn outputs_to_js(outputs: Vec<AgentOutput>) -> JsValue {
+    value_to_js(&outputs)
+}
+
+#[wasm_bindgen(typescript_custom_section)]
+const AGENT_TYPES: &str = r#"
+export type PermissionModeName = "default" | "acceptEdits" | "plan" | "dontAsk" | "bypassPermissions";
+export interface AgentConfig {
+  root: string;
+  mirror?: string;
+  homeDir: string;
+  userSettings?: string;
+  mode?: PermissionModeName;
+  model?: string;
+  resume?: string;
+  env?: Record<string, string>;
+  remote?: { os?: string; shell?: string; gitBranch?: string };
+  extraSystemPrompt?: string;
+  allowedTools?: string[];
+  disallowedTools?: string[];
+}
+/** A UI event (crate/src/events.rs `UiEvent`), tagged by `type`, camelCase fields. */
+export type AgentUiEvent = { type: string; [field: string]: unknown };
+export type AgentOutput = { type: "write"; line: string } | { type: "event"; event: AgentUiEvent };
+export interface PermissionAnswer { decision: "allow" | "always" | "deny"; reason?: string; userContent?: string }
+"#;
+
+const AGENT_CONFIG_SHAPE: &str = "{root: string, mirror?: string, homeDir: string, userSettings?: string, mode?: string, model?: string, resume?: string, env?: Record<string, string>, remote?: {os?: string, shell?: string, gitBranch?: string}, extraSystemPrompt?: string, allowedTools?: string[], disallowedTools?: string[]}";
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct JsImage {
+    media_type: String,
+    data: String,
+}
+
+/// A Claude Code session: the CLI's protocol, Tether's tools and its permission engine, bound to
+/// one host and workspace. Outputs are arrays of `{type: "write", line}` / `{type: "event", event}`.
+#[wasm_bindgen]
+pub struct TetherAgent {
+    inner: Rc<ClaudeAgent<WasmHost>>,
+}
+
+#[wasm_bindgen]
+impl TetherAgent {
+    /// Throws an Error on a bad host object or configuration.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        host: JsHost,
+        #[wasm_bindgen(unchecked_param_type = "AgentConfig")] config: JsValue,
+    ) -> Result<TetherAgent, JsError> {
+        let config: AgentConfig = value_from_js(config).map_err(|e| {
+            JsError::new(&format!(
+                "Invalid Tether agent config: {e}. Expected {AGENT_CONFIG_SHAPE}."
+            ))
+        })?;
+        let host = WasmHost::new(host).map_err(|e| JsError::new(&e))?;
+        let agent =
+            ClaudeAgent::new(host, config).map_err(|e| JsError::new(&format!("Invalid Tether agent config: {e}")))?;
+        Ok(TetherAgent { inner: Rc::new(agent) })
+    }
+
+    /// The CLI's arguments (without the binary) and its complete environment.
+    #[wasm_bindgen(unchecked_return_type = "{ args: string[]; env: Record<string, string> }")]
+    pub fn launch(
+        &self,
+        #[wasm_bindgen(js_name = parentEnv, unchecked_param_type = "Record<string, string>")] parent_env: JsValue,
+    ) -> Result<JsValue, JsError> {
+        let parent_env: BTreeMap<String, String> = value_from_js(parent_env)
+            .map_err(|e| JsError::new(&format!("launch(parentEnv): expected Record<string, string>: {e}")))?;
+        let launch = self.inner.launch(parent_env);
+        Ok(value_to_js(
+            &serde_json::json!({"args": launch.args, "env": launch.env}),
+        ))
+    }
+
+    /// Loads the workspace's permission settings; resolves to the outputs with the `initialize` line.
+    #[wasm_bindgen(unchecked_return_type = "Promise<AgentOutput[]>")]
+    pub fn start(&self) -> Promise {
+        let agent = self.inner.clone();
+        future_to_promise(async move { Ok(outputs_to_js(agent.start().await)) })
+    }
+
+    /// A user turn: text and optional images `{mediaType, data}` (base64).
+    #[wasm_bindgen(unchecked_return_type = "AgentOutput[]")]
+    pub fn prompt(
+        &self,
+        text: &str,
+        #[wasm_bindgen(unchecked_param_type = "{ mediaType: string; data: string }[] | undefined")] images: JsValue,
+    ) -> Result<JsValue, JsError> {
+        let images: Vec<JsImage> = if images.is_undefined() || images.is_null() {
+            Vec::new()
+        } else {
+            value_from_js(images).map_err(|e| {
+                JsError::new(&format!(
+                    "prompt(images): expected {{mediaType: string, data: string}}[]: {e}"
+                ))
+            })?
+        };
+        let images: Vec<ImageInput> = images
+            .into_iter()
+            .map(|i| ImageInput {
+                media_type: i.media_type,
+                data_base64: i.data,
+            })
+            .collect();
+        Ok(outputs_to_js(self.inner.prompt(text, &images)))
+    }
+
+    /// One stdout line of the CLI. Calls may overlap: each runs as its own task.
+    #[wasm_bindgen(js_name = onLine, unchecked_return_type = "Promise<AgentOutput[]>")]
+    pub fn on_line(&self, line: String) -> Promise {
+        let agent = self.inner.clone();
+        future_to_promise(async move { Ok(outputs_to_js(agent.on_line(&line).await)) })
+    }
+
+    /// The user's answer `{decision: "allow" | "always" | "deny", reason?, userContent?}` to a
+    /// `permissionRequest` event.
+    #[wasm_bindgen(js_name = answerPermission, unchecked_return_type = "Promise<AgentOutput[]>")]
+    pub fn answer_permission(
+        &self,
+        #[wasm_bindgen(js_name = requestId)] request_id: String,
+        #[wasm_bindgen(unchecked_param_type = "PermissionAnswer")] answer: JsValue,
+    ) -> Promise {
+        let agent = self.inner.clone();
+        let answer: Result<UserAnswer, String> = value_from_js(answer);
+        future_to_promise(async move {
+            let answer = answer.map_err(|e| {
+                JsError::new(&format!(
+                    "answerPermission: expected {{decision: \"allow\" | \"always\" | \"deny\", reason?: string, userContent?: string}}: {e}"
+                ))
+            })?;
+            Ok(outputs_to_js(agent.answer_permission(&request_id, answer).await))
+        })
+    }
+
+    #[wasm_bindgen(unchecked_return_type = "AgentOutput[]")]
+    pub fn interrupt(&self) -> JsValue {
+        outputs_to_js(self.inner.interrupt())
+    }
+
+    /// `mode`: default, acceptEdits, plan, dontAsk or bypassPermissions.
+    #[wasm_bindgen(js_name = setMode, unchecked_return_type = "AgentOutput[]")]
+    pub fn set_mode(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "PermissionModeName")] mode: &str,
+    ) -> Result<JsValue, JsError> {
+        let mode = PermissionMode::parse(mode).ok_or_else(|| {
+            JsError::new(&format!(
+                "setMode: unknown mode {mode:?}; use default, acceptEdits, plan, dontAsk or bypassPermissions"
+            ))
+        })?;
+        Ok(outputs_to_js(self.inner.set_mode(mode)))
+    }
+
+    /// `null` returns to the default model.
+    #[wasm_bindgen(js_name = setModel, unchecked_return_type = "AgentOutput[]")]
+    pub fn set_model(&self, model: Option<String>) -> JsValue {
+        outputs_to_js(self.inner.set_model(model.as_deref()))
+    }
+
+    /// A file watcher saw a workspace path change.
+    #[wasm_bindgen(js_name = fileChanged, unchecked_return_type = "Promise<void>")]
+    pub fn file_changed(&self, path: String) -> Promise {
+        let agent = self.inner.clone();
+        future_to_promise(async move {
+            agent.file_changed(&path).await;
             Ok(JsValue::UNDEFINED)
         })
     }

@@ -5,3 +5,4 @@ here="$(cd "$(dirname "$0")" && pwd)"
 cd "$here"
 [ -d node_modules/diff ] || npm ci --silent --no-audit --no-fund
 node core.mjs "$@"
+node cli-start.mjs

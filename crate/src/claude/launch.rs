@@ -135,6 +135,9 @@ pub struct LaunchConfig {
     /// Settings files the CLI reads itself; empty = none (see the module docs).
     pub setting_sources: Vec<SettingSource>,
     pub restricted: bool,
+    /// More built-ins for `--tools` beyond [`ALLOWED_BUILTIN_TOOLS`] (those that are also in
+    /// [`DISALLOWED_BUILTIN_TOOLS`] stay disabled: `--disallowedTools` wins).
+    pub extra_tools: Vec<String>,
     /// Extra permission allow rules (`--allowedTools`), e.g. from the user's settings.
     pub allowed_tools: Vec<String>,
     /// Extra deny rules, added to [`DISALLOWED_BUILTIN_TOOLS`].
@@ -152,6 +155,7 @@ impl Default for LaunchConfig {
             include_partial_messages: true,
             setting_sources: Vec::new(),
             restricted: true,
+            extra_tools: Vec::new(),
             allowed_tools: Vec::new(),
             disallowed_tools: Vec::new(),
             env: Vec::new(),
@@ -195,7 +199,9 @@ impl LaunchConfig {
         if self.restricted {
             args.push("--restricted".into());
         }
-        args.push(format!("--tools={}", ALLOWED_BUILTIN_TOOLS.join(",")));
+        let mut tools: Vec<&str> = ALLOWED_BUILTIN_TOOLS.to_vec();
+        tools.extend(self.extra_tools.iter().map(String::as_str));
+        args.push(format!("--tools={}", tools.join(",")));
         let mut disallowed: Vec<&str> = DISALLOWED_BUILTIN_TOOLS.to_vec();
         disallowed.extend(self.disallowed_tools.iter().map(String::as_str));
         args.push(format!("--disallowedTools={}", disallowed.join(",")));

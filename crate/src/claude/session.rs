@@ -356,6 +356,9 @@ impl Session {
             decision_reason_type: request.decision_reason_type,
             suppress_always_allow: request.suppress_always_allow_rule,
             requires_user_interaction: request.requires_user_interaction,
+            always_label: None,
+            reason: None,
+            review: None,
         })]
     }
 

@@ -232,7 +232,8 @@ async function main(): Promise<number> {
       // Leave it open and stop the turn: the CLI withdraws the question itself.
       interruptOnPermission = false;
       say(`interrupting at the prompt for ${describeRequest(request)}`);
-      driver?.interrupt();
+      // Not from inside the driver's event dispatch: let it finish first.
+      setImmediate(() => driver?.interrupt());
       return new Promise((resolve) => signal.addEventListener("abort", () => resolve({ decision: "deny", reason: "Withdrawn." })));
     }
     let answer: PermissionAnswer;

@@ -1,0 +1,769 @@
+//! The Claude session host (`ClaudeAgent`) driven with CLI lines in the shapes the real CLI sends
+//! (tests/fixtures/claude-cli-examples.jsonl, claude-transcript-probe.jsonl), against a real
+//! temporary workspace through `NativeHost`.
+
+use futures::executor::block_on;
+use serde_json::{json, Value};
+use std::fs;
+use tempfile::TempDir;
+use tether_core::agent::{AgentConfig, AgentOutput, ClaudeAgent, UserAnswer, UserDecision};
+use tether_core::native::NativeHost;
+use tether_core::permissions::PermissionMode;
+
+struct Workspace {
+    dir: TempDir,
+    root: String,
+}
+
+impl Workspace {
+    fn new() -> Workspace {
+        let dir = tempfile::tempdir().unwrap();
+        let root = fs::canonicalize(dir.path()).unwrap().to_string_lossy().into_owned();
+        Workspace { dir, root }
+    }
+
+    fn path(&self, rel: &str) -> String {
+        format!("{}/{rel}", self.root)
+    }
+
+    fn write(&self, rel: &str, text: &str) {
+        let path = self.dir.path().join(rel);
+        if let Some(parent) = path.parent() {
+            fs::create_dir_all(parent).unwrap();
+        }
+        fs::write(path, text).unwrap();
+    }
+
+    fn read(&self, rel: &str) -> Option<String> {
+        fs::read_to_string(self.dir.path().join(rel)).ok()
+    }
+
+    fn config(&self) -> AgentConfig {
+        AgentConfig {
+            root: self.root.clone(),
+            home_dir: "/home/tester".into(),
+            ..AgentConfig::default()
+        }
+    }
+
+    fn agent(&self) -> ClaudeAgent<NativeHost> {
+        self.agent_with(self.config())
+    }
+
+    fn agent_with(&self, config: AgentConfig) -> ClaudeAgent<NativeHost> {
+        let agent = ClaudeAgent::new(NativeHost::new(), config).unwrap();
+        block_on(agent.start());
+        agent
+    }
+}
+
+fn writes(outputs: &[AgentOutput]) -> Vec<Value> {
+    outputs
+        .iter()
+        .filter_map(|o| match o {
+            AgentOutput::Write { line } => Some(serde_json::from_str(line).unwrap()),
+            AgentOutput::Event { .. } => None,
+        })
+        .collect()
+}
+
+fn events(outputs: &[AgentOutput]) -> Vec<Value> {
+    outputs
+        .iter()
+        .filter_map(|o| match o {
+            AgentOutput::Event { event } => Some(serde_json::to_value(event).unwrap()),
+            AgentOutput::Write { .. } => None,
+        })
+        .collect()
+}
+
+fn can_use_tool(request_id: &str, tool: &str, input: Value, tool_use_id: &str) -> String {
+    json!({
+        "type": "control_request",
+        "request_id": request_id,
+        "request": {
+            "subtype": "can_use_tool",
+            "tool_name": format!("mcp__tether__{tool}"),
+            "mcp_server": {"name": "tether", "source": "sdk"},
+            "input": input,
+            "permission_suggestions": [{
+                "type": "addRules",
+                "rules": [{"toolName": format!("mcp__tether__{tool}")}],
+                "behavior": "allow",
+                "destination": "localSettings"
+            }],
+            "tool_use_id": tool_use_id
+        }
+    })
+    .to_string()
+}
+
+fn tools_call(request_id: &str, tool: &str, arguments: Value, tool_use_id: &str) -> String {
+    json!({
+        "type": "control_request",
+        "request_id": request_id,
+        "request": {
+            "subtype": "mcp_message",
+            "server_name": "tether",
+            "message": {
+                "method": "tools/call",
+                "params": {"name": tool, "arguments": arguments, "_meta": {"claudecode/toolUseId": tool_use_id, "progressToken": 2}},
+                "jsonrpc": "2.0",
+                "id": 2
+            }
+        }
+    })
+    .to_string()
+}
+
+/// The `response` of the one control_response line for `request_id`.
+fn control_response(outputs: &[AgentOutput], request_id: &str) -> Value {
+    let lines = writes(outputs);
+    let line = lines
+        .iter()
+        .find(|l| l["type"] == "control_response" && l["response"]["request_id"] == request_id)
+        .unwrap_or_else(|| panic!("no control_response for {request_id} in {lines:?}"));
+    assert_eq!(line["response"]["subtype"], "success", "{line}");
+    line["response"]["response"].clone()
+}
+
+fn permission_request(outputs: &[AgentOutput]) -> Value {
+    let found = events(outputs);
+    found
+        .into_iter()
+        .find(|e| e["type"] == "permissionRequest")
+        .unwrap_or_else(|| panic!("no permissionRequest in {outputs:?}"))
+}
+
+/// Read a file through the agent's MCP tool, as the CLI does before an edit.
+fn read_through_agent(agent: &ClaudeAgent<NativeHost>, path: &str) {
+    let out = block_on(agent.on_line(&tools_call("read-1", "Read", json!({"file_path": path}), "toolu_read")));
+    let result = &control_response(&out, "read-1")["mcp_response"]["result"];
+    assert_eq!(result["isError"], false, "{result}");
+}
+
+fn edit_input(ws: &Workspace) -> Value {
+    json!({"file_path": ws.path("src/lib.rs"), "old_string": "old", "new_string": "new"})
+}
+
+/// A workspace with src/lib.rs read by the model, and an Edit of it waiting for the user.
+fn pending_edit(ws: &Workspace) -> (ClaudeAgent<NativeHost>, Value) {
+    ws.write("src/lib.rs", "fn old() {}\n");
+    let agent = ws.agent();
+    read_through_agent(&agent, &ws.path("src/lib.rs"));
+    let out = block_on(agent.on_line(&can_use_tool("perm-1", "Edit", edit_input(ws), "toolu_edit")));
+    assert!(writes(&out).is_empty(), "nothing is answered before the user: {out:?}");
+    (agent, permission_request(&out))
+}
+
+#[test]
+fn start_sends_initialize_with_the_tether_manifest() {
+    let ws = Workspace::new();
+    let agent = ClaudeAgent::new(NativeHost::new(), ws.config()).unwrap();
+    let out = block_on(agent.start());
+    let lines = writes(&out);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    let request = &lines[0]["request"];
+    assert_eq!(request["subtype"], "initialize");
+    assert_eq!(request["sdkMcpServers"], json!(["tether"]));
+    let tools = request["sdkMcpServerManifests"]["tether"]["toolsListResult"]["tools"]
+        .as_array()
+        .unwrap();
+    let names: Vec<&str> = tools.iter().filter_map(|t| t["name"].as_str()).collect();
+    assert!(
+        names.contains(&"Read") && names.contains(&"Edit") && names.contains(&"Bash"),
+        "{names:?}"
+    );
+    assert!(request["appendSystemPrompt"].as_str().unwrap().contains(&ws.root));
+    assert!(events(&out).is_empty(), "{out:?}");
+}
+
+#[test]
+fn mcp_read_call_runs_the_tool_and_answers_with_a_control_response() {
+    let ws = Workspace::new();
+    ws.write("README.md", "hello from the workspace\n");
+    let agent = ws.agent();
+    let out = block_on(agent.on_line(&tools_call(
+        "call-1",
+        "Read",
+        json!({"file_path": ws.path("README.md")}),
+        "toolu_1",
+    )));
+    let response = control_response(&out, "call-1");
+    let result = &response["mcp_response"]["result"];
+    assert_eq!(response["mcp_response"]["id"], 2);
+    assert!(result["content"][0]["text"]
+        .as_str()
+        .unwrap()
+        .contains("hello from the workspace"));
+    assert_eq!(result["_meta"]["tether/toolResult"]["type"], "text");
+}
+
+#[test]
+fn read_inside_the_workspace_is_allowed_without_asking() {
+    let ws = Workspace::new();
+    let agent = ws.agent();
+    let input = json!({"file_path": ws.path("README.md")});
+    let out = block_on(agent.on_line(&can_use_tool("perm-1", "Read", input.clone(), "toolu_1")));
+    let response = control_response(&out, "perm-1");
+    assert_eq!(response["behavior"], "allow");
+    assert_eq!(response["updatedInput"], input);
+    assert!(response.get("updatedPermissions").is_none(), "{response}");
+    assert!(events(&out).is_empty(), "{out:?}");
+}
+
+#[test]
+fn read_outside_the_workspace_asks() {
+    let ws = Workspace::new();
+    let outside = Workspace::new();
+    outside.write("notes.txt", "elsewhere\n");
+    let agent = ws.agent();
+    let input = json!({"file_path": outside.path("notes.txt")});
+    let out = block_on(agent.on_line(&can_use_tool("perm-1", "Read", input, "toolu_1")));
+    let request = permission_request(&out);
+    assert!(writes(&out).is_empty());
+    assert!(
+        request["reason"].as_str().unwrap().contains("outside the workspace"),
+        "{request}"
+    );
+    assert!(request["alwaysLabel"].as_str().unwrap().contains("Read("), "{request}");
+    assert!(request.get("review").is_none());
+}
+
+#[test]
+fn edit_asks_with_a_review_of_the_proposed_file_and_an_always_label() {
+    let ws = Workspace::new();
+    let (_agent, request) = pending_edit(&ws);
+    assert_eq!(request["toolName"], "Edit");
+    assert_eq!(request["id"], "perm-1");
+    assert_eq!(request["alwaysLabel"], "Allow all edits for this session");
+    assert!(request["reason"].as_str().unwrap().contains("src/lib.rs"), "{request}");
+    let review = &request["review"];
+    assert_eq!(review["path"], ws.path("src/lib.rs"));
+    assert_eq!(review["original"], "fn old() {}\n");
+    assert_eq!(review["proposed"], "fn new() {}\n");
+    assert_eq!(review["hunks"][0]["lines"], json!(["-fn old() {}", "+fn new() {}"]));
+    assert_eq!(
+        ws.read("src/lib.rs").unwrap(),
+        "fn old() {}\n",
+        "nothing written before the answer"
+    );
+}
+
+#[test]
+fn allow_answers_the_cli_with_the_original_input() {
+    let ws = Workspace::new();
+    let (agent, _) = pending_edit(&ws);
+    let out = block_on(agent.answer_permission("perm-1", UserAnswer::new(UserDecision::Allow)));
+    let response = control_response(&out, "perm-1");
+    assert_eq!(response["behavior"], "allow");
+    assert_eq!(response["updatedInput"], edit_input(&ws));
+    assert_eq!(response["toolUseID"], "toolu_edit");
+}
+
+#[test]
+fn deny_answers_with_the_rejection_and_the_users_reason() {
+    let ws = Workspace::new();
+    let (agent, _) = pending_edit(&ws);
+    let answer = UserAnswer {
+        reason: Some("use a better name".into()),
+        ..UserAnswer::new(UserDecision::Deny)
+    };
+    let out = block_on(agent.answer_permission("perm-1", answer));
+    let response = control_response(&out, "perm-1");
+    assert_eq!(response["behavior"], "deny");
+    let message = response["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("The user doesn't want to proceed with this tool use."),
+        "{message}"
+    );
+    assert!(message.ends_with("the user said:\nuse a better name"), "{message}");
+    assert!(response.get("interrupt").is_none(), "{response}");
+}
+
+#[test]
+fn user_content_is_what_the_following_tool_call_writes() {
+    let ws = Workspace::new();
+    let (agent, _) = pending_edit(&ws);
+    let answer = UserAnswer {
+        user_content: Some("fn renamed_by_user() {}\n".into()),
+        ..UserAnswer::new(UserDecision::Allow)
+    };
+    let out = block_on(agent.answer_permission("perm-1", answer));
+    assert_eq!(control_response(&out, "perm-1")["behavior"], "allow");
+    let out = block_on(agent.on_line(&tools_call("call-2", "Edit", edit_input(&ws), "toolu_edit")));
+    let result = &control_response(&out, "call-2")["mcp_response"]["result"];
+    assert_eq!(result["isError"], false, "{result}");
+    assert_eq!(result["_meta"]["tether/toolResult"]["userModified"], true, "{result}");
+    assert_eq!(ws.read("src/lib.rs").unwrap(), "fn renamed_by_user() {}\n");
+}
+
+#[test]
+fn always_on_an_edit_switches_to_accept_edits_for_the_session() {
+    let ws = Workspace::new();
+    let (agent, _) = pending_edit(&ws);
+    let out = block_on(agent.answer_permission("perm-1", UserAnswer::new(UserDecision::Always)));
+    assert_eq!(control_response(&out, "perm-1")["behavior"], "allow");
+    assert!(
+        events(&out).contains(&json!({"type": "modeChanged", "mode": "acceptEdits"})),
+        "{out:?}"
+    );
+    assert_eq!(agent.mode(), PermissionMode::AcceptEdits);
+    assert!(
+        writes(&out).iter().all(|l| l["type"] == "control_response"),
+        "the CLI stays in default"
+    );
+    assert!(
+        ws.read(".claude/settings.local.json").is_none(),
+        "a mode is not persisted"
+    );
+}
+
+#[test]
+fn always_persists_the_rule_in_the_workspace_and_allows_the_next_identical_request() {
+    let ws = Workspace::new();
+    let agent = ws.agent();
+    let input = json!({"command": "npm run build"});
+    let out = block_on(agent.on_line(&can_use_tool("perm-1", "Bash", input.clone(), "toolu_1")));
+    let request = permission_request(&out);
+    assert_eq!(request["alwaysLabel"], "Always allow `npm run:*`");
+    let out = block_on(agent.answer_permission("perm-1", UserAnswer::new(UserDecision::Always)));
+    let response = control_response(&out, "perm-1");
+    assert_eq!(response["behavior"], "allow");
+    assert!(
+        response.get("updatedPermissions").is_none(),
+        "the CLI keeps no rule: {response}"
+    );
+    let saved: Value = serde_json::from_str(&ws.read(".claude/settings.local.json").unwrap()).unwrap();
+    assert_eq!(saved, json!({"permissions": {"allow": ["Bash(npm run:*)"]}}));
+    let out = block_on(agent.on_line(&can_use_tool("perm-2", "Bash", input, "toolu_2")));
+    assert_eq!(control_response(&out, "perm-2")["behavior"], "allow");
+    assert!(events(&out).is_empty(), "{out:?}");
+}
+
+#[test]
+fn always_keeps_the_other_settings_of_the_local_file() {
+    let ws = Workspace::new();
+    ws.write(
+        ".claude/settings.local.json",
+        r#"{"env": {"A": "1"}, "permissions": {"allow": ["WebSearch"]}}"#,
+    );
+    let agent = ws.agent();
+    let out = block_on(agent.on_line(&can_use_tool("perm-1", "Bash", json!({"command": "make all"}), "t1")));
+    permission_request(&out);
+    block_on(agent.answer_permission("perm-1", UserAnswer::new(UserDecision::Always)));
+    let saved: Value = serde_json::from_str(&ws.read(".claude/settings.local.json").unwrap()).unwrap();
+    assert_eq!(
+        saved,
+        json!({"env": {"A": "1"}, "permissions": {"allow": ["WebSearch", "Bash(make all:*)"]}})
+    );
+}
+
+#[test]
+fn always_with_a_broken_local_settings_file_warns_and_still_allows() {
+    let ws = Workspace::new();
+    ws.write(".claude/settings.local.json", "{ not json");
+    let agent = ClaudeAgent::new(NativeHost::new(), ws.config()).unwrap();
+    block_on(agent.start());
+    let out = block_on(agent.on_line(&can_use_tool("perm-1", "Bash", json!({"command": "make all"}), "t1")));
+    permission_request(&out);
+    let out = block_on(agent.answer_permission("perm-1", UserAnswer::new(UserDecision::Always)));
+    assert_eq!(control_response(&out, "perm-1")["behavior"], "allow");
+    let notice = events(&out).into_iter().find(|e| e["type"] == "error").unwrap();
+    assert_eq!(notice["severity"], "notice");
+    assert!(
+        notice["message"].as_str().unwrap().contains("this session only"),
+        "{notice}"
+    );
+    assert_eq!(ws.read(".claude/settings.local.json").unwrap(), "{ not json");
+}
+
+#[test]
+fn deny_rule_in_project_settings_denies_an_edit_without_asking() {
+    let ws = Workspace::new();
+    ws.write(
+        ".claude/settings.json",
+        r#"{"permissions": {"deny": ["Edit(src/**)"]}}"#,
+    );
+    ws.write("src/lib.rs", "fn old() {}\n");
+    let agent = ws.agent();
+    let out = block_on(agent.on_line(&can_use_tool("perm-1", "Edit", edit_input(&ws), "toolu_edit")));
+    let response = control_response(&out, "perm-1");
+    assert_eq!(response["behavior"], "deny");
+    assert!(
+        response["message"].as_str().unwrap().contains("has been denied"),
+        "{response}"
+    );
+    let found = events(&out);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0]["type"], "permissionDenied");
+    assert_eq!(found[0]["toolUseId"], "toolu_edit");
+}
+
+#[test]
+fn accept_edits_mode_allows_edits_inside_the_workspace() {
+    let ws = Workspace::new();
+    ws.write("src/lib.rs", "fn old() {}\n");
+    let agent = ws.agent_with(AgentConfig {
+        mode: Some("acceptEdits".into()),
+        ..ws.config()
+    });
+    let out = block_on(agent.on_line(&can_use_tool("perm-1", "Edit", edit_input(&ws), "toolu_edit")));
+    assert_eq!(control_response(&out, "perm-1")["behavior"], "allow");
+    assert!(events(&out).is_empty(), "{out:?}");
+}
+
+#[test]
+fn accept_edits_mode_still_asks_for_an_edit_outside_the_workspace() {
+    let ws = Workspace::new();
+    let outside = Workspace::new();
+    let agent = ws.agent_with(AgentConfig {
+        mode: Some("acceptEdits".into()),
+        ..ws.config()
+    });
+    let input = json!({"file_path": outside.path("new.txt"), "content": "x\n"});
+    let out = block_on(agent.on_line(&can_use_tool("perm-1", "Write", input, "toolu_w")));
+    let request = permission_request(&out);
+    assert_eq!(request["review"]["original"], Value::Null);
+    assert_eq!(request["review"]["proposed"], "x\n");
+}
+
+#[test]
+fn an_edit_that_cannot_be_computed_is_allowed_and_its_call_reports_the_tools_error() {
+    let ws = Workspace::new();
+    ws.write("src/lib.rs", "fn old() {}\n");
+    let agent = ws.agent();
+    // Not read first: the tool refuses, and says why.
+    let out = block_on(agent.on_line(&can_use_tool("perm-1", "Edit", edit_input(&ws), "toolu_edit")));
+    assert_eq!(control_response(&out, "perm-1")["behavior"], "allow");
+    assert!(events(&out).is_empty(), "{out:?}");
+    // Even if the file was read meanwhile, the unreviewed change is not written.
+    read_through_agent(&agent, &ws.path("src/lib.rs"));
+    let out = block_on(agent.on_line(&tools_call("call-2", "Edit", edit_input(&ws), "toolu_edit")));
+    let result = &control_response(&out, "call-2")["mcp_response"]["result"];
+    assert_eq!(result["isError"], true, "{result}");
+    assert!(
+        result["content"][0]["text"].as_str().unwrap().contains("read"),
+        "{result}"
+    );
+    assert_eq!(ws.read("src/lib.rs").unwrap(), "fn old() {}\n");
+}
+
+#[test]
+fn malformed_project_settings_become_a_notice_and_the_other_files_still_apply() {
+    let ws = Workspace::new();
+    ws.write(".claude/settings.json", "{ this is not json");
+    ws.write(
+        ".claude/settings.local.json",
+        r#"{"permissions": {"deny": ["WebFetch"]}}"#,
+    );
+    let agent = ClaudeAgent::new(NativeHost::new(), ws.config()).unwrap();
+    let out = block_on(agent.start());
+    let notices: Vec<Value> = events(&out).into_iter().filter(|e| e["type"] == "error").collect();
+    assert_eq!(notices.len(), 1, "{notices:?}");
+    assert_eq!(notices[0]["severity"], "notice");
+    assert!(
+        notices[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains(".claude/settings.json"),
+        "{notices:?}"
+    );
+    assert_eq!(writes(&out)[0]["request"]["subtype"], "initialize");
+    let line = json!({"type": "control_request", "request_id": "perm-1", "request": {
+        "subtype": "can_use_tool", "tool_name": "WebFetch", "input": {"url": "https://example.com"}, "tool_use_id": "t1"}})
+    .to_string();
+    let out = block_on(agent.on_line(&line));
+    assert_eq!(control_response(&out, "perm-1")["behavior"], "deny");
+}
+
+#[test]
+fn user_settings_text_from_the_config_applies() {
+    let ws = Workspace::new();
+    let agent = ws.agent_with(AgentConfig {
+        user_settings: Some(r#"{"permissions": {"allow": ["Bash(npm run build:*)"]}}"#.into()),
+        ..ws.config()
+    });
+    let out = block_on(agent.on_line(&can_use_tool(
+        "perm-1",
+        "Bash",
+        json!({"command": "npm run build"}),
+        "t1",
+    )));
+    assert_eq!(control_response(&out, "perm-1")["behavior"], "allow");
+}
+
+#[test]
+fn settings_default_mode_applies_when_the_config_names_none() {
+    let ws = Workspace::new();
+    ws.write(".claude/settings.json", r#"{"permissions": {"defaultMode": "plan"}}"#);
+    let agent = ClaudeAgent::new(NativeHost::new(), ws.config()).unwrap();
+    assert!(agent
+        .launch(Vec::new())
+        .args
+        .contains(&"--permission-mode=default".to_string()));
+    let out = block_on(agent.start());
+    let lines = writes(&out);
+    assert_eq!(lines[0]["request"]["subtype"], "initialize");
+    assert_eq!(
+        lines[1]["request"],
+        json!({"subtype": "set_permission_mode", "mode": "plan"})
+    );
+    assert!(events(&out).contains(&json!({"type": "modeChanged", "mode": "plan"})));
+    assert_eq!(agent.mode(), PermissionMode::Plan);
+}
+
+#[test]
+fn the_configured_mode_wins_over_the_settings_default_mode() {
+    let ws = Workspace::new();
+    ws.write(".claude/settings.json", r#"{"permissions": {"defaultMode": "plan"}}"#);
+    let agent = ws.agent_with(AgentConfig {
+        mode: Some("acceptEdits".into()),
+        ..ws.config()
+    });
+    assert_eq!(agent.mode(), PermissionMode::AcceptEdits);
+}
+
+#[test]
+fn launch_tells_the_cli_only_about_plan_mode() {
+    let ws = Workspace::new();
+    let launch_mode = |mode: &str| {
+        let config = AgentConfig {
+            mode: Some(mode.into()),
+            ..ws.config()
+        };
+        let args = ClaudeAgent::new(NativeHost::new(), config)
+            .unwrap()
+            .launch(Vec::new())
+            .args;
+        args.into_iter().find(|a| a.starts_with("--permission-mode=")).unwrap()
+    };
+    assert_eq!(launch_mode("plan"), "--permission-mode=plan");
+    for mode in ["default", "acceptEdits", "dontAsk", "bypassPermissions"] {
+        assert_eq!(launch_mode(mode), "--permission-mode=default", "{mode}");
+    }
+}
+
+#[test]
+fn launch_passes_model_resume_tools_and_environment() {
+    let ws = Workspace::new();
+    let config = AgentConfig {
+        model: Some("opus".into()),
+        resume: Some("session-1".into()),
+        env: Some([("ANTHROPIC_BASE_URL".to_string(), "http://proxy".to_string())].into()),
+        allowed_tools: Some(vec!["NotebookRead".into(), "Bash".into()]),
+        disallowed_tools: Some(vec!["WebSearch".into()]),
+        ..ws.config()
+    };
+    let agent = ClaudeAgent::new(NativeHost::new(), config).unwrap();
+    let parent = vec![
+        ("PATH".to_string(), "/usr/bin".to_string()),
+        ("CLAUDECODE".to_string(), "1".to_string()),
+    ];
+    let launch = agent.launch(parent);
+    for expected in [
+        "--model=opus",
+        "--resume=session-1",
+        "--include-partial-messages",
+        "--setting-sources=",
+        "--restricted",
+        "--strict-mcp-config",
+    ] {
+        assert!(
+            launch.args.contains(&expected.to_string()),
+            "{expected} in {:?}",
+            launch.args
+        );
+    }
+    let tools = launch.args.iter().find(|a| a.starts_with("--tools=")).unwrap();
+    assert!(tools.ends_with(",NotebookRead"), "{tools}: Bash stays disabled");
+    let disallowed = launch
+        .args
+        .iter()
+        .find(|a| a.starts_with("--disallowedTools="))
+        .unwrap();
+    assert!(disallowed.ends_with(",WebSearch"), "{disallowed}");
+    assert_eq!(launch.env["ANTHROPIC_BASE_URL"], "http://proxy");
+    assert_eq!(launch.env["PATH"], "/usr/bin");
+    assert!(!launch.env.contains_key("CLAUDECODE"));
+}
+
+#[test]
+fn an_unknown_mode_in_the_config_is_refused() {
+    let ws = Workspace::new();
+    let config = AgentConfig {
+        mode: Some("yolo".into()),
+        ..ws.config()
+    };
+    let error = ClaudeAgent::new(NativeHost::new(), config).err().unwrap();
+    assert!(error.contains("yolo"), "{error}");
+}
+
+#[test]
+fn interrupt_set_model_and_set_mode_write_control_requests() {
+    let ws = Workspace::new();
+    let agent = ws.agent();
+    let interrupt = writes(&agent.interrupt());
+    assert_eq!(interrupt[0]["request"], json!({"subtype": "interrupt"}));
+    let model = writes(&agent.set_model(Some("sonnet")));
+    assert_eq!(model[0]["request"], json!({"subtype": "set_model", "model": "sonnet"}));
+    let out = agent.set_mode(PermissionMode::Plan);
+    assert_eq!(
+        writes(&out)[0]["request"],
+        json!({"subtype": "set_permission_mode", "mode": "plan"})
+    );
+    assert_eq!(events(&out), vec![json!({"type": "modeChanged", "mode": "plan"})]);
+}
+
+#[test]
+fn set_mode_to_accept_edits_stays_inside_tether_unless_leaving_plan() {
+    let ws = Workspace::new();
+    let agent = ws.agent();
+    let out = agent.set_mode(PermissionMode::AcceptEdits);
+    assert!(writes(&out).is_empty(), "{out:?}");
+    assert_eq!(
+        events(&out),
+        vec![json!({"type": "modeChanged", "mode": "acceptEdits"})]
+    );
+    agent.set_mode(PermissionMode::Plan);
+    let out = agent.set_mode(PermissionMode::BypassPermissions);
+    assert_eq!(
+        writes(&out)[0]["request"],
+        json!({"subtype": "set_permission_mode", "mode": "default"})
+    );
+    // The CLI's confirmation that it is in default mode does not hide Tether's mode.
+    let id = writes(&out)[0]["request_id"].as_str().unwrap().to_string();
+    let confirm = json!({"type": "control_response", "response": {"subtype": "success", "request_id": id, "response": {"mode": "default"}}});
+    let out = block_on(agent.on_line(&confirm.to_string()));
+    assert!(out.is_empty(), "{out:?}");
+    assert_eq!(agent.mode(), PermissionMode::BypassPermissions);
+}
+
+#[test]
+fn exit_plan_mode_always_asks_the_user_and_approval_leaves_plan_mode() {
+    let ws = Workspace::new();
+    let agent = ws.agent_with(AgentConfig {
+        mode: Some("plan".into()),
+        ..ws.config()
+    });
+    let line = json!({"type": "control_request", "request_id": "perm-1", "request": {
+        "subtype": "can_use_tool", "tool_name": "ExitPlanMode", "input": {"plan": "1. do it"}, "tool_use_id": "t1",
+        "requires_user_interaction": true}})
+    .to_string();
+    let out = block_on(agent.on_line(&line));
+    let request = permission_request(&out);
+    assert_eq!(request["toolName"], "ExitPlanMode");
+    let out = block_on(agent.answer_permission("perm-1", UserAnswer::new(UserDecision::Allow)));
+    assert_eq!(control_response(&out, "perm-1")["behavior"], "allow");
+    assert!(
+        events(&out).contains(&json!({"type": "modeChanged", "mode": "default"})),
+        "{out:?}"
+    );
+    assert_eq!(agent.mode(), PermissionMode::Default);
+}
+
+#[test]
+fn bypass_mode_allows_an_outside_read_without_asking() {
+    let ws = Workspace::new();
+    let agent = ws.agent_with(AgentConfig {
+        mode: Some("bypassPermissions".into()),
+        ..ws.config()
+    });
+    let out = block_on(agent.on_line(&can_use_tool(
+        "perm-1",
+        "Read",
+        json!({"file_path": "/etc/hostname"}),
+        "t1",
+    )));
+    assert_eq!(control_response(&out, "perm-1")["behavior"], "allow");
+}
+
+#[test]
+fn dont_ask_mode_denies_what_would_ask() {
+    let ws = Workspace::new();
+    let agent = ws.agent_with(AgentConfig {
+        mode: Some("dontAsk".into()),
+        ..ws.config()
+    });
+    let out = block_on(agent.on_line(&can_use_tool("perm-1", "Bash", json!({"command": "npm publish"}), "t1")));
+    assert_eq!(control_response(&out, "perm-1")["behavior"], "deny");
+}
+
+#[test]
+fn unknown_and_already_answered_permission_ids_are_ignored() {
+    let ws = Workspace::new();
+    let (agent, _) = pending_edit(&ws);
+    let out = block_on(agent.answer_permission("nope", UserAnswer::new(UserDecision::Allow)));
+    assert!(out.is_empty(), "{out:?}");
+    block_on(agent.answer_permission("perm-1", UserAnswer::new(UserDecision::Allow)));
+    let again = block_on(agent.answer_permission("perm-1", UserAnswer::new(UserDecision::Deny)));
+    assert!(again.is_empty(), "{again:?}");
+}
+
+#[test]
+fn a_withdrawn_question_cannot_be_answered() {
+    let ws = Workspace::new();
+    let (agent, _) = pending_edit(&ws);
+    let cancel = json!({"type": "control_cancel_request", "request_id": "perm-1"}).to_string();
+    let out = block_on(agent.on_line(&cancel));
+    assert_eq!(
+        events(&out),
+        vec![json!({"type": "permissionCancelled", "id": "perm-1"})]
+    );
+    let out = block_on(agent.answer_permission("perm-1", UserAnswer::new(UserDecision::Allow)));
+    assert!(out.is_empty(), "{out:?}");
+}
+
+#[test]
+fn relative_paths_in_commands_are_judged_from_the_shells_directory() {
+    let ws = Workspace::new();
+    ws.write("sub/file.txt", "x\n");
+    let agent = ws.agent();
+    let out = block_on(agent.on_line(&tools_call("call-1", "Bash", json!({"command": "cd sub"}), "t1")));
+    assert_eq!(
+        control_response(&out, "call-1")["mcp_response"]["result"]["isError"],
+        false
+    );
+    // `cat ../../x` from <root>/sub leaves the workspace; from the root it would too, but
+    // `cat ../sub/file.txt` only stays inside when judged from sub.
+    let out = block_on(agent.on_line(&can_use_tool(
+        "perm-1",
+        "Bash",
+        json!({"command": "cat ../sub/file.txt"}),
+        "t2",
+    )));
+    assert_eq!(control_response(&out, "perm-1")["behavior"], "allow", "{out:?}");
+}
+
+#[test]
+fn session_events_show_tethers_mode_not_the_clis() {
+    let ws = Workspace::new();
+    let agent = ws.agent_with(AgentConfig {
+        mode: Some("acceptEdits".into()),
+        ..ws.config()
+    });
+    let init = json!({"type": "system", "subtype": "init", "session_id": "s1", "model": "m", "tools": [],
+        "mcp_servers": [], "permissionMode": "default", "claude_code_version": "2.1.330"});
+    let out = block_on(agent.on_line(&init.to_string()));
+    let found = events(&out);
+    assert_eq!(found[0]["type"], "sessionInit", "{found:?}");
+    assert_eq!(found[0]["permissionMode"], "acceptEdits");
+}
+
+#[test]
+fn file_changed_refreshes_the_cache() {
+    let ws = Workspace::new();
+    ws.write("a.txt", "one\n");
+    let agent = ws.agent();
+    read_through_agent(&agent, &ws.path("a.txt"));
+    ws.write("a.txt", "two\n");
+    block_on(agent.file_changed(&ws.path("a.txt")));
+    let out = block_on(agent.on_line(&tools_call(
+        "call-2",
+        "Read",
+        json!({"file_path": ws.path("a.txt")}),
+        "t2",
+    )));
+    let text = control_response(&out, "call-2")["mcp_response"]["result"]["content"][0]["text"].clone();
+    assert!(text.as_str().unwrap().contains("two"), "{text}");
+}
