@@ -10,6 +10,7 @@ export function activate(context: vscode.ExtensionContext): void {
   controller = new TetherController(context, activatedAt);
   context.subscriptions.push(controller);
   activatedAt.endMs = performance.now();
+  controller.activated();
 }
 
 export function deactivate(): void {
