@@ -52,6 +52,23 @@ before(async () => {
       toolUse: { name: "mcp__tether__Write", input: { get file_path() { return path.join(wsDir(), "plan.txt"); }, content: "step 1\n" } },
     },
     { when: { lastToolResult: /plan\.txt/ }, text: "Plan written." },
+    {
+      when: { lastUserText: /draft a todo/ },
+      toolUse: { name: "mcp__tether__Write", input: { get file_path() { return path.join(wsDir(), "todo.txt"); }, content: "todo\n" } },
+    },
+    { when: { lastToolResult: /closed the review/ }, text: "The review was closed; nothing written." },
+    {
+      when: { lastUserText: /bump the log/ },
+      toolUse: { name: "mcp__tether__Read", input: { get file_path() { return path.join(wsDir(), "src/app.js"); } } },
+    },
+    {
+      when: { lastToolResult: /console\.log\(1\)/ },
+      toolUse: {
+        name: "mcp__tether__Edit",
+        input: { get file_path() { return path.join(wsDir(), "src/app.js"); }, old_string: "console.log(1);", new_string: "console.log(2);" },
+      },
+    },
+    { when: { lastToolResult: /unsaved changes/ }, text: "app.js has unsaved changes; please save it first." },
   ]);
   vs = await launchVsCode({
     name: "chat",
@@ -131,11 +148,41 @@ test("Accept in the diff editor writes the text the user left there", { timeout:
   await vs.webview.getByText("Plan written.").waitFor({ timeout: 60_000 });
 });
 
+test("closing the review tab rejects the edit and tells the model", { timeout: 120_000 }, async () => {
+  await sendPrompt(vs, "draft a todo");
+  await vs.webview.getByRole("button", { name: "Allow", exact: true }).waitFor({ timeout: 60_000 });
+  const tab = vs.page.locator(".tabs-container .tab", { hasText: "todo.txt" }).first();
+  await tab.waitFor({ timeout: 15_000 });
+  await tab.locator(".codicon-close").click();
+  await vs.webview.getByText("The review was closed; nothing written.").waitFor({ timeout: 60_000 });
+  assert.equal(fs.existsSync(path.join(ws, "todo.txt")), false);
+});
+
+test("an edit to a file with unsaved changes in an editor is refused, not clobbered", { timeout: 120_000 }, async () => {
+  await vs.page.locator(".monaco-workbench .part.editor").click({ position: { x: 300, y: 300 } }).catch(() => undefined);
+  await vs.page.keyboard.press("Control+P");
+  await vs.page.locator(".quick-input-widget input").fill("app.js");
+  await vs.page.locator(".quick-input-widget .monaco-list-row", { hasText: "app.js" }).first().waitFor({ timeout: 10_000 });
+  await vs.page.keyboard.press("Enter");
+  const editor = vs.page.locator(".monaco-editor .view-lines", { hasText: "console.log(1);" }).first();
+  await editor.waitFor({ timeout: 10_000 });
+  await editor.click();
+  await vs.page.keyboard.press("Control+End");
+  await vs.page.keyboard.type("// mine, unsaved\n");
+  await sendPrompt(vs, "bump the log");
+  const allow = vs.webview.getByRole("button", { name: "Allow", exact: true });
+  await allow.waitFor({ timeout: 60_000 });
+  await allow.click();
+  await vs.webview.getByText("app.js has unsaved changes; please save it first.").waitFor({ timeout: 60_000 });
+  assert.equal(fs.readFileSync(path.join(ws, "src/app.js"), "utf8"), "console.log(1);\n");
+  await shot(vs, "07-dirty-buffer-refused");
+});
+
 test("the permission mode switches from the command palette and shows in the status bar", { timeout: 60_000 }, async () => {
   await runCommand(vs, "Tether: Switch Permission Mode");
   await vs.page.locator(".quick-input-widget .monaco-list-row", { hasText: "Plan" }).first().click();
   await vs.page.locator(".statusbar-item", { hasText: "Tether: Workspace · Plan" }).waitFor({ timeout: 15_000 });
-  await shot(vs, "07-plan-mode");
+  await shot(vs, "08-plan-mode");
 });
 
 test("a new session starts empty and the earlier one resumes from history", { timeout: 90_000 }, async () => {
@@ -144,8 +191,9 @@ test("a new session starts empty and the earlier one resumes from history", { ti
   await vs.webview.getByRole("button", { name: "Session history" }).first().click();
   const item = vs.webview.locator(".history-item").first();
   await item.waitFor({ timeout: 15_000 });
-  await shot(vs, "08-history");
+  await shot(vs, "09-history");
   await item.click();
-  await vs.webview.getByText("This answer streams into the Tether view.").waitFor({ timeout: 15_000 });
-  await shot(vs, "09-resumed");
+  // The list is virtualized and sticks to the bottom: the session's last answer is what shows.
+  await vs.webview.getByText("app.js has unsaved changes; please save it first.").waitFor({ timeout: 15_000 });
+  await shot(vs, "10-resumed");
 });
