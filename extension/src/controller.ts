@@ -332,6 +332,12 @@ export class TetherController implements vscode.Disposable {
   private onAgentEvent(event: AgentEvent): void {
     const adapted = this.adapter.adapt(event);
     if (event.type === "done") this.resumeId = event.sessionId;
+    if (event.type === "sessionInit") this.resumeId = event.sessionId;
+    // The CLI died: the next prompt (or Retry) starts it again, resuming the same session.
+    if (event.type === "error" && event.kind === "crash") {
+      this.session = undefined;
+      if (event.sessionId) this.resumeId = event.sessionId;
+    }
     this.emit(adapted.events, adapted.state);
   }
 

@@ -168,3 +168,18 @@ test("todos with unknown statuses fall back to pending; usage counts cached inpu
     [{ type: "usage", inputTokens: 8, outputTokens: 2, costUsd: 0.5 }],
   );
 });
+
+test("a CLI crash is a retryable crash error and marks the view disconnected", () => {
+  const out = new EventAdapter().adapt({
+    type: "error",
+    kind: "crash",
+    severity: "error",
+    message: "Claude Code exited with code 1",
+    retryable: true,
+    sessionId: "s1",
+  });
+  assert.deepEqual(out, {
+    events: [{ type: "error", kind: "crash", message: "Claude Code exited with code 1", retryable: true }],
+    state: { connected: false, busy: false },
+  });
+});

@@ -185,15 +185,29 @@ test("the permission mode switches from the command palette and shows in the sta
   await shot(vs, "08-plan-mode");
 });
 
+test("@-mentions suggest workspace files found by VS Code's file search", { timeout: 60_000 }, async () => {
+  const box = vs.webview.getByRole("textbox", { name: "Message to Claude" });
+  await box.click();
+  await box.pressSequentially("look at @hell");
+  await vs.webview.locator(".mention-item", { hasText: "hello.txt" }).first().waitFor({ timeout: 15_000 });
+  await box.fill("");
+});
+
+test("the session exports as Markdown into a new editor", { timeout: 60_000 }, async () => {
+  await runCommand(vs, "Tether: Export Session as Markdown");
+  await vs.page.locator(".monaco-editor .view-lines", { hasText: "# Tether session" }).first().waitFor({ timeout: 15_000 });
+  await shot(vs, "09-export-markdown");
+});
+
 test("a new session starts empty and the earlier one resumes from history", { timeout: 90_000 }, async () => {
   await vs.webview.getByRole("button", { name: "New session" }).click();
   await vs.webview.getByText("This answer streams into the Tether view.").waitFor({ state: "detached", timeout: 15_000 });
   await vs.webview.getByRole("button", { name: "Session history" }).first().click();
   const item = vs.webview.locator(".history-item").first();
   await item.waitFor({ timeout: 15_000 });
-  await shot(vs, "09-history");
+  await shot(vs, "10-history");
   await item.click();
   // The list is virtualized and sticks to the bottom: the session's last answer is what shows.
   await vs.webview.getByText("app.js has unsaved changes; please save it first.").waitFor({ timeout: 15_000 });
-  await shot(vs, "10-resumed");
+  await shot(vs, "11-resumed");
 });

@@ -157,8 +157,13 @@ export type AgentEvent =
         | "api"
         | "executionError"
         | "controlRequestFailed"
-        | "other";
+        | "other"
+        /** Only from the driver: the CLI process died. */
+        | "crash";
       severity: "notice" | "error";
       message: string;
       hint?: Opt<string>;
+      /** Driver errors: whether starting again (resuming sessionId) can pick up. */
+      retryable?: boolean;
+      sessionId?: Opt<string>;
     };

@@ -215,13 +215,20 @@ export class EventAdapter {
       case "error": {
         const text = event.hint ? `${event.message}\n${event.hint}` : event.message;
         if (event.severity === "notice") return { events: [{ type: "notice", level: "info", text }] };
+        if (event.kind === "crash") {
+          this.openMessage = undefined;
+          return {
+            events: [{ type: "error", kind: "crash", message: text, retryable: event.retryable ?? true }],
+            state: { connected: false, busy: false },
+          };
+        }
         return {
           events: [
             {
               type: "error",
               kind: event.kind === "notLoggedIn" ? "login" : event.kind === "api" ? "api" : "other",
               message: text,
-              retryable: event.kind === "api" || event.kind === "executionError",
+              retryable: event.retryable ?? (event.kind === "api" || event.kind === "executionError"),
             },
           ],
         };
