@@ -5,6 +5,7 @@ import * as path from "node:path";
 import { test } from "node:test";
 import { listSessions, projectDirName, transcriptToEvents } from "../src/chat/history";
 import { buildPrompt } from "../src/chat/prompt";
+import { transcriptToMarkdown } from "../src/chat/transcript";
 
 const line = (value: unknown) => JSON.stringify(value);
 const transcript = [
@@ -67,4 +68,16 @@ test("prompts quote selections with their place, name files and pass images as b
 
 test("a file already @-mentioned in the text is not added again", () => {
   assert.equal(buildPrompt("look at @README.md", [{ kind: "file", path: "README.md" }]).text, "look at @README.md");
+});
+
+test("the Markdown export shows each tool call once, with its final title", () => {
+  const md = transcriptToMarkdown([
+    { type: "userMessage", id: "u", text: "go" },
+    { type: "messageStart", id: "m", role: "assistant" },
+    { type: "textDelta", messageId: "m", text: "Reading." },
+    { type: "toolCallStart", toolCallId: "t", name: "Read", input: {}, kind: "read", title: "Read" },
+    { type: "toolCallStart", toolCallId: "t", name: "Read", input: { file_path: "/w/a" }, kind: "", title: "Read a" },
+    { type: "permissionResolved", requestId: "p", outcome: "denied", reason: "no" },
+  ]);
+  assert.equal(md, "# Tether session\n\n## You\n\ngo\n\n## Claude\n\nReading.\n\n> **Read** Read a\n\n> permission denied: no\n");
 });

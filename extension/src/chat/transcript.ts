@@ -4,6 +4,8 @@ import type { UiEvent } from "../../../webview/src/protocol";
 
 export function transcriptToMarkdown(events: UiEvent[]): string {
   const out: string[] = [];
+  // A tool call is announced again when its full input arrives: keep one line, the latest title.
+  const toolLines = new Map<string, number>();
   const texts = new Map<string, string>();
   const order: string[] = [];
   const flushMessages = () => {
@@ -30,10 +32,19 @@ export function transcriptToMarkdown(events: UiEvent[]): string {
         if (!texts.has(e.messageId)) order.push(e.messageId);
         texts.set(e.messageId, (texts.get(e.messageId) ?? "") + e.text);
         break;
-      case "toolCallStart":
+      case "toolCallStart": {
         flushMessages();
-        if (e.title) out.push(`> **${e.name}** ${e.title === e.name ? "" : e.title}`.trimEnd() + "\n");
+        const known = toolLines.get(e.toolCallId);
+        const name = known === undefined ? e.name : (out[known]!.match(/^> \*\*(.+?)\*\*/)?.[1] ?? e.name);
+        const text = `> **${name}** ${e.title && e.title !== name ? e.title : ""}`.trimEnd() + "\n";
+        if (known === undefined) {
+          toolLines.set(e.toolCallId, out.length);
+          out.push(text);
+        } else if (e.title) {
+          out[known] = text;
+        }
         break;
+      }
       case "permissionResolved":
         out.push(`> permission ${e.outcome}${e.reason ? `: ${e.reason}` : ""}\n`);
         break;

@@ -92,7 +92,7 @@ export class VscodeHost implements TetherHost {
       // Never clobber what the user typed and has not saved.
       throw hostError(
         "EBUSY",
-        `${p} has unsaved changes in the editor. Ask the user to save or revert the file, then read it again before changing it.`,
+        "the file has unsaved changes in an editor. Ask the user to save or revert it, then read it again before changing it.",
       );
     }
     if (this.local) return this.local.writeFile(p, data);
