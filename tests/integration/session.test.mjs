@@ -8,6 +8,16 @@ import { killPid, lastDone, makeDirs, ofType, runTether, toolResults } from "./h
 
 const requestText = (request) => JSON.stringify(request.body?.messages ?? []);
 
+/** Whether the CLI's transcript of `sessionId` (under HOME/.claude/projects) contains `text`. */
+function transcriptHas(home, sessionId, text) {
+  const projects = path.join(home, ".claude/projects");
+  if (!fs.existsSync(projects)) return false;
+  return fs.readdirSync(projects).some((dir) => {
+    const file = path.join(projects, dir, `${sessionId}.jsonl`);
+    return fs.existsSync(file) && fs.readFileSync(file, "utf8").includes(text);
+  });
+}
+
 test("always allow is saved to the workspace's .claude/settings.local.json and honoured by the next session", async () => {
   const dirs = makeDirs();
   try {
@@ -67,19 +77,23 @@ test("the CLI killed mid-turn: a crash error with the session id, and the sessio
   const api = await startFakeApi([{ when: { lastUserText: "SCENARIO crash" }, delayMs: 15_000, text: "Too late." }]);
   try {
     let killed = false;
-    const crashRun = {};
+    const seen = {};
     const watcher = setInterval(() => {
-      // Kill once the CLI is waiting on the model: mid-turn.
-      if (!killed && api.messageRequests().length > 0 && crashRun.claudePid) {
-        killed = true;
-        killPid(crashRun.claudePid);
-      }
+      // Mid-turn: the CLI waits on the model, and has saved the prompt (it writes its transcript
+      // asynchronously; killed before that, there is nothing to resume).
+      if (killed || !seen.claudePid || !seen.sessionId || api.messageRequests().length === 0) return;
+      if (!transcriptHas(dirs.home, seen.sessionId, "SCENARIO crash")) return;
+      killed = true;
+      killPid(seen.claudePid);
     }, 50);
     const first = await runTether({
       dirs,
       api,
       args: ["--prompt", "SCENARIO crash: a long answer"],
-      onStderr: (_, run) => (crashRun.claudePid = run.claudePid),
+      onEvent: (event) => {
+        if (event.type === "sessionInit") seen.sessionId = event.sessionId;
+      },
+      onStderr: (_, run) => (seen.claudePid = run.claudePid),
     });
     clearInterval(watcher);
     assert.ok(killed, `the CLI was killed mid-turn\n${first.stderr}`);
@@ -149,7 +163,7 @@ test("plan mode: reads go on, ExitPlanMode is asked, and once approved the edit 
       script: [
         { when: { lastUserText: "SCENARIO plan" }, toolUse: { name: "mcp__tether__Read", input: { file_path: file } } },
         { when: { lastToolResult: "beta" }, toolUse: { name: "ExitPlanMode", input: { plan: "Replace beta with gamma in a.txt." } } },
-        { when: { lastToolResult: "approved your plan" }, toolUse: { name: "mcp__tether__Edit", input: { file_path: file, old_string: "beta", new_string: "gamma" } } },
+        { when: { lastToolResult: "User has approved" }, toolUse: { name: "mcp__tether__Edit", input: { file_path: file, old_string: "beta", new_string: "gamma" } } },
         { when: { lastToolResult: "has been updated" }, text: "Plan carried out." },
       ],
       args: ["--prompt", "SCENARIO plan", "--mode", "plan", "--approve", "ExitPlanMode,Edit"],

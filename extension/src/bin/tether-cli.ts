@@ -177,7 +177,9 @@ function parseCommandLine(): Options {
 }
 
 function describeRequest(request: PermissionRequestEvent): string {
-  const what = request.title ?? request.description ?? request.displayName ?? request.toolName;
+  const input = request.input as Record<string, unknown>;
+  const target = [request.review?.path, input["file_path"], input["notebook_path"], input["command"], input["pattern"]].find((v) => typeof v === "string");
+  const what = (target as string | undefined) ?? request.title ?? request.description ?? request.displayName ?? request.toolName;
   const who = request.agentId ? ` (subagent ${request.agentId})` : "";
   return `${request.toolName}: ${what}${who}`;
 }

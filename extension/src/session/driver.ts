@@ -15,6 +15,8 @@ import { isEvent, type DoneEvent, type ErrorEvent, type PermissionRequestEvent, 
 
 /** After stdin is closed, how long the CLI gets to finish and exit before it is killed. */
 const DEFAULT_STOP_GRACE_MS = 5000;
+/** When the CLI exits, how long the lines it wrote last may take before the exit is reported. */
+const EXIT_REPORT_WAIT_MS = 500;
 /** How much of the CLI's stderr is kept for error messages. */
 const STDERR_KEEP_CHARS = 4000;
 
@@ -116,12 +118,18 @@ export class SessionDriver {
         disallowedTools: options.disallowedTools,
       }),
     };
+    const claudePath = options.claudePath ?? findClaude();
     const agent = createTetherAgent(options.host, config);
     const launch = agent.launch(stringEnv(process.env));
-    const claudePath = options.claudePath ?? findClaude();
     const cwd = options.mirror ?? options.root;
     this.log(`spawning ${claudePath} ${launch.args.join(" ")} in ${cwd}`);
-    const child = await spawnChild(claudePath, launch.args, { cwd, env: launch.env });
+    let child: ChildProcess;
+    try {
+      child = await spawnChild(claudePath, launch.args, { cwd, env: launch.env });
+    } catch (error) {
+      agent.free();
+      throw error;
+    }
     this.agent = agent;
     this.child = child;
     this.log(`claude pid ${child.pid}`);
@@ -131,6 +139,7 @@ export class SessionDriver {
       // After the spawn: the CLI boots while the agent reads the workspace's settings.
       outputs = await agent.start();
     } catch (error) {
+      this.stopping = true;
       this.kill();
       throw error;
     }
@@ -210,8 +219,14 @@ export class SessionDriver {
     this.closed = new Promise((resolve) => {
       child.once("close", (code, signal) => {
         this.hasExited = true;
-        this.onExit(code, signal);
-        resolve();
+        // The last lines the CLI wrote (its `result`, say) come before the news of its exit;
+        // a tool call that runs on does not hold that news back for long.
+        const settled = Promise.allSettled([...this.inFlight]);
+        void Promise.race([settled, delay(EXIT_REPORT_WAIT_MS)]).then(() => {
+          this.onExit(code, signal);
+          resolve();
+          void this.freeAgentWhenIdle();
+        });
       });
     });
   }
@@ -232,7 +247,8 @@ export class SessionDriver {
   private apply(outputs: AgentOutput[]): void {
     for (const output of outputs) {
       if (output.type === "write") this.write(output.line);
-      else this.emit(output.event);
+      // The wasm types leave events open; events.ts spells out the ones the driver reads.
+      else this.emit(output.event as UiEvent);
     }
   }
 
@@ -254,7 +270,7 @@ export class SessionDriver {
       this.log(`onEvent threw: ${describe(error)}`);
     }
     if (isEvent(event, "permissionRequest")) {
-      void this.ask(event);
+      this.ask(event);
     } else if (isEvent(event, "permissionCancelled")) {
       this.openPermissions.get(event.id)?.abort();
       this.openPermissions.delete(event.id);
@@ -267,7 +283,13 @@ export class SessionDriver {
     }
   }
 
-  private async ask(request: PermissionRequestEvent): Promise<void> {
+  private ask(request: PermissionRequestEvent): void {
+    const task = this.askAndAnswer(request);
+    const tracked = task.finally(() => this.inFlight.delete(tracked));
+    this.inFlight.add(tracked);
+  }
+
+  private async askAndAnswer(request: PermissionRequestEvent): Promise<void> {
     const controller = new AbortController();
     this.openPermissions.set(request.id, controller);
     let answer: PermissionAnswer;
@@ -312,6 +334,15 @@ export class SessionDriver {
     for (const turn of this.turns.splice(0)) turn.resolve({ ok: false, error });
   }
 
+  /** The wasm object's memory is not garbage-collected: release it once no call uses it. Tool
+   * calls still running when the CLI died are left to finish first. */
+  private async freeAgentWhenIdle(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+    const agent = this.agent;
+    this.agent = undefined;
+    agent?.free();
+  }
+
   private kill(): void {
     const pid = this.child?.pid;
     if (pid === undefined || this.hasExited) return;
@@ -323,8 +354,8 @@ export class SessionDriver {
   }
 
   private requireRunning(): TetherAgent {
-    if (!this.agent || !this.child) throw new Error("the session has not been started");
     if (this.hasExited) throw new Error("Claude Code is no longer running; start a new session (or resume this one)");
+    if (!this.agent || !this.child) throw new Error("the session has not been started");
     return this.agent;
   }
 
@@ -410,6 +441,10 @@ function defined<T extends Record<string, unknown>>(fields: T): { [K in keyof T]
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(fields)) if (value !== undefined) out[key] = value;
   return out as { [K in keyof T]?: Exclude<T[K], undefined> };
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 function describe(error: unknown): string {
