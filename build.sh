@@ -18,6 +18,9 @@ DIST="$REPO/dist"
 # The real Claude Code CLI the integration suite drives (pinned: npm picks older builds on old Node).
 CLAUDE_VERSION=2.1.330
 MAX_WASM_BYTES=$((3 * 1024 * 1024 / 2))     # 1.5 MiB: the wasm ships inside the VSIX
+MAX_VSIX_BYTES=$((3 * 1024 * 1024))          # 3 MiB: the whole universal VSIX
+CODE_SERVER_VERSION=4.100.3                  # VS Code 1.100.3, the newest that runs on Node 20
+VSCODE_TOOLS="$CACHE/code-server-$CODE_SERVER_VERSION"   # code-server, playwright-core, vsce
 # Bundled entry points: extension/src/bin/NAME.ts -> dist/NAME.js (add new ones here).
 BUNDLES=(tether-mcp tether-cli)
 
@@ -89,6 +92,40 @@ ensure_npm_packages() {
   NODE_BIN="$REPO/extension/node_modules/.bin"
 }
 
+ensure_webview_packages() {
+  local stamp=webview/node_modules/.tether-lock-hash want
+  want=$(hash_of webview/package-lock.json)
+  if [[ ! -f "$stamp" || "$(cat "$stamp")" != "$want" ]]; then
+    step "installing npm packages (webview/package-lock.json)"
+    (cd webview && run npm ci --no-audit --no-fund)
+    printf '%s' "$want" >"$stamp"
+  fi
+}
+
+# code-server (the real VS Code for the e2e suite), playwright-core and vsce, installed once into
+# the cache with the recipe that works offline: node-gyp headers from /usr (no nodejs.org), npx
+# allowed for node-pty's postinstall, and @vscode/ripgrep's GitHub download served from a cache
+# seeded with the system rg.
+ensure_vscode_tools() {
+  VSCE="$VSCODE_TOOLS/node_modules/.bin/vsce"
+  CODE_SERVER="$VSCODE_TOOLS/node_modules/.bin/code-server"
+  if [[ -x "$VSCE" && -x "$CODE_SERVER" && -d "$VSCODE_TOOLS/node_modules/playwright-core" ]]; then return 0; fi
+  step "installing code-server $CODE_SERVER_VERSION, playwright-core and @vscode/vsce into $VSCODE_TOOLS (once; ~2 min)"
+  command -v rg >/dev/null || die "ripgrep (rg) is needed to install code-server offline (apt-get install ripgrep)"
+  mkdir -p "$VSCODE_TOOLS/.tmp"
+  (
+    cd "$VSCODE_TOOLS"
+    [[ -f package.json ]] || printf '{"name":"tether-vscode-tools","private":true}\n' >package.json
+    export npm_config_nodedir="${npm_config_nodedir:-/usr}" npm_config_yes=true TMPDIR="$VSCODE_TOOLS/.tmp"
+    # code-server 4.100.3 pins @vscode/ripgrep 1.15.11, which fetches rg 13.0.0-10 from GitHub.
+    mkdir -p "$TMPDIR/vscode-ripgrep-cache-1.15.11"
+    tar czf "$TMPDIR/vscode-ripgrep-cache-1.15.11/ripgrep-v13.0.0-10-x86_64-unknown-linux-musl.tar.gz" \
+      -C "$(dirname "$(command -v rg)")" rg
+    run npm install --no-audit --no-fund --unsafe-perm --foreground-scripts \
+      "code-server@$CODE_SERVER_VERSION" playwright-core@1.65.1 @vscode/vsce@3.9.1
+  ) || die "could not install the VS Code test tools"
+}
+
 # The real CLI for tests/integration, installed once into the cache; exports TETHER_CLAUDE_PATH
 # (unless the caller set it).
 ensure_claude_cli() {
@@ -158,9 +195,65 @@ build_bundles() {
   # The wasm-bindgen glue loads its wasm from __dirname, which is dist/ once bundled.
   run cp "$WASM_PKG/tether_core_bg.wasm" "$DIST/tether_core_bg.wasm"
   for name in "${BUNDLES[@]}"; do chmod +x "$DIST/$name.js"; done
+  # The extension's unit tests (node:test, no VS Code), bundled to plain JS.
+  rm -rf "$REPO/target/ext-tests"
+  run "$NODE_BIN/esbuild" extension/test/*.test.ts --bundle --platform=node --target=node20 --format=cjs \
+    --tsconfig=extension/tsconfig.json --outdir="$REPO/target/ext-tests" --log-level=warning
   # The Node host as a CommonJS module for the wasm-bindgen tests (crate/tests/wasm/host.js).
   run "$NODE_BIN/esbuild" extension/src/node/nodeHost.ts --bundle --platform=node --target=node20 --format=cjs \
     --outfile="$NODE_HOST_FOR_TESTS" --log-level=warning
+}
+
+build_extension() {
+  step "building the chat webview (webview/build.mjs)"
+  run node webview/build.mjs >/dev/null
+  step "bundling the extension into dist/extension.js (esbuild, vscode external)"
+  run "$NODE_BIN/esbuild" extension/src/extension.ts --bundle --platform=node --target=node20 --format=cjs \
+    --external:vscode --minify --tsconfig=extension/tsconfig.json --outfile="$DIST/extension.js" --log-level=warning
+  rm -rf "$DIST/webview" && mkdir -p "$DIST/webview"
+  run cp webview/out/main.js webview/out/main.css webview/out/codicon.css webview/out/codicon.ttf "$DIST/webview/"
+}
+
+# The VSIX is packed from a staging folder holding exactly what ships (vsce must run inside the
+# extension's folder): the manifest, README, LICENSE, icons, and dist/ with the one bundle, the
+# one wasm and the webview.
+package_vsix() {
+  ensure_vscode_tools
+  local version stage="$REPO/target/vsix"
+  version=$(node -p 'require("./extension/package.json").version')
+  VSIX="$DIST/tether-$version.vsix"
+  step "packing $VSIX (vsce, universal)"
+  rm -rf "$stage" && mkdir -p "$stage/dist" "$stage/media"
+  cp extension/package.json extension/README.md extension/LICENSE extension/.vscodeignore "$stage/"
+  cp extension/media/icon.png extension/media/tether.svg "$stage/media/"
+  cp "$DIST/extension.js" "$DIST/tether_core_bg.wasm" "$stage/dist/"
+  cp -r "$DIST/webview" "$stage/dist/webview"
+  (cd "$stage" && run "$VSCE" package --no-dependencies --allow-missing-repository --out "$VSIX" >/dev/null)
+  local listing wasm_count native_count bytes
+  listing=$(node -e '
+    const b = require("fs").readFileSync(process.argv[1]); const names = [];
+    // Central directory entries of the zip: signature 0x02014b50.
+    for (let i = b.length - 22; i >= 0; i--) if (b.readUInt32LE(i) === 0x06054b50) {
+      let p = b.readUInt32LE(i + 16); const n = b.readUInt16LE(i + 10);
+      for (let k = 0; k < n; k++) { const l = b.readUInt16LE(p + 28), x = b.readUInt16LE(p + 30), c = b.readUInt16LE(p + 32);
+        names.push(b.toString("utf8", p + 46, p + 46 + l)); p += 46 + l + x + c; }
+      break; }
+    console.log(names.join("\n"));' "$VSIX")
+  wasm_count=$(grep -c '\.wasm$' <<<"$listing" || true)
+  native_count=$(grep -c '\.node$' <<<"$listing" || true)
+  bytes=$(wc -c <"$VSIX" | tr -d ' ')
+  printf '    %s\n' $listing
+  printf '    vsix: %s bytes (%s KiB; limit %s KiB), %s wasm, %s .node\n' "$bytes" $((bytes / 1024)) $((MAX_VSIX_BYTES / 1024)) "$wasm_count" "$native_count"
+  ((wasm_count == 1)) || die "the VSIX must hold exactly one .wasm (found $wasm_count)"
+  ((native_count == 0)) || die "the VSIX holds native addons"
+  ((bytes <= MAX_VSIX_BYTES)) || die "the VSIX is $bytes bytes, over the $MAX_VSIX_BYTES-byte limit"
+  local editor
+  for editor in code code-server; do
+    if command -v "$editor" >/dev/null; then
+      step "installing the VSIX into $editor"
+      run "$editor" --install-extension "$VSIX" --force || echo "    (could not install into $editor)"
+    fi
+  done
 }
 
 check_outputs() {
@@ -174,9 +267,12 @@ build() {
   ensure_wasm_target
   ensure_wasm_bindgen
   ensure_npm_packages
+  ensure_webview_packages
   build_wasm
   build_bundles
+  build_extension
   check_outputs
+  package_vsix
   step "built in $(($(date +%s) - STARTED)) s: dist/ ($(cd "$DIST" && ls | tr '\n' ' '))"
 }
 
@@ -252,6 +348,9 @@ run_tests() {
   suite wasm cargo cargo test --target "$WASM_TARGET" -p tether-core --test wasm
   suite node node node --test --test-reporter=tap --test-timeout=120000 tests/node/*.test.mjs
   suite fake-api node node --test --test-reporter=tap --test-timeout=60000 tests/fake-api/*.test.mjs
+  suite extension node node --test --test-reporter=tap "$REPO"/target/ext-tests/*.test.js
+  suite webview node npm test --prefix webview
+  suite e2e node node --test --test-reporter=tap --test-concurrency=1 --test-timeout=300000 tests/e2e/*.test.mjs
   suite integration node node --test --test-reporter=tap --test-timeout=180000 tests/integration/*.test.mjs
 
   echo

@@ -6,3 +6,4 @@ cd "$here"
 [ -d node_modules/diff ] || npm ci --silent --no-audit --no-fund
 node core.mjs "$@"
 node cli-start.mjs
+node extension.mjs

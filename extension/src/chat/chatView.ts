@@ -1,0 +1,102 @@
+// The sidebar chat view: renders the webview page (strict CSP, fresh nonce), batches events to it
+// (one postMessage per ~30 ms instead of one per token) and hands every message from it to the
+// controller.
+
+import { randomBytes } from "node:crypto";
+import * as vscode from "vscode";
+import type { ExtensionToWebview, UiEvent, WebviewToExtension } from "../../../webview/src/protocol";
+import { renderWebviewHtml } from "../../../webview/src/html";
+
+export const CHAT_VIEW_ID = "tether.chat";
+/** How long events wait to be sent together. */
+const BATCH_MS = 30;
+
+export interface ChatViewHandler {
+  /** The webview (re)loaded: send init and the transcript so far. */
+  onReady(): void;
+  onMessage(message: WebviewToExtension): void;
+}
+
+export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
+  private view: vscode.WebviewView | undefined;
+  private ready = false;
+  private queue: UiEvent[] = [];
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly webviewRoot: vscode.Uri,
+    private readonly handler: ChatViewHandler,
+  ) {}
+
+  get visible(): boolean {
+    return this.view?.visible ?? false;
+  }
+
+  resolveWebviewView(view: vscode.WebviewView): void {
+    this.view = view;
+    this.ready = false;
+    view.webview.options = { enableScripts: true, localResourceRoots: [this.webviewRoot] };
+    const asset = (name: string) => view.webview.asWebviewUri(vscode.Uri.joinPath(this.webviewRoot, name)).toString();
+    view.webview.html = renderWebviewHtml({
+      cspSource: view.webview.cspSource,
+      nonce: randomBytes(16).toString("base64url"),
+      scriptUri: asset("main.js"),
+      styleUri: asset("main.css"),
+      codiconUri: asset("codicon.css"),
+      title: "Tether",
+    });
+    this.disposables.push(
+      view.webview.onDidReceiveMessage((message: WebviewToExtension) => {
+        if (message?.type === "ready") {
+          this.ready = true;
+          this.queue = [];
+          this.handler.onReady();
+          return;
+        }
+        this.handler.onMessage(message);
+      }),
+      view.onDidDispose(() => {
+        if (this.view === view) {
+          this.view = undefined;
+          this.ready = false;
+        }
+      }),
+    );
+  }
+
+  /** Show the view (and its container). */
+  async reveal(): Promise<void> {
+    if (this.view) this.view.show(true);
+    else await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
+  }
+
+  /** Queue events; they go out together within BATCH_MS. Dropped while no page is loaded (the
+   * controller replays the transcript on ready). */
+  pushEvents(events: UiEvent[]): void {
+    if (!this.ready || events.length === 0) return;
+    this.queue.push(...events);
+    this.timer ??= setTimeout(() => this.flush(), BATCH_MS);
+  }
+
+  /** Send a message now, after any queued events (so the order is kept). */
+  post(message: ExtensionToWebview): void {
+    if (!this.view || !this.ready) return;
+    this.flush();
+    void this.view.webview.postMessage(message);
+  }
+
+  flush(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    if (!this.view || this.queue.length === 0) return;
+    const events = this.queue;
+    this.queue = [];
+    void this.view.webview.postMessage({ type: "events", events } satisfies ExtensionToWebview);
+  }
+
+  dispose(): void {
+    if (this.timer) clearTimeout(this.timer);
+    for (const d of this.disposables) d.dispose();
+  }
+}

@@ -1,0 +1,146 @@
+// Past sessions of the CLI, from its transcripts `~/.claude/projects/<encoded cwd>/<id>.jsonl`:
+// the list for the history picker, and a session turned into webview events for resume. Node
+// only (no vscode), tested with real temp files.
+
+import { promises as fsp } from "node:fs";
+import * as path from "node:path";
+import type { HistorySession, UiEvent } from "../../../webview/src/protocol";
+
+/** The CLI names a project folder after its cwd with every non-alphanumeric character as "-". */
+export function projectDirName(cwd: string): string {
+  return cwd.replace(/[^a-zA-Z0-9]/g, "-");
+}
+
+export function projectDir(homeDir: string, cwd: string): string {
+  return path.join(homeDir, ".claude", "projects", projectDirName(cwd));
+}
+
+interface TranscriptLine {
+  type?: string;
+  isMeta?: boolean;
+  isSidechain?: boolean;
+  summary?: string;
+  message?: { id?: string; role?: string; content?: unknown };
+  toolUseResult?: unknown;
+}
+
+function parseLines(text: string): TranscriptLine[] {
+  const lines: TranscriptLine[] = [];
+  for (const raw of text.split("\n")) {
+    if (!raw.trim()) continue;
+    try {
+      const value: unknown = JSON.parse(raw);
+      if (value && typeof value === "object") lines.push(value as TranscriptLine);
+    } catch {
+      // A torn last line (the CLI was writing): skip it.
+    }
+  }
+  return lines;
+}
+
+type Block = { type?: string; text?: string; thinking?: string; id?: string; name?: string; input?: unknown; tool_use_id?: string; content?: unknown; is_error?: boolean };
+
+function blocks(content: unknown): Block[] {
+  if (typeof content === "string") return [{ type: "text", text: content }];
+  return Array.isArray(content) ? (content.filter((b) => b && typeof b === "object") as Block[]) : [];
+}
+
+/** The text a user typed (not tool results, not the CLI's injected meta messages). */
+function userText(line: TranscriptLine): string | undefined {
+  if (line.type !== "user" || line.isMeta || line.isSidechain) return undefined;
+  const text = blocks(line.message?.content)
+    .filter((b) => b.type === "text" && typeof b.text === "string")
+    .map((b) => b.text!)
+    .join("\n")
+    .trim();
+  if (!text || text.startsWith("<command-") || text.startsWith("<local-command")) return undefined;
+  return text;
+}
+
+function toolResultText(content: unknown): string {
+  if (typeof content === "string") return content;
+  return blocks(content)
+    .filter((b) => b.type === "text")
+    .map((b) => b.text ?? "")
+    .join("\n");
+}
+
+/** The sessions in `dir`, newest first. A missing folder is an empty history. */
+export async function listSessions(dir: string, limit = 50): Promise<HistorySession[]> {
+  let names: string[];
+  try {
+    names = (await fsp.readdir(dir)).filter((n) => n.endsWith(".jsonl"));
+  } catch {
+    return [];
+  }
+  const stats = await Promise.all(
+    names.map(async (name) => ({ name, stat: await fsp.stat(path.join(dir, name)).catch(() => undefined) })),
+  );
+  const newest = stats
+    .filter((s) => s.stat?.isFile())
+    .sort((a, b) => b.stat!.mtimeMs - a.stat!.mtimeMs)
+    .slice(0, limit);
+  const sessions: HistorySession[] = [];
+  for (const { name, stat } of newest) {
+    const lines = parseLines(await fsp.readFile(path.join(dir, name), "utf8").catch(() => ""));
+    const summary = lines.find((l) => l.type === "summary" && typeof l.summary === "string")?.summary;
+    const prompts = lines.map(userText).filter((t): t is string => t !== undefined);
+    if (prompts.length === 0) continue; // a session that never got a prompt
+    const title = (summary ?? prompts[0]!).split("\n")[0]!.slice(0, 120);
+    const messageCount = lines.filter((l) => (l.type === "user" || l.type === "assistant") && !l.isMeta).length;
+    sessions.push({ id: name.slice(0, -".jsonl".length), title, updatedAt: stat!.mtimeMs, messageCount });
+  }
+  return sessions;
+}
+
+/** A session transcript as webview events (for `replay`). Subagent side chains are left out. */
+export function transcriptToEvents(text: string): UiEvent[] {
+  const events: UiEvent[] = [];
+  let userCount = 0;
+  let openMessage: string | undefined;
+  const closeMessage = () => {
+    if (openMessage) events.push({ type: "messageStop", messageId: openMessage });
+    openMessage = undefined;
+  };
+  for (const line of parseLines(text)) {
+    if (line.isSidechain) continue;
+    if (line.type === "user") {
+      const typed = userText(line);
+      if (typed !== undefined) {
+        closeMessage();
+        events.push({ type: "userMessage", id: `history-user-${++userCount}`, text: typed });
+        continue;
+      }
+      for (const block of blocks(line.message?.content)) {
+        if (block.type !== "tool_result" || !block.tool_use_id) continue;
+        events.push({
+          type: "toolCallResult",
+          toolCallId: block.tool_use_id,
+          isError: block.is_error === true,
+          content: toolResultText(block.content),
+          ...(line.toolUseResult && typeof line.toolUseResult === "object"
+            ? { structured: line.toolUseResult as Record<string, unknown> }
+            : {}),
+        });
+      }
+    } else if (line.type === "assistant") {
+      const id = line.message?.id ?? `history-assistant-${events.length}`;
+      for (const block of blocks(line.message?.content)) {
+        if (block.type === "text" || block.type === "thinking") {
+          if (openMessage !== id) {
+            closeMessage();
+            openMessage = id;
+            events.push({ type: "messageStart", id, role: "assistant" });
+          }
+          const text = block.type === "text" ? block.text : block.thinking;
+          if (text) events.push({ type: block.type === "text" ? "textDelta" : "thinkingDelta", messageId: id, text });
+        } else if (block.type === "tool_use" && block.id && block.name) {
+          const name = block.name.replace(/^mcp__tether__/, "");
+          events.push({ type: "toolCallStart", toolCallId: block.id, name, input: block.input ?? {}, kind: "", title: name });
+        }
+      }
+    }
+  }
+  closeMessage();
+  return events;
+}

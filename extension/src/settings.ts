@@ -1,0 +1,101 @@
+// Typed reading of the `tether.*` settings. Pure: it takes any `get(key)` source, so tests run it
+// without VS Code (the extension passes `workspace.getConfiguration("tether").get`).
+
+import type { PermissionMode } from "../../webview/src/protocol";
+
+export const PERMISSION_MODES: readonly PermissionMode[] = [
+  "default",
+  "acceptEdits",
+  "plan",
+  "dontAsk",
+  "bypassPermissions",
+];
+
+export interface TetherSettings {
+  /** Empty: find `claude` on PATH and in the usual install places. */
+  claudePath: string;
+  defaultMode: PermissionMode;
+  /** Empty: the CLI's default model. */
+  model: string;
+  allowedTools: string[];
+  disallowedTools: string[];
+  environment: Record<string, string>;
+}
+
+export interface SettingsProblem {
+  key: string;
+  message: string;
+}
+
+export type SettingsSource = (key: string) => unknown;
+
+function stringList(value: unknown): string[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  return value.every((item) => typeof item === "string") ? value.map((item: string) => item.trim()).filter(Boolean) : undefined;
+}
+
+/** Reads every setting; a value of the wrong type falls back to the default and is reported. */
+export function readSettings(get: SettingsSource): { settings: TetherSettings; problems: SettingsProblem[] } {
+  const problems: SettingsProblem[] = [];
+  const bad = (key: string, expected: string) =>
+    problems.push({ key: `tether.${key}`, message: `tether.${key} must be ${expected}; using the default` });
+
+  const text = (key: string): string => {
+    const value = get(key);
+    if (value === undefined || value === null) return "";
+    if (typeof value !== "string") {
+      bad(key, "a string");
+      return "";
+    }
+    return value.trim();
+  };
+  const list = (key: string): string[] => {
+    const value = get(key);
+    if (value === undefined || value === null) return [];
+    const items = stringList(value);
+    if (!items) bad(key, "a list of strings");
+    return items ?? [];
+  };
+
+  const modeValue = get("defaultMode");
+  let defaultMode: PermissionMode = "default";
+  if (typeof modeValue === "string" && (PERMISSION_MODES as readonly string[]).includes(modeValue)) {
+    defaultMode = modeValue as PermissionMode;
+  } else if (modeValue !== undefined && modeValue !== null && modeValue !== "") {
+    bad("defaultMode", `one of ${PERMISSION_MODES.join(", ")}`);
+  }
+
+  const environment: Record<string, string> = {};
+  const envValue = get("environment");
+  if (envValue !== undefined && envValue !== null) {
+    if (typeof envValue !== "object" || Array.isArray(envValue)) {
+      bad("environment", "an object of name → string value");
+    } else {
+      for (const [name, value] of Object.entries(envValue as Record<string, unknown>)) {
+        if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
+          problems.push({ key: "tether.environment", message: `tether.environment: "${name}" is not a variable name; skipped` });
+        } else if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") {
+          environment[name] = String(value);
+        } else {
+          problems.push({ key: "tether.environment", message: `tether.environment.${name} must be a string; skipped` });
+        }
+      }
+    }
+  }
+
+  return {
+    settings: {
+      claudePath: text("claudePath"),
+      defaultMode,
+      model: text("model"),
+      allowedTools: list("allowedTools"),
+      disallowedTools: list("disallowedTools"),
+      environment,
+    },
+    problems,
+  };
+}
+
+export function isPermissionMode(value: string): value is PermissionMode {
+  return (PERMISSION_MODES as readonly string[]).includes(value);
+}

@@ -1,0 +1,225 @@
+// A TetherHost over VS Code: files through vscode.workspace.fs on the workspace folder's own URIs
+// (so a remote folder's files travel over VS Code's remote connection), commands through local
+// child_process when the folder is on this machine. Paths are the folder URI's paths.
+
+import { promises as fsp } from "node:fs";
+import * as path from "node:path";
+import * as vscode from "vscode";
+import {
+  hostError,
+  type BackgroundStatus,
+  type DirEntry,
+  type ExecOutput,
+  type ExecRequest,
+  type FileKind,
+  type FileStat,
+  type TetherHost,
+} from "../core/host";
+import { NodeHost } from "../node/nodeHost";
+
+/** vscode.FileSystemError codes the core maps (crate/src/wasm.rs); anything else passes as text. */
+const KNOWN_FS_CODES = new Set([
+  "FileNotFound",
+  "FileExists",
+  "FileNotADirectory",
+  "FileIsADirectory",
+  "NoPermissions",
+  "Unavailable",
+]);
+
+function kindOf(type: vscode.FileType, followLinks: boolean): FileKind {
+  if (!followLinks && type & vscode.FileType.SymbolicLink) return "symlink";
+  if (type & vscode.FileType.Directory) return "directory";
+  if (type & vscode.FileType.File) return "file";
+  return "other";
+}
+
+/** Rethrow a vscode.workspace.fs failure as an Error with the code the core understands. */
+function fsFailure(error: unknown, what: string): never {
+  if (error instanceof vscode.FileSystemError) {
+    const code = KNOWN_FS_CODES.has(error.code) ? error.code : "Unknown";
+    throw hostError(code, `${error.code}: ${what}`);
+  }
+  const code = (error as { code?: unknown } | null)?.code;
+  throw hostError(typeof code === "string" ? code : "Unknown", `${(error as Error)?.message ?? String(error)} (${what})`);
+}
+
+export interface VscodeHostOptions {
+  /** The ripgrep binary for a local folder (VS Code's bundled one when present). */
+  ripgrepPath?: string | null;
+  /** Writes and commands are refused while this answers false (Workspace Trust). */
+  isTrusted?: () => boolean;
+}
+
+export class VscodeHost implements TetherHost {
+  private readonly local: NodeHost | undefined;
+  private readonly isTrusted: () => boolean;
+  private tempCounter = 0;
+
+  constructor(
+    private readonly folder: vscode.Uri,
+    options: VscodeHostOptions = {},
+  ) {
+    this.isTrusted = options.isTrusted ?? (() => vscode.workspace.isTrusted);
+    // Commands run here only when the files are here; the remote executor is a later piece.
+    this.local = folder.scheme === "file" ? new NodeHost({ ripgrepPath: options.ripgrepPath }) : undefined;
+  }
+
+  /** The workspace root in the host's namespace (what the agent calls `root`). */
+  get root(): string {
+    return this.folder.scheme === "file" ? this.folder.fsPath : this.folder.path;
+  }
+
+  uri(p: string): vscode.Uri {
+    return this.folder.scheme === "file" ? vscode.Uri.file(p) : this.folder.with({ path: p });
+  }
+
+  // ---- FileSystem ----
+
+  async readFile(p: string): Promise<Uint8Array> {
+    try {
+      return await vscode.workspace.fs.readFile(this.uri(p));
+    } catch (error) {
+      fsFailure(error, `read ${p}`);
+    }
+  }
+
+  async writeFile(p: string, data: Uint8Array): Promise<void> {
+    this.requireTrust(`write ${p}`);
+    const uri = this.uri(p);
+    const open = vscode.workspace.textDocuments.find((doc) => doc.uri.toString() === uri.toString());
+    if (open?.isDirty) {
+      // Never clobber what the user typed and has not saved.
+      throw hostError(
+        "EBUSY",
+        "the file has unsaved changes in an editor. Ask the user to save or revert it, then read it again before changing it.",
+      );
+    }
+    if (this.local) return this.local.writeFile(p, data);
+    // Remote: a sibling temp file renamed over the target, so readers never see half a file.
+    const temp = uri.with({ path: `${path.posix.dirname(uri.path)}/.${path.posix.basename(uri.path)}.tether-${Date.now()}-${++this.tempCounter}.tmp` });
+    try {
+      await vscode.workspace.fs.writeFile(temp, data);
+      await vscode.workspace.fs.rename(temp, uri, { overwrite: true });
+    } catch (error) {
+      await Promise.resolve(vscode.workspace.fs.delete(temp)).catch(() => undefined);
+      fsFailure(error, `write ${p}`);
+    }
+  }
+
+  async stat(p: string): Promise<FileStat> {
+    try {
+      const s = await vscode.workspace.fs.stat(this.uri(p));
+      return { kind: kindOf(s.type, true), size: s.size, mtimeMs: s.mtime };
+    } catch (error) {
+      fsFailure(error, `stat ${p}`);
+    }
+  }
+
+  async lstat(p: string): Promise<FileStat> {
+    if (this.local) return this.local.lstat(p);
+    try {
+      // vscode.workspace.fs.stat sets the SymbolicLink bit for a link: that is lstat's answer.
+      const s = await vscode.workspace.fs.stat(this.uri(p));
+      return { kind: kindOf(s.type, false), size: s.size, mtimeMs: s.mtime };
+    } catch (error) {
+      fsFailure(error, `stat ${p}`);
+    }
+  }
+
+  async readDir(p: string): Promise<DirEntry[]> {
+    try {
+      const entries = await vscode.workspace.fs.readDirectory(this.uri(p));
+      return entries.map(([name, type]) => ({ name, kind: kindOf(type, false) }));
+    } catch (error) {
+      fsFailure(error, `list ${p}`);
+    }
+  }
+
+  async mkdir(p: string): Promise<void> {
+    this.requireTrust(`create ${p}`);
+    try {
+      await vscode.workspace.fs.createDirectory(this.uri(p));
+    } catch (error) {
+      fsFailure(error, `create ${p}`);
+    }
+  }
+
+  async rename(from: string, to: string): Promise<void> {
+    this.requireTrust(`rename ${from}`);
+    try {
+      await vscode.workspace.fs.rename(this.uri(from), this.uri(to), { overwrite: true });
+    } catch (error) {
+      fsFailure(error, `rename ${from} to ${to}`);
+    }
+  }
+
+  async remove(p: string, recursive: boolean): Promise<void> {
+    this.requireTrust(`delete ${p}`);
+    try {
+      await vscode.workspace.fs.delete(this.uri(p), { recursive, useTrash: false });
+    } catch (error) {
+      fsFailure(error, `delete ${p}`);
+    }
+  }
+
+  async realPath(p: string): Promise<string> {
+    // vscode.workspace.fs cannot resolve links; the contract allows the path unchanged then.
+    if (this.local) return fsp.realpath(p).catch(() => p);
+    return p;
+  }
+
+  // ---- Exec ----
+
+  run(request: ExecRequest): Promise<ExecOutput> {
+    return this.executor(request.command).run(request);
+  }
+
+  spawnBackground(request: ExecRequest): Promise<string> {
+    return this.executor(request.command).spawnBackground(request);
+  }
+
+  readBackground(id: string): Promise<BackgroundStatus> {
+    return this.executor("").readBackground(id);
+  }
+
+  killBackground(id: string): Promise<boolean> {
+    return this.executor("").killBackground(id);
+  }
+
+  // ---- Search ----
+
+  async ripgrep(args: string[], cwd: string, timeoutMs: number): Promise<ExecOutput | null> {
+    // No ripgrep on a remote folder yet: the core searches through the file system instead.
+    return this.local ? this.local.ripgrep(args, cwd, timeoutMs) : null;
+  }
+
+  nowMs(): number {
+    return Date.now();
+  }
+
+  dispose(): void {
+    this.local?.dispose();
+  }
+
+  private executor(command: string): NodeHost {
+    if (command) this.requireTrust(`run ${command}`);
+    if (!this.local) {
+      throw hostError(
+        "ENOSYS",
+        `Running commands is not available yet on a remote workspace (${this.folder.scheme}://${this.folder.authority}). ` +
+          "Use the file tools instead, or run Tether on the remote (command: Tether: Run the Agent on the Remote).",
+      );
+    }
+    return this.local;
+  }
+
+  private requireTrust(what: string): void {
+    if (!this.isTrusted()) {
+      throw hostError(
+        "NoPermissions",
+        `The workspace is not trusted, so Tether cannot ${what}. Ask the user to trust the workspace (Manage Workspace Trust).`,
+      );
+    }
+  }
+}

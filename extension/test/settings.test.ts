@@ -1,0 +1,59 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { readSettings } from "../src/settings";
+
+const from = (values: Record<string, unknown>) => (key: string) => values[key];
+
+test("missing settings give the defaults and no problems", () => {
+  const { settings, problems } = readSettings(from({}));
+  assert.deepEqual(settings, {
+    claudePath: "",
+    defaultMode: "default",
+    model: "",
+    allowedTools: [],
+    disallowedTools: [],
+    environment: {},
+  });
+  assert.deepEqual(problems, []);
+});
+
+test("valid settings are read and trimmed", () => {
+  const { settings, problems } = readSettings(
+    from({
+      claudePath: " /opt/claude ",
+      defaultMode: "acceptEdits",
+      model: "opus",
+      allowedTools: ["WebFetch", " "],
+      disallowedTools: ["Bash"],
+      environment: { ANTHROPIC_BASE_URL: "http://127.0.0.1:1", RETRIES: 3 },
+    }),
+  );
+  assert.deepEqual(problems, []);
+  assert.equal(settings.claudePath, "/opt/claude");
+  assert.equal(settings.defaultMode, "acceptEdits");
+  assert.deepEqual(settings.allowedTools, ["WebFetch"]);
+  assert.deepEqual(settings.environment, { ANTHROPIC_BASE_URL: "http://127.0.0.1:1", RETRIES: "3" });
+});
+
+test("an unknown mode falls back to default and is reported", () => {
+  const { settings, problems } = readSettings(from({ defaultMode: "yolo" }));
+  assert.equal(settings.defaultMode, "default");
+  assert.match(problems[0]!.message, /tether\.defaultMode must be one of default, acceptEdits/);
+});
+
+test("wrong types are reported per key and replaced by defaults", () => {
+  const { settings, problems } = readSettings(from({ claudePath: 3, allowedTools: "Bash", environment: ["A=1"] }));
+  assert.equal(settings.claudePath, "");
+  assert.deepEqual(settings.allowedTools, []);
+  assert.deepEqual(settings.environment, {});
+  assert.deepEqual(
+    problems.map((p) => p.key).sort(),
+    ["tether.allowedTools", "tether.claudePath", "tether.environment"],
+  );
+});
+
+test("environment entries with bad names or object values are skipped, the rest kept", () => {
+  const { settings, problems } = readSettings(from({ environment: { "BAD-NAME": "x", OK: "y", NESTED: { a: 1 } } }));
+  assert.deepEqual(settings.environment, { OK: "y" });
+  assert.equal(problems.length, 2);
+});

@@ -1,0 +1,190 @@
+// Runs the packed VSIX in a real VS Code: code-server (from the build's tool cache) in its own
+// process group on 127.0.0.1, a fresh HOME/user-data/extensions per run, headless Debian chromium
+// driven by playwright-core. Recipe and selectors: shared/reference/vscode-e2e-code-server.md.
+
+import { spawn, execFileSync } from "node:child_process";
+import { createRequire } from "node:module";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const CACHE = process.env.TETHER_CACHE ?? path.join(os.homedir(), ".cache/tether");
+export const TOOLS = process.env.TETHER_VSCODE_TOOLS ?? path.join(CACHE, "code-server-4.100.3");
+const CODE_SERVER = path.join(TOOLS, "node_modules/.bin/code-server");
+export const CLAUDE =
+  process.env.TETHER_CLAUDE_PATH ?? path.join(CACHE, "claude-2.1.330/node_modules/@anthropic-ai/claude-code/bin/claude.exe");
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+export const ARTIFACTS = path.join(REPO, "tests/artifacts/e2e");
+const EXTENSION_ID = "tether.tether";
+
+const require = createRequire(path.join(TOOLS, "package.json"));
+const { chromium } = require("playwright-core");
+
+export function vsixPath() {
+  const { version } = JSON.parse(fs.readFileSync(path.join(REPO, "extension/package.json"), "utf8"));
+  const vsix = path.join(REPO, "dist", `tether-${version}.vsix`);
+  if (!fs.existsSync(vsix)) throw new Error(`${vsix} is missing: run ./build.sh first`);
+  return vsix;
+}
+
+async function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitFor(check, timeoutMs, what) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check().catch(() => undefined);
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/**
+ * Start VS Code with the VSIX installed, a workspace holding `files`, and `settings` in the user's
+ * settings.json. Returns { page, webview, workspace, runDir, logs(), close() }.
+ */
+export async function launchVsCode({ files = {}, settings = {}, name = "run" }) {
+  const runDir = fs.mkdtempSync(path.join(os.tmpdir(), `tether-e2e-${name}-`));
+  const dirs = Object.fromEntries(
+    ["home", "xdg", "user-data", "extensions", "workspace", "profile"].map((d) => [d, path.join(runDir, d)]),
+  );
+  for (const d of Object.values(dirs)) fs.mkdirSync(d, { recursive: true });
+  for (const [rel, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(dirs.workspace, rel)), { recursive: true });
+    fs.writeFileSync(path.join(dirs.workspace, rel), text);
+  }
+  fs.mkdirSync(path.join(dirs["user-data"], "User"), { recursive: true });
+  fs.writeFileSync(
+    path.join(dirs["user-data"], "User/settings.json"),
+    JSON.stringify(
+      {
+        "workbench.startupEditor": "none",
+        "workbench.tips.enabled": false,
+        "security.workspace.trust.enabled": false,
+        "extensions.autoCheckUpdates": false,
+        "telemetry.telemetryLevel": "off",
+        ...settings,
+      },
+      null,
+      2,
+    ),
+  );
+  // Everything code-server, the extension host, the CLI and chromium write lands in the run dir.
+  const env = { ...process.env, HOME: dirs.home, XDG_CONFIG_HOME: dirs.xdg, XDG_DATA_HOME: path.join(dirs.xdg, "data") };
+  delete env.CLAUDECODE;
+  delete env.NODE_OPTIONS;
+  const common = ["--user-data-dir", dirs["user-data"], "--extensions-dir", dirs.extensions];
+  execFileSync(CODE_SERVER, [...common, "--install-extension", vsixPath()], { env, stdio: "pipe", timeout: 60_000 });
+
+  const port = await freePort();
+  const logFile = fs.openSync(path.join(runDir, "code-server.log"), "a");
+  const server = spawn(
+    CODE_SERVER,
+    [
+      "--bind-addr", `127.0.0.1:${port}`, "--auth", "none", "--disable-telemetry", "--disable-update-check",
+      "--disable-workspace-trust", "--disable-getting-started-override", ...common, dirs.workspace,
+    ],
+    { env, detached: true, stdio: ["ignore", logFile, logFile] },
+  );
+  const killServer = () => {
+    try {
+      process.kill(-server.pid, "SIGTERM");
+    } catch {}
+  };
+  let context;
+  const consoleLines = [];
+  const close = async () => {
+    await context?.close().catch(() => undefined);
+    killServer();
+    await new Promise((r) => setTimeout(r, 300));
+    try {
+      process.kill(-server.pid, "SIGKILL");
+    } catch {}
+    fs.writeFileSync(path.join(runDir, "browser-console.log"), consoleLines.join("\n"));
+  };
+  try {
+    await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/healthz`)).ok, 30_000, "code-server to listen");
+    context = await chromium.launchPersistentContext(dirs.profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      viewport: { width: 1400, height: 900 },
+      env,
+      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    });
+    const page = context.pages()[0] ?? (await context.newPage());
+    page.on("console", (m) => consoleLines.push(`[${m.type()}] ${m.text()}`));
+    await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(dirs.workspace)}`);
+    await page.locator(".monaco-workbench").waitFor({ timeout: 30_000 });
+    const webview = page
+      .frameLocator(`iframe.webview.ready[src*="extensionId=${EXTENSION_ID}"][src*="purpose=webviewView"]`)
+      .frameLocator("iframe#active-frame");
+    return {
+      page,
+      webview,
+      runDir,
+      workspace: dirs.workspace,
+      home: dirs.home,
+      userData: dirs["user-data"],
+      close,
+      /** The remote extension host's log (activation lines). */
+      extHostLog() {
+        const logs = path.join(dirs["user-data"], "logs");
+        const found = [];
+        const walk = (d) => {
+          for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+            const p = path.join(d, e.name);
+            if (e.isDirectory()) walk(p);
+            else if (e.name === "remoteexthost.log") found.push(p);
+          }
+        };
+        if (fs.existsSync(logs)) walk(logs);
+        return found.map((f) => fs.readFileSync(f, "utf8")).join("\n");
+      },
+    };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/** Open the Tether view from the activity bar and wait for the chat to render. */
+export async function openTether(vs) {
+  await vs.page.getByRole("tab", { name: /^Tether/ }).first().click({ timeout: 30_000 });
+  await vs.webview.getByRole("textbox", { name: "Message to Claude" }).waitFor({ timeout: 30_000 });
+}
+
+export async function sendPrompt(vs, text) {
+  const box = vs.webview.getByRole("textbox", { name: "Message to Claude" });
+  await box.fill(text);
+  await vs.webview.getByRole("button", { name: "Send" }).click();
+}
+
+/** Run a command from the palette (focus leaves the webview first). */
+export async function runCommand(vs, title) {
+  await vs.page.locator(".monaco-workbench .part.editor").click({ position: { x: 200, y: 200 } }).catch(() => undefined);
+  await vs.page.keyboard.press("F1");
+  const input = vs.page.locator(".quick-input-widget input");
+  await input.fill(`>${title}`);
+  await vs.page.locator(".quick-input-widget .monaco-list-row", { hasText: title }).first().waitFor({ timeout: 10_000 });
+  await vs.page.keyboard.press("Enter");
+}
+
+export async function shot(vs, name) {
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  await vs.page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`) });
+}
+
+export { waitFor };
