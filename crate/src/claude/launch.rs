@@ -24,6 +24,9 @@
 use std::collections::BTreeMap;
 
 /// Built-ins without local side effects that stay available (main agent and subagents).
+/// Settings passed on the command line (see [`LaunchConfig::args`]).
+pub const PLAN_SETTINGS: &str = r#"{"useAutoModeDuringPlan":false}"#;
+
 pub const ALLOWED_BUILTIN_TOOLS: &[&str] = &[
     "Agent",
     "AskUserQuestion",
@@ -199,6 +202,10 @@ impl LaunchConfig {
         if self.restricted {
             args.push("--restricted".into());
         }
+        // In plan mode 2.1.330 applies auto-mode rules by default (useAutoModeDuringPlan); their
+        // safety check does not run in an SDK session, so it would deny every Tether tool itself
+        // without asking. A flag setting, so --restricted and empty sources do not block it.
+        args.push(format!("--settings={PLAN_SETTINGS}"));
         let mut tools: Vec<&str> = ALLOWED_BUILTIN_TOOLS.to_vec();
         tools.extend(self.extra_tools.iter().map(String::as_str));
         args.push(format!("--tools={}", tools.join(",")));
