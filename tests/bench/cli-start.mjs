@@ -88,11 +88,22 @@ if (!spawnLine) throw new Error(`no launch line in tether-cli's log:\n${warm.std
 const launchArgs = spawnLine.slice(spawnLine.indexOf(" --") + 1, spawnLine.lastIndexOf(" in ")).split(" ");
 await measure(claude, launchArgs, { cwd: mirror, env }, userLine);
 
+/** Spawn → exit of a Node process that does nothing: what tether-cli pays before any Tether code
+ *  runs, and what the extension never pays (its extension host is already running). */
+async function nodeStart() {
+  const started = performance.now();
+  const child = spawn(process.execPath, ["-e", "0"], { stdio: "ignore" });
+  await new Promise((resolve) => child.on("close", resolve));
+  return performance.now() - started;
+}
+
 const bare = [];
 const tether = [];
+const node = [];
 for (let i = 0; i < runs; i++) {
   bare.push((await measure(claude, launchArgs, { cwd: mirror, env }, userLine)).ms);
   tether.push((await measure(process.execPath, tetherArgs, { cwd: base, env })).ms);
+  node.push(await nodeStart());
 }
 await api.close();
 fs.rmSync(base, { recursive: true, force: true });
@@ -108,4 +119,7 @@ const version = execFileSync(claude, ["--version"], { encoding: "utf8" }).trim()
 console.log(`cli-start: spawn → first API request, ${runs} runs each (${version})`);
 console.log(`  bare claude (no MCP, no initialize)   median ${mb.toFixed(0)} ms   [${fmt(bare)}]`);
 console.log(`  through tether-cli (MCP + initialize) median ${mt.toFixed(0)} ms   [${fmt(tether)}]`);
-console.log(`  Tether adds ${(mt - mb).toFixed(0)} ms (${((mt / mb - 1) * 100).toFixed(0)}%)`);
+const mn = median(node);
+console.log(`  node -e 0 (spawn → exit)              median ${mn.toFixed(0)} ms   [${fmt(node)}]`);
+console.log(`  Tether adds ${(mt - mb).toFixed(0)} ms (${((mt / mb - 1) * 100).toFixed(0)}%) through tether-cli;`);
+console.log(`  ${(mt - mb - mn).toFixed(0)} ms without Node's own start (the extension's case: its host is already running)`);
