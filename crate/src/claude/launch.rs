@@ -77,38 +77,8 @@ pub const FIXED_ENV: &[(&str, &str)] = &[
     ("CLAUDE_CODE_EMIT_SESSION_STATE_EVENTS", "1"),
 ];
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum PermissionMode {
-    #[default]
-    Default,
-    AcceptEdits,
-    Plan,
-    DontAsk,
-    BypassPermissions,
-}
-
-impl PermissionMode {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            PermissionMode::Default => "default",
-            PermissionMode::AcceptEdits => "acceptEdits",
-            PermissionMode::Plan => "plan",
-            PermissionMode::DontAsk => "dontAsk",
-            PermissionMode::BypassPermissions => "bypassPermissions",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<PermissionMode> {
-        Some(match s {
-            "default" | "manual" => PermissionMode::Default,
-            "acceptEdits" => PermissionMode::AcceptEdits,
-            "plan" => PermissionMode::Plan,
-            "dontAsk" => PermissionMode::DontAsk,
-            "bypassPermissions" => PermissionMode::BypassPermissions,
-            _ => return None,
-        })
-    }
-}
+/// One type for the CLI's modes and the permission engine's.
+pub use crate::permissions::PermissionMode;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SettingSource {

@@ -30,8 +30,9 @@ use shell::{split_commands, SimpleCommand};
 use std::fmt;
 
 /// Claude Code's permission modes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum PermissionMode {
+    #[default]
     Default,
     AcceptEdits,
     Plan,
