@@ -336,6 +336,34 @@ fn read_refuses_paths_outside_the_workspace() {
 
 #[cfg(unix)]
 #[test]
+fn with_outside_paths_allowed_a_symlink_out_is_still_refused_but_the_real_path_reads() {
+    // The agent allows outside paths after the user approved them; the permission engine judges
+    // paths as written, so a workspace path that leads out through a link must still be refused.
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap().to_string_lossy().into_owned();
+    let config = ToolsetConfig {
+        allow_outside_root: true,
+        ..ToolsetConfig::new(root.clone())
+    };
+    let ts = Toolset::new(NativeHost::new(), config).unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    let secret = outside.path().canonicalize().unwrap().join("secret.txt");
+    fs::write(&secret, "key\n").unwrap();
+    std::os::unix::fs::symlink(outside.path(), format!("{root}/link")).unwrap();
+    let via_link = block_on(ts.call("Read", json!({"file_path": format!("{root}/link/secret.txt")})));
+    assert!(via_link.is_error, "{}", via_link.text_content());
+    assert!(
+        via_link.text_content().contains("symbolic link"),
+        "{}",
+        via_link.text_content()
+    );
+    let direct = block_on(ts.call("Read", json!({"file_path": secret.to_string_lossy()})));
+    assert!(!direct.is_error, "{}", direct.text_content());
+    assert!(direct.text_content().contains("key"));
+}
+
+#[cfg(unix)]
+#[test]
 fn read_refuses_a_symlink_leading_outside_the_workspace() {
     let ws = Workspace::new();
     let outside = tempfile::tempdir().unwrap();

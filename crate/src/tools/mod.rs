@@ -269,13 +269,15 @@ impl<H: Host> Toolset<H> {
     }
 
     /// Resolve a path from the model to a workspace path, refusing paths outside the workspace
-    /// (unless configured otherwise) and symlinks that lead out of it.
+    /// (unless configured otherwise) and, always, workspace paths that lead out of it through a
+    /// symlink: permission checks judge the path as written, so such a path must be named by
+    /// where it really is.
     pub async fn resolve_path(&self, input: &str) -> ToolResult<String> {
         let path = self.paths.resolve(input)?;
-        if self.config.allow_outside_root {
-            return Ok(path);
-        }
         if !self.paths.contains(&path) {
+            if self.config.allow_outside_root {
+                return Ok(path);
+            }
             return Err(PathError::OutsideWorkspace {
                 path,
                 root: self.paths.root().to_string(),
