@@ -20,19 +20,7 @@ pub struct RemoteEnvironment {
 }
 
 /// The Tether tools the prompt names, in the order the model is used to.
-const TETHER_TOOL_NAMES: &[&str] = &[
-    "Read",
-    "Write",
-    "Edit",
-    "MultiEdit",
-    "NotebookEdit",
-    "Glob",
-    "Grep",
-    "LS",
-    "Bash",
-    "BashOutput",
-    "KillShell",
-];
+const TETHER_TOOL_NAMES: &[&str] = &crate::tools::TOOL_NAMES;
 
 pub fn initialize_request(
     manifest: McpManifest,

@@ -9,19 +9,7 @@ use std::fmt;
 pub const TETHER_PREFIX: &str = "mcp__tether__";
 
 /// The built-in tools Tether replaces. Rules written for them apply to Tether's tools.
-pub const TETHER_TOOLS: [&str; 11] = [
-    "Read",
-    "Write",
-    "Edit",
-    "MultiEdit",
-    "NotebookEdit",
-    "Glob",
-    "Grep",
-    "LS",
-    "Bash",
-    "BashOutput",
-    "KillShell",
-];
+pub const TETHER_TOOLS: [&str; 11] = crate::tools::TOOL_NAMES;
 
 /// What a rule does when it matches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

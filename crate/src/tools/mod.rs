@@ -170,8 +170,33 @@ fn schema(text: &str) -> Value {
     serde_json::from_str(text).unwrap_or(Value::Null)
 }
 
+/// The tools' names, in `specs()` order: the built-ins Tether replaces (the prompt, the guard and
+/// the permission rules all name them).
+pub const TOOL_NAMES: [&str; 11] = [
+    "Read",
+    "Write",
+    "Edit",
+    "MultiEdit",
+    "NotebookEdit",
+    "Glob",
+    "Grep",
+    "LS",
+    "Bash",
+    "BashOutput",
+    "KillShell",
+];
+
 pub fn is_known_tool(name: &str) -> bool {
-    specs().iter().any(|s| s.name == name)
+    TOOL_NAMES.contains(&name)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn tool_names_match_the_specs_in_order() {
+        let names: Vec<&str> = super::specs().iter().map(|s| s.name).collect();
+        assert_eq!(names, super::TOOL_NAMES);
+    }
 }
 
 #[derive(Clone, Debug)]
