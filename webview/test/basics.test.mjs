@@ -340,7 +340,14 @@ describe("header", () => {
     await button.focus();
     await page.keyboard.press("ArrowDown");
     await list.waitFor();
+    // The list takes focus in an effect after it opens; a key pressed before that reaches the button.
+    await page.waitForFunction(() => document.activeElement?.getAttribute("role") === "listbox");
+    const before = await list.getAttribute("aria-activedescendant");
     await page.keyboard.press("ArrowDown");
+    await page.waitForFunction(
+      (id) => document.querySelector('[role="listbox"]')?.getAttribute("aria-activedescendant") !== id,
+      before,
+    );
     await page.keyboard.press("Enter");
     assert.deepEqual((await posted(page, "setMode")).at(-1), { type: "setMode", mode: "dontAsk" });
     assert.equal(await page.getByRole("listbox").count(), 0);
