@@ -210,6 +210,9 @@ build_extension() {
   step "bundling the extension into dist/extension.js (esbuild, vscode external)"
   run "$NODE_BIN/esbuild" extension/src/extension.ts --bundle --platform=node --target=node20 --format=cjs \
     --external:vscode --minify --tsconfig=extension/tsconfig.json --outfile="$DIST/extension.js" --log-level=warning
+  step "bundling the remote helper into dist/helper/extension.js (esbuild, vscode external)"
+  run "$NODE_BIN/esbuild" extension/src/helper/extension.ts --bundle --platform=node --target=node20 --format=cjs \
+    --external:vscode --minify --tsconfig=extension/tsconfig.json --outfile="$DIST/helper/extension.js" --log-level=warning
   rm -rf "$DIST/webview" && mkdir -p "$DIST/webview"
   run cp webview/out/main.js webview/out/main.css webview/out/codicon.css webview/out/codicon.ttf "$DIST/webview/"
 }
@@ -228,6 +231,14 @@ package_vsix() {
   cp extension/media/icon.png extension/media/tether.svg "$stage/media/"
   cp "$DIST/extension.js" "$DIST/tether_core_bg.wasm" "$stage/dist/"
   cp -r "$DIST/webview" "$stage/dist/webview"
+  # Tether Remote, the workspace-side helper, travels inside as its own VSIX: Tether installs it
+  # on a remote from there (no internet needed on the remote).
+  local helper_stage="$REPO/target/vsix-helper"
+  rm -rf "$helper_stage" && mkdir -p "$helper_stage/dist"
+  cp extension/helper/package.json extension/helper/README.md extension/helper/.vscodeignore "$helper_stage/"
+  cp extension/LICENSE "$helper_stage/"
+  cp "$DIST/helper/extension.js" "$helper_stage/dist/"
+  (cd "$helper_stage" && run "$VSCE" package --no-dependencies --allow-missing-repository --out "$stage/dist/tether-remote.vsix" >/dev/null)
   (cd "$stage" && run "$VSCE" package --no-dependencies --allow-missing-repository --out "$VSIX" >/dev/null)
   local listing wasm_count native_count bytes
   listing=$(node -e '

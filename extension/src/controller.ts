@@ -20,7 +20,19 @@ import { EventAdapter } from "./chat/eventAdapter";
 import { listSessions, projectDir, transcriptToEvents } from "./chat/history";
 import { buildPrompt } from "./chat/prompt";
 import { transcriptToMarkdown } from "./chat/transcript";
-import { loadTetherCore } from "./core/wasm";
+import type { ExecOutput } from "./core/host";
+import { createTetherServer, loadTetherCore } from "./core/wasm";
+import { NodeHost } from "./node/nodeHost";
+import {
+  CONTEXT_WATCH_GLOB,
+  contextFingerprint,
+  memoryPrompt,
+  mirrorFolder,
+  readProjectContext,
+  syncMirror,
+} from "./remote/context";
+import { TIER_LABELS, type ExecutorTier, type RemoteExecutor } from "./remote/executor";
+import { selectExecutor } from "./remote/select";
 import type { PermissionAnswer, PermissionModeName } from "./session/agent";
 import { findClaude, SessionDriver } from "./session/driver";
 import { isPermissionMode, readSettings, type TetherSettings } from "./settings";
@@ -35,6 +47,17 @@ const MODES: ModeInfo[] = [
   { id: "bypassPermissions", label: "Bypass", description: "Allow everything (dangerous)" },
 ];
 const FIND_FILES_TIMEOUT_MS = 1500;
+/** Editors save in bursts; one resync per burst of context file changes. */
+const CONTEXT_SYNC_DEBOUNCE_MS = 300;
+const REMOTE_FACTS_TIMEOUT_MS = 5000;
+
+/** What a session needs to know about the project before it starts. */
+interface ProjectSetup {
+  /** The CLI's cwd for a remote folder. */
+  mirror?: string;
+  memory?: string;
+  remote?: { os?: string; shell?: string; gitBranch?: string };
+}
 
 interface PendingPermission {
   request: AgentPermissionRequest;
@@ -53,6 +76,20 @@ export class TetherController implements vscode.Disposable {
   private session: SessionDriver | undefined;
   private starting: Promise<SessionDriver> | undefined;
   private host: VscodeHost | undefined;
+  private executor: RemoteExecutor | undefined;
+  /** Executors of a forced tier, for the diagnostics commands (benchmarks and tests). */
+  private readonly tierExecutors = new Map<ExecutorTier, Promise<RemoteExecutor>>();
+  private contextWatcher: vscode.FileSystemWatcher | undefined;
+  private contextTimer: NodeJS.Timeout | undefined;
+  /** The project context the running session was started with. */
+  private contextSeen: string | undefined;
+  /** The context changed during a turn: restart once the turn is over. */
+  private restartAfterTurn = false;
+  /** The memory text the session's system prompt holds (unknown for one resumed from history). */
+  private memoryInPrompt: { text: string | undefined } | undefined;
+  /** Changed memory for the next prompt: a resumed CLI keeps its first system prompt (measured
+   * with 2.1.330: a new initialize's appendSystemPrompt is ignored on --resume). */
+  private memoryReminder: string | undefined;
   /** Everything shown in the chat since the last clear: replayed on reload, exported. */
   private transcript: UiEvent[] = [];
   private resumeId: string | undefined;
@@ -109,7 +146,10 @@ export class TetherController implements vscode.Disposable {
   dispose(): void {
     for (const p of this.pending.values()) p.resolve({ decision: "deny", reason: "VS Code is closing." });
     void this.session?.stop();
+    clearTimeout(this.contextTimer);
+    this.contextWatcher?.dispose();
     this.host?.dispose();
+    for (const executor of this.tierExecutors.values()) void executor.then((e) => e.dispose(), () => undefined);
     for (const d of this.disposables) d.dispose();
   }
 
@@ -145,6 +185,15 @@ export class TetherController implements vscode.Disposable {
         activationMs: (this.activatedAt.endMs ?? performance.now()) - this.activatedAt.startMs,
         wasmLoaded: this.wasmLoaded,
       })),
+      command("tether.showRemoteExecutor", () => this.showExecutor()),
+      // For benchmarks and tests, timed inside the extension host: a command through one tier of
+      // the remote executor (or "direct": child_process here), and a Grep through the core.
+      command("tether.diagnostics.execTimes", (args: { tier: ExecutorTier | "direct"; command: string; runs: number; timeoutMs?: number }) =>
+        this.execTimes(args),
+      ),
+      command("tether.diagnostics.grepTimes", (args: { tier: ExecutorTier | "direct"; pattern: string; runs: number }) =>
+        this.grepTimes(args),
+      ),
     ];
   }
 
@@ -286,9 +335,129 @@ export class TetherController implements vscode.Disposable {
       return;
     }
     const prompt = buildPrompt(text, attachments);
-    const outcome = await session.prompt(prompt.text, prompt.images.length ? prompt.images : undefined);
+    const reminder = this.memoryReminder;
+    this.memoryReminder = undefined;
+    const promptText = reminder
+      ? `<system-reminder>\nThe project's instructions changed during this session; they now read as follows and replace the earlier ones.\n\n${reminder}\n</system-reminder>\n\n${prompt.text}`
+      : prompt.text;
+    const outcome = await session.prompt(promptText, prompt.images.length ? prompt.images : undefined);
     if (!outcome.ok && !outcome.done && outcome.error) this.log.warn(`turn ended: ${outcome.error.message}`);
     this.emit([], { busy: false });
+    if (this.restartAfterTurn) {
+      this.restartAfterTurn = false;
+      await this.restartForContext("after the turn");
+    }
+  }
+
+  private loadWasm(): void {
+    if (this.wasmLoaded) return;
+    const started = performance.now();
+    loadTetherCore();
+    this.wasmLoaded = true;
+    this.log.info(`wasm core loaded in ${(performance.now() - started).toFixed(1)} ms`);
+  }
+
+  /** The host for the workspace folder; for a remote folder, with the remote executor chosen. */
+  private async workspaceHost(folder: vscode.Uri): Promise<VscodeHost> {
+    if (this.host) return this.host;
+    let executor: RemoteExecutor | undefined;
+    if (folder.scheme !== "file") {
+      const started = performance.now();
+      executor = await selectExecutor(folder, this.context.extensionUri, this.settings.remoteExecutor, (m) => this.log.info(m));
+      this.log.info(`remote executor: ${executor.tier} — ${executor.description} (chosen in ${(performance.now() - started).toFixed(0)} ms)`);
+    }
+    this.host ??= new VscodeHost(folder, { ripgrepPath: bundledRipgrep(), ...(executor ? { executor } : {}) });
+    this.executor = executor;
+    this.updateStatusBar();
+    return this.host;
+  }
+
+  /** The CLI's side of the project: for a remote folder the mirror (with the project's Claude
+   * context synced into it) and what the model is told about the remote; the project's memory
+   * files for the system prompt; and a watcher that restarts the session when they change. */
+  private async prepareProject(folder: vscode.Uri, host: VscodeHost): Promise<ProjectSetup> {
+    const context = await readProjectContext(host, host.root);
+    this.contextSeen = contextFingerprint(context);
+    this.watchContext(folder);
+    const memory = memoryPrompt(context, host.root);
+    if (this.resumeId && this.memoryInPrompt && memory !== this.memoryInPrompt.text) {
+      this.memoryReminder = memory ?? "(The project's CLAUDE.md files were removed: there are no project instructions now.)";
+    } else if (!this.resumeId) {
+      this.memoryInPrompt = { text: memory };
+    }
+    if (folder.scheme === "file") return memory ? { memory } : {};
+    const mirror = this.mirrorFor(folder);
+    const changed = await syncMirror(mirror, context);
+    if (changed.length) this.log.info(`mirror ${mirror}: synced ${changed.join(", ")}`);
+    return { mirror, ...(memory ? { memory } : {}), remote: await this.remoteFacts(host) };
+  }
+
+  private mirrorFor(folder: vscode.Uri): string {
+    return mirrorFolder(this.context.globalStorageUri.fsPath, folder.authority || folder.scheme, folder.path);
+  }
+
+  /** The remote's OS, shell and git branch for the system prompt: the helper knows the first two;
+   * one command asks the remote for what is missing. */
+  private async remoteFacts(host: VscodeHost): Promise<{ os?: string; shell?: string; gitBranch?: string }> {
+    const known = this.executor?.facts() ?? {};
+    const reported = new Map<string, string>();
+    try {
+      const out = await host.run({
+        command: 'echo "os=$(uname -sr 2>/dev/null)"; echo "shell=$SHELL"; echo "branch=$(git rev-parse --abbrev-ref HEAD 2>/dev/null)"',
+        cwd: host.root,
+        env: [],
+        timeoutMs: REMOTE_FACTS_TIMEOUT_MS,
+        maxOutputBytes: 4096,
+      });
+      for (const line of out.stdout.split("\n")) {
+        const eq = line.indexOf("=");
+        if (eq > 0 && line.slice(eq + 1).trim()) reported.set(line.slice(0, eq), line.slice(eq + 1).trim());
+      }
+    } catch {
+      // Commands not allowed (untrusted) or no executor: the model is told less.
+    }
+    const os = known.os ?? reported.get("os");
+    const shellPath = known.shell ?? reported.get("shell");
+    const shell = shellPath ? shellPath.slice(shellPath.lastIndexOf("/") + 1) : undefined;
+    const branch = reported.get("branch");
+    const gitBranch = branch && branch !== "HEAD" ? branch : undefined;
+    return { ...(os ? { os } : {}), ...(shell ? { shell } : {}), ...(gitBranch ? { gitBranch } : {}) };
+  }
+
+  private watchContext(folder: vscode.Uri): void {
+    if (this.contextWatcher) return;
+    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, CONTEXT_WATCH_GLOB));
+    const changed = () => {
+      clearTimeout(this.contextTimer);
+      this.contextTimer = setTimeout(() => void this.contextChanged().catch((e) => this.fail("syncing the project context", e)), CONTEXT_SYNC_DEBOUNCE_MS);
+    };
+    watcher.onDidChange(changed);
+    watcher.onDidCreate(changed);
+    watcher.onDidDelete(changed);
+    this.contextWatcher = watcher;
+  }
+
+  /** CLAUDE.md or .claude/* changed: a running session restarts with --resume to pick it up. */
+  private async contextChanged(): Promise<void> {
+    const host = this.host;
+    if (!host || !this.session?.running) return;
+    const context = await readProjectContext(host, host.root);
+    if (contextFingerprint(context) === this.contextSeen) return;
+    if (this.state.busy) {
+      this.restartAfterTurn = true;
+      this.log.info("project context changed during a turn: restarting the session when it ends");
+      return;
+    }
+    await this.restartForContext("now");
+  }
+
+  private async restartForContext(when: string): Promise<void> {
+    const id = this.session?.sessionId ?? this.resumeId;
+    if (!this.session?.running || !id) return;
+    this.log.info(`project context changed: restarting Claude Code with --resume ${id} (${when})`);
+    await this.stopSession();
+    this.resumeId = id;
+    await this.ensureSession();
   }
 
   private ensureSession(): Promise<SessionDriver> {
@@ -300,17 +469,16 @@ export class TetherController implements vscode.Disposable {
   private async startSession(): Promise<SessionDriver> {
     const folder = vscode.workspace.workspaceFolders?.[0];
     if (!folder) throw new Error("open a folder first: Tether works on the files of a workspace folder");
-    if (!this.wasmLoaded) {
-      const started = performance.now();
-      loadTetherCore();
-      this.wasmLoaded = true;
-      this.log.info(`wasm core loaded in ${(performance.now() - started).toFixed(1)} ms`);
-    }
-    this.host ??= new VscodeHost(folder.uri, { ripgrepPath: bundledRipgrep() });
+    this.loadWasm();
+    const host = await this.workspaceHost(folder.uri);
+    const project = await this.prepareProject(folder.uri, host);
     const settings = this.settings;
     const session = new SessionDriver({
-      host: this.host,
-      root: this.host.root,
+      host,
+      root: host.root,
+      ...(project.mirror ? { mirror: project.mirror } : {}),
+      ...(project.memory ? { extraSystemPrompt: project.memory } : {}),
+      ...(project.remote ? { remote: project.remote } : {}),
       claudePath: findClaude(settings.claudePath || undefined),
       mode: (isPermissionMode(this.state.mode) ? this.state.mode : settings.defaultMode) as PermissionModeName,
       ...(this.state.model ? { model: this.state.model } : {}),
@@ -322,7 +490,10 @@ export class TetherController implements vscode.Disposable {
       onPermission: (request, signal) => this.onPermission(request as unknown as AgentPermissionRequest, signal),
       log: (message) => this.log.info(message),
     });
-    this.log.info(`starting Claude Code in ${this.host.root}${this.resumeId ? ` (resume ${this.resumeId})` : ""}`);
+    this.log.info(
+      `starting Claude Code in ${project.mirror ?? host.root}${project.mirror ? ` (mirror of ${folder.uri.toString()})` : ""}` +
+        (this.resumeId ? ` (resume ${this.resumeId})` : ""),
+    );
     await session.start();
     this.session = session;
     this.emit([], { connected: true });
@@ -410,6 +581,8 @@ export class TetherController implements vscode.Disposable {
   private async newSession(): Promise<void> {
     await this.stopSession();
     this.resumeId = undefined;
+    this.memoryInPrompt = undefined;
+    this.memoryReminder = undefined;
     this.transcript = [];
     this.adapter.reset();
     this.view.post({ type: "clear" });
@@ -419,6 +592,8 @@ export class TetherController implements vscode.Disposable {
   private async resume(sessionId: string): Promise<void> {
     await this.stopSession();
     this.resumeId = sessionId;
+    this.memoryInPrompt = undefined;
+    this.memoryReminder = undefined;
     this.adapter.reset();
     const file = path.join(this.historyDir(), `${sessionId}.jsonl`);
     const text = await fsp.readFile(file, "utf8").catch(() => "");
@@ -429,10 +604,72 @@ export class TetherController implements vscode.Disposable {
 
   // ---------------------------------------------------------------- helpers
 
+  /** Where the CLI keeps this workspace's transcripts: keyed by its cwd (the mirror for a remote). */
   private historyDir(): string {
     const folder = vscode.workspace.workspaceFolders?.[0];
-    const cwd = folder ? (folder.uri.scheme === "file" ? folder.uri.fsPath : folder.uri.path) : process.cwd();
+    const cwd = folder ? (folder.uri.scheme === "file" ? folder.uri.fsPath : this.mirrorFor(folder.uri)) : process.cwd();
     return projectDir(os.homedir(), cwd);
+  }
+
+  private async showExecutor(): Promise<void> {
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    if (!folder || folder.uri.scheme === "file") {
+      void vscode.window.showInformationMessage("Tether: the workspace is on this machine; commands run here directly.");
+      return;
+    }
+    const host = await this.workspaceHost(folder.uri);
+    void vscode.window.showInformationMessage(`Tether runs commands on ${host.root} through ${this.executor?.description ?? "nothing"}.`);
+  }
+
+  /** A host for one forced tier (or this machine's), for the diagnostics commands. */
+  private async diagnosticsRunner(tier: ExecutorTier | "direct"): Promise<{ run(r: Parameters<NodeHost["run"]>[0]): Promise<ExecOutput>; root: string; host: VscodeHost | NodeHost }> {
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    if (!folder) throw new Error("open a folder first");
+    if (tier === "direct") {
+      const host = new NodeHost({ ripgrepPath: bundledRipgrep() ?? null });
+      return { run: (r) => host.run(r), root: folder.uri.scheme === "file" ? folder.uri.fsPath : folder.uri.path, host };
+    }
+    if (folder.uri.scheme === "file") throw new Error("the workspace is local: there is no remote executor to measure");
+    let executor = this.tierExecutors.get(tier);
+    if (!executor) {
+      executor = selectExecutor(folder.uri, this.context.extensionUri, tier, (m) => this.log.info(m));
+      this.tierExecutors.set(tier, executor);
+    }
+    const host = new VscodeHost(folder.uri, { executor: await executor });
+    return { run: (r) => host.run(r), root: host.root, host };
+  }
+
+  private async execTimes(args: { tier: ExecutorTier | "direct"; command: string; runs: number; timeoutMs?: number }) {
+    const runner = await this.diagnosticsRunner(args.tier);
+    const samples: number[] = [];
+    let last: ExecOutput | undefined;
+    for (let i = 0; i < Math.max(1, args.runs); i++) {
+      const started = performance.now();
+      last = await runner.run({ command: args.command, cwd: runner.root, env: [], timeoutMs: args.timeoutMs ?? 30_000, maxOutputBytes: 1 << 20 });
+      samples.push(performance.now() - started);
+    }
+    return { tier: args.tier, samples, output: last };
+  }
+
+  /** The core's Grep tool (tools/call through the wasm MCP server) on the workspace, timed. */
+  private async grepTimes(args: { tier: ExecutorTier | "direct"; pattern: string; runs: number }) {
+    this.loadWasm();
+    const runner = await this.diagnosticsRunner(args.tier);
+    const server = createTetherServer(runner.host, { root: runner.root });
+    const samples: number[] = [];
+    let text = "";
+    try {
+      for (let i = 0; i < Math.max(1, args.runs); i++) {
+        const request = JSON.stringify({ jsonrpc: "2.0", id: i + 1, method: "tools/call", params: { name: "Grep", arguments: { pattern: args.pattern, path: runner.root } } });
+        const started = performance.now();
+        const response = await server.handle(request);
+        samples.push(performance.now() - started);
+        text = response ?? "";
+      }
+    } finally {
+      server.free();
+    }
+    return { tier: args.tier, samples, response: text.slice(0, 2000) };
   }
 
   private displayPath(uri: vscode.Uri): string {
@@ -489,7 +726,12 @@ export class TetherController implements vscode.Disposable {
     const where = { local: "Local", "ui-remote": "UI↔remote", workspace: "Workspace" }[this.state.where];
     const mode = MODES.find((m) => m.id === this.state.mode)?.label ?? this.state.mode;
     this.statusBar.text = `$(${this.state.busy ? "loading~spin" : "hubot"}) Tether: ${where} · ${mode}`;
-    this.statusBar.tooltip = `Tether runs ${where === "Local" ? "locally" : where}; permission mode ${mode}. Click to switch the mode.`;
+    const commands = this.executor
+      ? `\nRemote commands: ${TIER_LABELS[this.executor.tier]} (${this.executor.description}).`
+      : this.state.where === "ui-remote"
+        ? "\nRemote commands: chosen when the first session starts."
+        : "";
+    this.statusBar.tooltip = `Tether runs ${where === "Local" ? "locally" : where}; permission mode ${mode}.${commands}\nClick to switch the mode.`;
     void vscode.commands.executeCommand("setContext", "tether.busy", this.state.busy);
   }
 

@@ -20,7 +20,12 @@ export interface TetherSettings {
   allowedTools: string[];
   disallowedTools: string[];
   environment: Record<string, string>;
+  /** Where a remote workspace's commands run: "auto" picks the best tier that works. */
+  remoteExecutor: RemoteExecutorSetting;
 }
+
+export const REMOTE_EXECUTORS = ["auto", "helper", "shellIntegration", "terminal"] as const;
+export type RemoteExecutorSetting = (typeof REMOTE_EXECUTORS)[number];
 
 export interface SettingsProblem {
   key: string;
@@ -65,6 +70,14 @@ export function readSettings(get: SettingsSource): { settings: TetherSettings; p
     bad("defaultMode", `one of ${PERMISSION_MODES.join(", ")}`);
   }
 
+  const executorValue = get("remoteExecutor");
+  let remoteExecutor: RemoteExecutorSetting = "auto";
+  if (typeof executorValue === "string" && (REMOTE_EXECUTORS as readonly string[]).includes(executorValue)) {
+    remoteExecutor = executorValue as RemoteExecutorSetting;
+  } else if (executorValue !== undefined && executorValue !== null && executorValue !== "") {
+    bad("remoteExecutor", `one of ${REMOTE_EXECUTORS.join(", ")}`);
+  }
+
   const environment: Record<string, string> = {};
   const envValue = get("environment");
   if (envValue !== undefined && envValue !== null) {
@@ -91,6 +104,7 @@ export function readSettings(get: SettingsSource): { settings: TetherSettings; p
       allowedTools: list("allowedTools"),
       disallowedTools: list("disallowedTools"),
       environment,
+      remoteExecutor,
     },
     problems,
   };

@@ -13,8 +13,16 @@ test("missing settings give the defaults and no problems", () => {
     allowedTools: [],
     disallowedTools: [],
     environment: {},
+    remoteExecutor: "auto",
   });
   assert.deepEqual(problems, []);
+});
+
+test("the remote executor can be forced to one tier; an unknown one falls back to auto", () => {
+  assert.equal(readSettings(from({ remoteExecutor: "terminal" })).settings.remoteExecutor, "terminal");
+  const { settings, problems } = readSettings(from({ remoteExecutor: "ssh" }));
+  assert.equal(settings.remoteExecutor, "auto");
+  assert.match(problems[0]!.message, /tether\.remoteExecutor must be one of auto, helper, shellIntegration, terminal/);
 });
 
 test("valid settings are read and trimmed", () => {

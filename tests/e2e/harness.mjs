@@ -51,20 +51,39 @@ async function waitFor(check, timeoutMs, what) {
   }
 }
 
+function writeTree(root, files) {
+  for (const [rel, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+    fs.writeFileSync(path.join(root, rel), text);
+  }
+}
+
+/** Pack an extension folder (a test-only extension) into a VSIX in `outDir`. */
+function packExtension(dir, outDir) {
+  const out = path.join(outDir, `${path.basename(dir)}.vsix`);
+  execFileSync(path.join(TOOLS, "node_modules/.bin/vsce"), ["package", "--no-dependencies", "--allow-missing-repository", "--skip-license", "--out", out], {
+    cwd: dir,
+    stdio: "pipe",
+    timeout: 60_000,
+  });
+  return out;
+}
+
 /**
  * Start VS Code with the VSIX installed, a workspace holding `files`, and `settings` in the user's
- * settings.json. Returns { page, webview, workspace, runDir, logs(), close() }.
+ * settings.json. `remoteFiles` go into a second folder (`remote`); `extensions` are extra
+ * extension folders packed and installed too; `folder(dirs)` chooses what the window opens (a
+ * path or a URI; default the workspace). Returns { page, webview, workspace, remote, runDir,
+ * control(), close(), … }.
  */
-export async function launchVsCode({ files = {}, settings = {}, name = "run" }) {
-  const runDir = fs.mkdtempSync(path.join(os.tmpdir(), `tether-e2e-${name}-`));
+export async function launchVsCode({ files = {}, remoteFiles = {}, settings = {}, name = "run", extensions = [], folder }) {
+  const runDir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), `tether-e2e-${name}-`)));
   const dirs = Object.fromEntries(
-    ["home", "xdg", "user-data", "extensions", "workspace", "profile"].map((d) => [d, path.join(runDir, d)]),
+    ["home", "xdg", "user-data", "extensions", "workspace", "remote", "profile"].map((d) => [d, path.join(runDir, d)]),
   );
   for (const d of Object.values(dirs)) fs.mkdirSync(d, { recursive: true });
-  for (const [rel, text] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(dirs.workspace, rel)), { recursive: true });
-    fs.writeFileSync(path.join(dirs.workspace, rel), text);
-  }
+  writeTree(dirs.workspace, files);
+  writeTree(dirs.remote, remoteFiles);
   fs.mkdirSync(path.join(dirs["user-data"], "User"), { recursive: true });
   fs.writeFileSync(
     path.join(dirs["user-data"], "User/settings.json"),
@@ -87,6 +106,9 @@ export async function launchVsCode({ files = {}, settings = {}, name = "run" }) 
   delete env.NODE_OPTIONS;
   const common = ["--user-data-dir", dirs["user-data"], "--extensions-dir", dirs.extensions];
   execFileSync(CODE_SERVER, [...common, "--install-extension", vsixPath()], { env, stdio: "pipe", timeout: 60_000 });
+  for (const dir of extensions) {
+    execFileSync(CODE_SERVER, [...common, "--install-extension", packExtension(dir, runDir)], { env, stdio: "pipe", timeout: 60_000 });
+  }
 
   const port = await freePort();
   const logFile = fs.openSync(path.join(runDir, "code-server.log"), "a");
@@ -126,7 +148,7 @@ export async function launchVsCode({ files = {}, settings = {}, name = "run" }) 
     });
     const page = context.pages()[0] ?? (await context.newPage());
     page.on("console", (m) => consoleLines.push(`[${m.type()}] ${m.text()}`));
-    await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(dirs.workspace)}`);
+    await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(folder ? folder(dirs) : dirs.workspace)}`);
     await page.locator(".monaco-workbench").waitFor({ timeout: 30_000 });
     const webview = page
       .frameLocator(`iframe.webview.ready[src*="extensionId=${EXTENSION_ID}"][src*="purpose=webviewView"]`)
@@ -136,7 +158,32 @@ export async function launchVsCode({ files = {}, settings = {}, name = "run" }) 
       webview,
       runDir,
       workspace: dirs.workspace,
+      remote: dirs.remote,
       home: dirs.home,
+      extensionsDir: dirs.extensions,
+      /** Run a VS Code command in the extension host (needs tests/e2e/fake-remote installed). */
+      async control(id, ...args) {
+        const portFile = path.join(dirs.home, ".tether-test-control");
+        const controlPort = await waitFor(() => Promise.resolve(fs.existsSync(portFile) && fs.readFileSync(portFile, "utf8")), 30_000, "the control port");
+        const response = await fetch(`http://127.0.0.1:${controlPort}/`, { method: "POST", body: JSON.stringify({ id, args }) });
+        const reply = await response.json();
+        if (!reply.ok) throw new Error(`${id}: ${reply.error}`);
+        return reply.value;
+      },
+      /** Tether's own log (its LogOutputChannel file). */
+      tetherLog() {
+        const found = [];
+        const walk = (d) => {
+          for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+            const p = path.join(d, e.name);
+            if (e.isDirectory()) walk(p);
+            else if (/Tether\.log$/.test(e.name)) found.push(p);
+          }
+        };
+        const logs = path.join(dirs["user-data"], "logs");
+        if (fs.existsSync(logs)) walk(logs);
+        return found.map((f) => fs.readFileSync(f, "utf8")).join("\n");
+      },
       userData: dirs["user-data"],
       close,
       /** The remote extension host's log (activation lines). */

@@ -53,7 +53,7 @@ function errorCode(error: unknown): string | undefined {
 }
 
 /** First `name` on PATH (with Windows executable extensions), or undefined. */
-function findOnPath(name: string): string | undefined {
+export function findOnPath(name: string): string | undefined {
   const dirs = (process.env["PATH"] ?? "").split(path.delimiter).filter(Boolean);
   const extensions = isWindows ? (process.env["PATHEXT"] ?? ".EXE;.CMD;.BAT").split(";") : [""];
   for (const dir of dirs) {
@@ -142,6 +142,10 @@ class UnreadOutput {
     }
   }
 
+  get hasUnread(): boolean {
+    return this.size > 0;
+  }
+
   /** Everything unread, as text; a character split across reads is completed by the next read. */
   take(final: boolean): string {
     const text = this.decoder.write(Buffer.concat(this.chunks));
@@ -159,6 +163,8 @@ interface Background {
   running: boolean;
   /** Settles once the process is gone and its output collected. */
   finished: Promise<void>;
+  /** Called on new output and on exit (long polls waiting in waitForBackground). */
+  wake: Set<() => void>;
 }
 
 /** Settles when the child has exited and its pipes are drained (or the drain grace is over). */
@@ -281,14 +287,25 @@ export class NodeHost implements TetherHost {
     const id = `bg-${++this.nextBackgroundId}`;
     const stdout = new UnreadOutput();
     const stderr = new UnreadOutput();
-    child.stdout?.on("data", (chunk: Buffer) => stdout.push(chunk));
-    child.stderr?.on("data", (chunk: Buffer) => stderr.push(chunk));
+    const wake = new Set<() => void>();
+    const wakeAll = () => {
+      for (const w of [...wake]) w();
+    };
+    child.stdout?.on("data", (chunk: Buffer) => {
+      stdout.push(chunk);
+      wakeAll();
+    });
+    child.stderr?.on("data", (chunk: Buffer) => {
+      stderr.push(chunk);
+      wakeAll();
+    });
     const lifetime = setTimeout(() => killTree(child), Math.min(Math.max(request.timeoutMs, 1), MAX_TIMER_MS));
-    const record: Background = { child, stdout, stderr, exitCode: null, running: true, finished: Promise.resolve() };
+    const record: Background = { child, stdout, stderr, exitCode: null, running: true, finished: Promise.resolve(), wake };
     record.finished = whenFinished(child).then((code) => {
       clearTimeout(lifetime);
       record.exitCode = code;
       record.running = false;
+      wakeAll();
     });
     this.background.set(id, record);
     return id;
@@ -303,6 +320,22 @@ export class NodeHost implements TetherHost {
       running,
       exitCode: record.exitCode,
     };
+  }
+
+  /** Resolves once the background process has unread output or has exited, or after `waitMs`:
+   * a long poll, so a remote reader gets output as it comes without polling on a timer. */
+  waitForBackground(id: string, waitMs: number): Promise<void> {
+    const record = this.backgroundRecord(id);
+    if (!record.running || record.stdout.hasUnread || record.stderr.hasUnread || waitMs <= 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        record.wake.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, Math.min(waitMs, MAX_TIMER_MS));
+      record.wake.add(done);
+    });
   }
 
   async killBackground(id: string): Promise<boolean> {

@@ -1,6 +1,7 @@
 // A TetherHost over VS Code: files through vscode.workspace.fs on the workspace folder's own URIs
-// (so a remote folder's files travel over VS Code's remote connection), commands through local
-// child_process when the folder is on this machine. Paths are the folder URI's paths.
+// (so a remote folder's files travel over VS Code's remote connection); commands and ripgrep
+// through local child_process when the folder is on this machine, else through the remote
+// executor (src/remote). Paths are the folder URI's paths.
 
 import { promises as fsp } from "node:fs";
 import * as path from "node:path";
@@ -16,6 +17,7 @@ import {
   type TetherHost,
 } from "../core/host";
 import { NodeHost } from "../node/nodeHost";
+import type { RemoteExecutor } from "../remote/executor";
 
 /** vscode.FileSystemError codes the core maps (crate/src/wasm.rs); anything else passes as text. */
 const KNOWN_FS_CODES = new Set([
@@ -49,20 +51,32 @@ export interface VscodeHostOptions {
   ripgrepPath?: string | null;
   /** Writes and commands are refused while this answers false (Workspace Trust). */
   isTrusted?: () => boolean;
+  /** Where a remote folder's commands run (required for commands on a non-file folder). */
+  executor?: RemoteExecutor;
+}
+
+interface PendingStat {
+  path: string;
+  resolve(stat: FileStat): void;
+  reject(error: unknown): void;
 }
 
 export class VscodeHost implements TetherHost {
   private readonly local: NodeHost | undefined;
   private readonly isTrusted: () => boolean;
+  private readonly executor: RemoteExecutor | undefined;
   private tempCounter = 0;
+  /** Stats asked for in the same tick, sent to the remote helper as one batch. */
+  private statBatch: PendingStat[] | undefined;
 
   constructor(
     private readonly folder: vscode.Uri,
     options: VscodeHostOptions = {},
   ) {
     this.isTrusted = options.isTrusted ?? (() => vscode.workspace.isTrusted);
-    // Commands run here only when the files are here; the remote executor is a later piece.
+    // Commands run through child_process only when the files are on this machine.
     this.local = folder.scheme === "file" ? new NodeHost({ ripgrepPath: options.ripgrepPath }) : undefined;
+    this.executor = this.local ? undefined : options.executor;
   }
 
   /** The workspace root in the host's namespace (what the agent calls `root`). */
@@ -108,6 +122,7 @@ export class VscodeHost implements TetherHost {
   }
 
   async stat(p: string): Promise<FileStat> {
+    if (this.executor?.statMany) return this.batchedStat(p);
     try {
       const s = await vscode.workspace.fs.stat(this.uri(p));
       return { kind: kindOf(s.type, true), size: s.size, mtimeMs: s.mtime };
@@ -164,34 +179,62 @@ export class VscodeHost implements TetherHost {
   }
 
   async realPath(p: string): Promise<string> {
-    // vscode.workspace.fs cannot resolve links; the contract allows the path unchanged then.
     if (this.local) return fsp.realpath(p).catch(() => p);
+    // The helper resolves links on the remote; vscode.workspace.fs cannot, and the contract
+    // allows the path unchanged then.
+    if (this.executor?.realPath) return this.executor.realPath(p).catch(() => p);
     return p;
+  }
+
+  /** One helper call for every stat asked in this tick (Grep and Glob stat each match). */
+  private batchedStat(p: string): Promise<FileStat> {
+    return new Promise((resolve, reject) => {
+      if (!this.statBatch) {
+        this.statBatch = [];
+        queueMicrotask(() => void this.flushStats());
+      }
+      this.statBatch.push({ path: p, resolve, reject });
+    });
+  }
+
+  private async flushStats(): Promise<void> {
+    const batch = this.statBatch ?? [];
+    this.statBatch = undefined;
+    try {
+      const results = await this.executor!.statMany!(batch.map((b) => b.path));
+      batch.forEach((pending, i) => {
+        const result = results[i]!;
+        if (result.ok) pending.resolve(result.stat);
+        else pending.reject(hostError(result.code, `${result.message} (stat ${pending.path})`));
+      });
+    } catch (error) {
+      for (const pending of batch) pending.reject(error);
+    }
   }
 
   // ---- Exec ----
 
   run(request: ExecRequest): Promise<ExecOutput> {
-    return this.executor(request.command).run(request);
+    return this.commands(request.command).run(request);
   }
 
   spawnBackground(request: ExecRequest): Promise<string> {
-    return this.executor(request.command).spawnBackground(request);
+    return this.commands(request.command).spawnBackground(request);
   }
 
   readBackground(id: string): Promise<BackgroundStatus> {
-    return this.executor("").readBackground(id);
+    return this.commands("").readBackground(id);
   }
 
   killBackground(id: string): Promise<boolean> {
-    return this.executor("").killBackground(id);
+    return this.commands("").killBackground(id);
   }
 
   // ---- Search ----
 
   async ripgrep(args: string[], cwd: string, timeoutMs: number): Promise<ExecOutput | null> {
-    // No ripgrep on a remote folder yet: the core searches through the file system instead.
-    return this.local ? this.local.ripgrep(args, cwd, timeoutMs) : null;
+    // Without an executor the core searches through the file system instead.
+    return (this.local ?? this.executor)?.ripgrep(args, cwd, timeoutMs) ?? null;
   }
 
   nowMs(): number {
@@ -200,18 +243,20 @@ export class VscodeHost implements TetherHost {
 
   dispose(): void {
     this.local?.dispose();
+    this.executor?.dispose();
   }
 
-  private executor(command: string): NodeHost {
+  private commands(command: string): NodeHost | RemoteExecutor {
     if (command) this.requireTrust(`run ${command}`);
-    if (!this.local) {
+    const runner = this.local ?? this.executor;
+    if (!runner) {
       throw hostError(
         "ENOSYS",
-        `Running commands is not available yet on a remote workspace (${this.folder.scheme}://${this.folder.authority}). ` +
-          "Use the file tools instead, or run Tether on the remote (command: Tether: Run the Agent on the Remote).",
+        `Commands cannot run on this workspace (${this.folder.scheme}://${this.folder.authority}): no remote executor is available. ` +
+          "Use the file tools instead.",
       );
     }
-    return this.local;
+    return runner;
   }
 
   private requireTrust(what: string): void {

@@ -1,0 +1,39 @@
+// Where a remote workspace's commands run. Three tiers, best first (see select.ts):
+//   helper            Tether Remote, the workspace-side helper extension, through command routing
+//   shellIntegration  a hidden terminal on the remote with VS Code's shell integration
+//   terminal          a hidden terminal that writes exit codes and output to files, woken by a
+//                     file watcher (for shells without shell integration)
+// No vscode import here: the host (vscodeHost.ts) and tests see only this interface.
+
+import type { BackgroundStatus, ExecOutput, ExecRequest, FileStat } from "../core/host";
+
+export type ExecutorTier = "helper" | "shellIntegration" | "terminal";
+
+export const TIER_LABELS: Record<ExecutorTier, string> = {
+  helper: "Tether Remote helper",
+  shellIntegration: "terminal shell integration",
+  terminal: "hidden terminal",
+};
+
+/** What the model is told about the machine the workspace is on. */
+export interface RemoteFacts {
+  os?: string;
+  shell?: string;
+}
+
+export interface RemoteExecutor {
+  readonly tier: ExecutorTier;
+  /** One line for the status bar tooltip and the log. */
+  readonly description: string;
+  facts(): RemoteFacts;
+  run(request: ExecRequest): Promise<ExecOutput>;
+  spawnBackground(request: ExecRequest): Promise<string>;
+  readBackground(id: string): Promise<BackgroundStatus>;
+  killBackground(id: string): Promise<boolean>;
+  /** null when the remote has no ripgrep (the core then searches through the file system). */
+  ripgrep(args: string[], cwd: string, timeoutMs: number): Promise<ExecOutput | null>;
+  /** Only the helper tier can stat in batches and resolve symlinks on the remote. */
+  statMany?(paths: string[]): Promise<({ ok: true; stat: FileStat } | { ok: false; code: string; message: string })[]>;
+  realPath?(path: string): Promise<string>;
+  dispose(): void;
+}

@@ -1,0 +1,190 @@
+// Tether on an emulated remote in a real VS Code (code-server): the window's folder is
+// `tetherfake:/…/remote`, served by a FileSystemProvider (tests/e2e/fake-remote), so Tether sees a
+// non-file workspace folder exactly as with Remote-SSH. Tether installs its helper from its own
+// VSIX, runs Bash, Grep and a subagent's edit on the "remote", reads the remote's CLAUDE.md and
+// .claude/settings.json (a deny rule), keeps only those in its local mirror, restarts with
+// --resume when they change, and every executor tier runs commands in the remote folder.
+
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { after, before, test } from "node:test";
+import { startFakeApi } from "../fake-api/fake-anthropic.mjs";
+import { CLAUDE, launchVsCode, openTether, sendPrompt, shot, waitFor } from "./harness.mjs";
+
+const FAKE_REMOTE = path.join(path.dirname(fileURLToPath(import.meta.url)), "fake-remote");
+
+let api;
+let vs;
+let remote;
+
+const messageRequests = () => api.requests.filter((r) => r.path === "/v1/messages" && Array.isArray(r.body?.messages));
+
+function toolResults() {
+  return messageRequests()
+    .flatMap((r) => r.body.messages.at(-1)?.content ?? [])
+    .filter((b) => b && b.type === "tool_result");
+}
+
+function resultText(block) {
+  return typeof block.content === "string" ? block.content : (block.content ?? []).map((c) => c.text ?? "").join("");
+}
+
+const systemText = (request) => JSON.stringify(request.body?.system ?? "");
+
+/** Files under `dir`, relative, POSIX. */
+function listTree(dir) {
+  const out = [];
+  const walk = (d, rel) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const childRel = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) walk(path.join(d, e.name), childRel);
+      else out.push(childRel);
+    }
+  };
+  if (fs.existsSync(dir)) walk(dir, "");
+  return out.sort();
+}
+
+function mirrorDir() {
+  const base = path.join(vs.userData, "User/globalStorage/tether.tether/mirrors");
+  const hosts = fs.existsSync(base) ? fs.readdirSync(base) : [];
+  const folders = hosts.flatMap((h) => fs.readdirSync(path.join(base, h)).map((f) => path.join(base, h, f)));
+  assert.equal(folders.length, 1, `one mirror folder: ${folders.join(", ")}`);
+  return folders[0];
+}
+
+before(async () => {
+  const r = (rel) => () => path.join(remote, rel);
+  const input = (fields) => Object.defineProperties({}, Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, { get: typeof v === "function" ? v : () => v, enumerable: true }])));
+  api = await startFakeApi([
+    { when: { lastUserText: /REMOTE where/ }, toolUse: { name: "mcp__tether__Bash", input: { command: "pwd; echo ran-on-remote > bash-proof.txt", description: "Where am I" } } },
+    { when: { lastToolResult: /tether-e2e-remote/ }, text: "The command ran in the remote folder." },
+    { when: { lastUserText: /REMOTE edit/ }, toolUse: { name: "mcp__tether__Read", input: input({ file_path: r("hello.txt") }) } },
+    { when: { lastToolResult: /hello remote/ }, toolUse: { name: "mcp__tether__Edit", input: input({ file_path: r("hello.txt"), old_string: "hello remote", new_string: "hello from the laptop" }) } },
+    {
+      when: { lastUserText: /REMOTE subagent/ },
+      toolUse: { name: "Agent", input: { description: "Edit sub.txt", prompt: "SUBTASK edit sub.txt", subagent_type: "general-purpose", run_in_background: false } },
+    },
+    { when: { lastUserText: /SUBTASK edit/ }, toolUse: { name: "mcp__tether__Read", input: input({ file_path: r("sub.txt") }) } },
+    { when: { lastToolResult: /sub original/ }, toolUse: { name: "mcp__tether__Edit", input: input({ file_path: r("sub.txt"), old_string: "original", new_string: "edited by the subagent" }) } },
+    { when: { lastToolResult: /SUBDONE/ }, text: "The subagent edited sub.txt." },
+    { when: { lastUserText: /REMOTE secret/ }, toolUse: { name: "mcp__tether__Read", input: input({ file_path: r("secret.txt") }) } },
+    { when: { lastToolResult: /top secret/ }, toolUse: { name: "mcp__tether__Edit", input: input({ file_path: r("secret.txt"), old_string: "top secret", new_string: "leaked" }) } },
+    { when: { lastUserText: /REMOTE grep/ }, toolUse: { name: "mcp__tether__Grep", input: { pattern: "needle-[0-9]+", output_mode: "content" } } },
+    { when: { lastToolResult: /needle-42/ }, text: "Found the needle on the remote." },
+    { when: { lastUserText: /REMOTE after/ }, text: "Still here after the restart." },
+    { when: { lastToolResult: /has been updated/ }, text: "SUBDONE: edited." },
+    { when: { lastToolResult: /denied|deny/i }, text: "The project's settings deny that edit." },
+  ]);
+  vs = await launchVsCode({
+    name: "remote",
+    extensions: [FAKE_REMOTE],
+    remoteFiles: {
+      "hello.txt": "hello remote\n",
+      "sub.txt": "sub original\n",
+      "secret.txt": "top secret\n",
+      "src/deep/haystack.txt": "hay\nneedle-42\nhay\n",
+      "CLAUDE.md": "REMOTE-MEMORY-ONE: answer briefly.\n",
+      ".claude/settings.json": JSON.stringify({ permissions: { deny: ["Edit(/secret.txt)"] } }),
+      ".claude/agents/reviewer.md": "---\nname: reviewer\ndescription: Reviews code\n---\nReview the code.\n",
+    },
+    folder: (dirs) => `tetherfake:${dirs.remote}`,
+    settings: {
+      "tether.claudePath": CLAUDE,
+      "tether.defaultMode": "bypassPermissions",
+      "tether.environment": { ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: "dummy", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1" },
+      "files.autoSave": "off",
+    },
+  });
+  remote = vs.remote;
+  await openTether(vs);
+});
+
+after(async () => {
+  await vs?.close();
+  await api?.close();
+});
+
+async function turn(prompt, done) {
+  await sendPrompt(vs, prompt);
+  await waitFor(async () => done(), 90_000, `the turn "${prompt}"`);
+  await vs.webview.getByRole("button", { name: "Send" }).waitFor({ timeout: 30_000 });
+}
+
+test("Bash runs in the remote folder through Tether Remote, installed from the VSIX on first use", { timeout: 150_000 }, async () => {
+  await turn("REMOTE where", () => toolResults().some((b) => resultText(b).includes(remote)));
+  assert.equal(fs.readFileSync(path.join(remote, "bash-proof.txt"), "utf8"), "ran-on-remote\n");
+  const bash = toolResults().find((b) => resultText(b).includes(remote));
+  assert.ok(bash, `pwd printed the remote folder: ${JSON.stringify(toolResults().map(resultText))}`);
+  assert.match(vs.tetherLog(), /remote executor: helper/);
+  assert.ok(fs.readdirSync(vs.extensionsDir).some((d) => d.startsWith("tether.tether-remote-")), "the helper was installed");
+  await shot(vs, "12-remote-bash");
+});
+
+test("the model is told the remote folder, OS and shell, and reads the remote's CLAUDE.md", { timeout: 60_000 }, async () => {
+  const system = systemText(messageRequests()[0]);
+  assert.ok(system.includes(remote), "the remote working directory");
+  assert.match(system, /REMOTE-MEMORY-ONE/);
+  assert.match(system, /Linux \d/, "the remote's OS");
+});
+
+test("an edit lands in the remote folder; the mirror holds only the project's Claude context", { timeout: 120_000 }, async () => {
+  await turn("REMOTE edit", () => fs.readFileSync(path.join(remote, "hello.txt"), "utf8").includes("laptop"));
+  assert.equal(fs.readFileSync(path.join(remote, "hello.txt"), "utf8"), "hello from the laptop\n");
+  const mirror = mirrorDir();
+  assert.deepEqual(listTree(mirror), [".claude/agents/reviewer.md", ".claude/settings.json", "CLAUDE.md"]);
+  assert.ok(!fs.existsSync(path.join(vs.workspace, "hello.txt")), "nothing written on the local side");
+});
+
+test("a subagent's edit goes to the remote folder too", { timeout: 120_000 }, async () => {
+  await turn("REMOTE subagent", () => fs.readFileSync(path.join(remote, "sub.txt"), "utf8").includes("subagent"));
+  assert.equal(fs.readFileSync(path.join(remote, "sub.txt"), "utf8"), "sub edited by the subagent\n");
+});
+
+test("a deny rule in the remote's .claude/settings.json blocks an edit", { timeout: 120_000 }, async () => {
+  await turn("REMOTE secret", () => toolResults().some((b) => b.is_error && /secret/.test(resultText(b))));
+  assert.equal(fs.readFileSync(path.join(remote, "secret.txt"), "utf8"), "top secret\n");
+  const refused = toolResults().find((b) => b.is_error && /secret/.test(resultText(b)));
+  assert.match(resultText(refused), /denied|deny/i);
+});
+
+test("Grep searches the remote folder with the remote's ripgrep", { timeout: 120_000 }, async () => {
+  await turn("REMOTE grep", () => toolResults().some((b) => /needle-42/.test(resultText(b))));
+  const grep = toolResults().find((b) => /needle-42/.test(resultText(b)));
+  assert.match(resultText(grep), /haystack\.txt/);
+});
+
+test("a change to the remote's CLAUDE.md is synced and the session restarts with --resume", { timeout: 120_000 }, async () => {
+  fs.writeFileSync(path.join(remote, "CLAUDE.md"), "REMOTE-MEMORY-TWO: answer in one line.\n");
+  await waitFor(async () => /restarting Claude Code with --resume/.test(vs.tetherLog()), 30_000, "the restart");
+  await waitFor(async () => fs.readFileSync(path.join(mirrorDir(), "CLAUDE.md"), "utf8").includes("TWO"), 10_000, "the mirror to update");
+  const before = messageRequests().length;
+  await turn("REMOTE after", () => messageRequests().length > before);
+  const last = JSON.stringify(messageRequests().at(-1).body.messages);
+  // A resumed CLI keeps its first system prompt, so the new instructions come with the prompt.
+  assert.ok(last.includes("REMOTE-MEMORY-TWO"), "the changed CLAUDE.md reaches the model");
+  assert.ok(last.includes("REMOTE where"), "the resumed session keeps the conversation");
+});
+
+for (const tier of ["helper", "shellIntegration", "terminal"]) {
+  test(`the ${tier} tier runs a command in the remote folder with its output and exit code`, { timeout: 90_000 }, async () => {
+    const result = await vs.control("tether.diagnostics.execTimes", { tier, command: "pwd; echo to-stdout; echo to-stderr >&2; exit 3", runs: 2 });
+    const out = result.output;
+    assert.equal(out.exitCode, 3, JSON.stringify(out));
+    assert.ok(out.stdout.includes(remote), `pwd is the remote folder: ${JSON.stringify(out)}`);
+    assert.match(out.stdout + out.stderr, /to-stdout/);
+    assert.match(out.stdout + out.stderr, /to-stderr/);
+    assert.equal(out.timedOut, false);
+  });
+}
+
+test("a command that outlives its timeout is stopped in every tier", { timeout: 120_000 }, async () => {
+  for (const tier of ["helper", "shellIntegration", "terminal"]) {
+    const started = Date.now();
+    const result = await vs.control("tether.diagnostics.execTimes", { tier, command: "sleep 30", runs: 1, timeoutMs: 1500 });
+    assert.equal(result.output.timedOut, true, `${tier}: ${JSON.stringify(result.output)}`);
+    assert.ok(Date.now() - started < 20_000, `${tier} returned promptly`);
+  }
+});
