@@ -655,12 +655,29 @@ export class TetherController implements vscode.Disposable {
   private async grepTimes(args: { tier: ExecutorTier | "direct"; pattern: string; runs: number }) {
     this.loadWasm();
     const runner = await this.diagnosticsRunner(args.tier);
-    const server = createTetherServer(runner.host, { root: runner.root });
+    // Every host call timed, so a slow Grep shows where its time goes.
+    const hostCalls: Record<string, { count: number; ms: number }> = {};
+    const timedHost = new Proxy(runner.host, {
+      get(target, name, receiver) {
+        const value = Reflect.get(target, name, receiver) as unknown;
+        if (typeof value !== "function") return value;
+        return (...callArgs: unknown[]) => {
+          const started = performance.now();
+          const result = (value as (...a: unknown[]) => unknown).apply(target, callArgs);
+          const record = (hostCalls[String(name)] ??= { count: 0, ms: 0 });
+          record.count++;
+          if (result instanceof Promise) return result.finally(() => (record.ms += performance.now() - started));
+          record.ms += performance.now() - started;
+          return result;
+        };
+      },
+    });
+    const server = createTetherServer(timedHost, { root: runner.root });
     const samples: number[] = [];
     let text = "";
     try {
       for (let i = 0; i < Math.max(1, args.runs); i++) {
-        const request = JSON.stringify({ jsonrpc: "2.0", id: i + 1, method: "tools/call", params: { name: "Grep", arguments: { pattern: args.pattern, path: runner.root } } });
+        const request = JSON.stringify({ jsonrpc: "2.0", id: i + 1, method: "tools/call", params: { name: "Grep", arguments: { pattern: args.pattern, path: runner.root, head_limit: 0 } } });
         const started = performance.now();
         const response = await server.handle(request);
         samples.push(performance.now() - started);
@@ -669,7 +686,7 @@ export class TetherController implements vscode.Disposable {
     } finally {
       server.free();
     }
-    return { tier: args.tier, samples, response: text.slice(0, 2000) };
+    return { tier: args.tier, samples, hostCalls, response: text.slice(0, 2000) };
   }
 
   private displayPath(uri: vscode.Uri): string {

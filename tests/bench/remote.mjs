@@ -1,0 +1,154 @@
+#!/usr/bin/env node
+// The remote executor in a real VS Code (code-server) on an emulated remote (tests/e2e/fake-remote:
+// the window's folder is tetherfake:/…, like a Remote-SSH folder). Same run, printed ratios:
+//   1. a trivial command (`true`) through each tier, timed inside the extension host, against a
+//      direct child_process spawn there, and against the seed's 300 ms poll
+//   2. the core's Grep through Tether Remote (helper → VS Code's bundled rg) against that rg
+//      spawned directly, on a generated 20,000-file tree
+//   3. the same scripted session (Read, Edit, Bash, Grep) on a local folder and on the remote
+//
+//   node tests/bench/remote.mjs [--quick]
+
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { startFakeApi } from "../fake-api/fake-anthropic.mjs";
+import { CLAUDE, TOOLS, launchVsCode, openTether, sendPrompt, waitFor } from "../e2e/harness.mjs";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const FAKE_REMOTE = path.resolve(here, "../e2e/fake-remote");
+const quick = process.argv.includes("--quick");
+const RUNS = quick ? 10 : 50;
+const SEED_POLL_MS = 300;
+const RG = path.join(TOOLS, "node_modules/code-server/lib/vscode/node_modules/@vscode/ripgrep/bin/rg");
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const p90 = (xs) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.9))];
+const fmt = (ms) => `${ms.toFixed(2)} ms`;
+
+function makeTree(root, dirs) {
+  for (let d = 0; d < dirs; d++) {
+    const dir = path.join(root, `pkg${d}`, "src");
+    fs.mkdirSync(dir, { recursive: true });
+    for (let f = 0; f < 100; f++) {
+      const body = Array.from({ length: 20 }, (_, i) => `export function f${i}(x: number) { return x * ${i}; }`);
+      if ((d * 100 + f) % 97 === 0) body[7] = "export const NEEDLE_TOKEN = 42;";
+      fs.writeFileSync(path.join(dir, `file${f}.ts`), body.join("\n") + "\n");
+    }
+  }
+  return dirs * 100;
+}
+
+/** Which notes file the running scripted turn works on (each turn its own, so no Read is a re-read). */
+let turnIndex = 0;
+const NOTES = Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`notes${i}.txt`, "a counter\n"]));
+
+function sessionScript(folder) {
+  const file = () => path.join(folder(), `notes${turnIndex}.txt`);
+  return [
+    { when: { lastUserText: /BENCH (\d+)/ }, toolUse: { name: "mcp__tether__Read", input: { get file_path() { return file(); } } } },
+    { when: { lastToolResult: /counter/ }, toolUse: { name: "mcp__tether__Edit", input: { get file_path() { return file(); }, old_string: "counter", new_string: "counted", replace_all: false } } },
+    { when: { lastToolResult: /has been updated/ }, toolUse: { name: "mcp__tether__Bash", input: { get command() { return `grep -c counted notes${turnIndex}.txt && echo bench-bash-ok`; }, description: "Check" } } },
+    { when: { lastToolResult: /bench-bash-ok/ }, toolUse: { name: "mcp__tether__Grep", input: { pattern: "counter", output_mode: "files_with_matches" } } },
+    { when: { lastToolResult: /Found \d+ file/ }, text: "BENCH-DONE" },
+  ];
+}
+
+/** Seconds from Send to the model's last request of the scripted turn, `runs` times after a warm-up. */
+async function timeSessions(vs, api, runs) {
+  await openTether(vs);
+  const times = [];
+  for (let i = 0; i <= runs; i++) {
+    turnIndex = i;
+    const before = api.requests.length;
+    const started = performance.now();
+    await sendPrompt(vs, `BENCH ${i}`);
+    await waitFor(
+      async () => api.requests.slice(before).some((r) => /Found \d+ file/.test(JSON.stringify(r.body?.messages?.at(-1) ?? ""))),
+      120_000,
+      `session ${i}`,
+    );
+    const ms = performance.now() - started;
+    await vs.webview.getByRole("button", { name: "Send" }).waitFor({ timeout: 60_000 });
+    if (i > 0) times.push(ms); // the first includes the CLI start (and the helper install)
+  }
+  return times;
+}
+
+const settings = (api) => ({
+  "tether.claudePath": CLAUDE,
+  "tether.defaultMode": "bypassPermissions",
+  "tether.environment": { ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: "dummy", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1" },
+});
+
+// ---- 1 + 2 + 3 (remote): one code-server on the emulated remote
+let remoteFolder;
+const remoteApi = await startFakeApi(sessionScript(() => remoteFolder));
+const vs = await launchVsCode({
+  name: "bench-remote",
+  extensions: [FAKE_REMOTE],
+  remoteFiles: NOTES,
+  folder: (dirs) => `tetherfake:${dirs.remote}`,
+  settings: settings(remoteApi),
+});
+remoteFolder = vs.remote;
+let results;
+try {
+  console.log(`remote executor round trip of \`true\` (${RUNS} runs each, timed inside the extension host):`);
+  const tiers = ["direct", "helper", "shellIntegration", "terminal"];
+  const exec = {};
+  for (const tier of tiers) {
+    await vs.control("tether.diagnostics.execTimes", { tier, command: "true", runs: 3 }); // warm-up (installs the helper)
+    exec[tier] = (await vs.control("tether.diagnostics.execTimes", { tier, command: "true", runs: RUNS })).samples;
+  }
+  const direct = median(exec.direct);
+  for (const tier of tiers) {
+    const m = median(exec[tier]);
+    console.log(
+      `  ${tier.padEnd(17)} median ${fmt(m).padStart(10)}  p90 ${fmt(p90(exec[tier])).padStart(10)}  ${(m / direct).toFixed(2)}× direct spawn  ${(SEED_POLL_MS / m).toFixed(1)}× better than a ${SEED_POLL_MS} ms poll`,
+    );
+  }
+
+  const dirs = quick ? 40 : 200;
+  const files = makeTree(path.join(vs.remote, "tree"), dirs);
+  const rgArgs = ["--files-with-matches", "--hidden", "--glob", "!.git", "NEEDLE_TOKEN", vs.remote];
+  execFileSync(RG, rgArgs);
+  const rgSamples = [];
+  for (let i = 0; i < (quick ? 3 : 10); i++) {
+    const started = performance.now();
+    execFileSync(RG, rgArgs, { maxBuffer: 64 << 20 });
+    rgSamples.push(performance.now() - started);
+  }
+  await vs.control("tether.diagnostics.grepTimes", { tier: "helper", pattern: "NEEDLE_TOKEN", runs: 1 });
+  const grep = await vs.control("tether.diagnostics.grepTimes", { tier: "helper", pattern: "NEEDLE_TOKEN", runs: quick ? 3 : 10 });
+  const rgMedian = median(rgSamples);
+  console.log(`\nGrep over ${files} files on the remote:`);
+  console.log(`  rg spawned directly (VS Code's bundled rg)      median ${fmt(rgMedian)}`);
+  console.log(`  Grep tool through Tether Remote (core + helper) median ${fmt(median(grep.samples))}  ${(median(grep.samples) / rgMedian).toFixed(2)}× direct rg`);
+  console.log(`    host calls per Grep: ${Object.entries(grep.hostCalls).map(([k, v]) => `${k} ${v.count}× ${fmt(v.ms / grep.samples.length)}`).join(", ")}`);
+  fs.rmSync(path.join(vs.remote, "tree"), { recursive: true, force: true });
+
+  const remoteSessions = await timeSessions(vs, remoteApi, quick ? 2 : 5);
+  results = { remoteSessions };
+} finally {
+  await vs.close();
+  await remoteApi.close();
+}
+
+// ---- 3 (local): the same session on a local folder
+let localFolder;
+const localApi = await startFakeApi(sessionScript(() => localFolder));
+const local = await launchVsCode({ name: "bench-local", files: NOTES, settings: settings(localApi) });
+localFolder = local.workspace;
+try {
+  const localSessions = await timeSessions(local, localApi, quick ? 2 : 5);
+  const l = median(localSessions);
+  const r = median(results.remoteSessions);
+  console.log(`\nthe same scripted session (Read, Edit, Bash, Grep; 5 model turns) from Send to the last request:`);
+  console.log(`  local folder     median ${fmt(l)}  [${localSessions.map((x) => x.toFixed(0)).join(", ")}]`);
+  console.log(`  emulated remote  median ${fmt(r)}  [${results.remoteSessions.map((x) => x.toFixed(0)).join(", ")}]  ${(r / l).toFixed(2)}× local`);
+} finally {
+  await local.close();
+  await localApi.close();
+}
