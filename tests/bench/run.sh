@@ -7,3 +7,4 @@ cd "$here"
 node core.mjs "$@"
 node cli-start.mjs
 node extension.mjs
+node remote.mjs "$@"
