@@ -194,6 +194,7 @@ export class TetherController implements vscode.Disposable {
       command("tether.diagnostics.grepTimes", (args: { tier: ExecutorTier | "direct"; pattern: string; runs: number }) =>
         this.grepTimes(args),
       ),
+      command("tether.diagnostics.ripgrepTimes", (args: { args: string[]; runs: number }) => this.ripgrepTimes(args)),
     ];
   }
 
@@ -649,6 +650,19 @@ export class TetherController implements vscode.Disposable {
       samples.push(performance.now() - started);
     }
     return { tier: args.tier, samples, output: last };
+  }
+
+  /** VS Code's bundled rg spawned directly from this extension host: the baseline for Grep. */
+  private async ripgrepTimes(args: { args: string[]; runs: number }) {
+    const host = new NodeHost({ ripgrepPath: bundledRipgrep() ?? null });
+    const samples: number[] = [];
+    for (let i = 0; i < Math.max(1, args.runs); i++) {
+      const started = performance.now();
+      const out = await host.ripgrep(args.args, os.tmpdir(), 60_000);
+      if (!out) throw new Error("no ripgrep in this VS Code");
+      samples.push(performance.now() - started);
+    }
+    return { samples };
   }
 
   /** The core's Grep tool (tools/call through the wasm MCP server) on the workspace, timed. */

@@ -42,20 +42,45 @@ class DiskFileSystem {
     this.onDidChangeFile = this.emitter.event;
   }
 
+  /** inotify per directory (Node 20's recursive fs.watch on Linux stat-polls every file, which
+   * would load the extension host in a way no real remote does). */
   watch(uri, options) {
-    let watcher;
-    try {
-      watcher = fs.watch(uri.path, { recursive: Boolean(options.recursive) }, (event, name) => {
-        if (!name) return;
-        const file = path.join(uri.path, name.toString());
-        const exists = fs.existsSync(file);
-        const type = event === "change" ? vscode.FileChangeType.Changed : exists ? vscode.FileChangeType.Created : vscode.FileChangeType.Deleted;
-        this.emitter.fire([{ type, uri: uri.with({ path: file }) }]);
-      });
-    } catch {
-      return new vscode.Disposable(() => undefined);
-    }
-    return new vscode.Disposable(() => watcher.close());
+    const watchers = new Map();
+    const fire = (type, file) => this.emitter.fire([{ type, uri: uri.with({ path: file }) }]);
+    const add = (dir) => {
+      if (watchers.has(dir)) return;
+      let watcher;
+      try {
+        watcher = fs.watch(dir, (event, name) => {
+          if (!name) return;
+          const file = path.join(dir, name.toString());
+          const stats = fs.statSync(file, { throwIfNoEntry: false });
+          if (event === "change") return fire(vscode.FileChangeType.Changed, file);
+          fire(stats ? vscode.FileChangeType.Created : vscode.FileChangeType.Deleted, file);
+          if (stats?.isDirectory() && options.recursive) walk(file);
+        });
+      } catch {
+        return;
+      }
+      watchers.set(dir, watcher);
+    };
+    const walk = (dir) => {
+      add(dir);
+      if (!options.recursive) return;
+      let entries = [];
+      try {
+        entries = fs.readdirSync(dir, { withFileTypes: true });
+      } catch {
+        return; // gone, or not a folder: nothing under it to watch
+      }
+      for (const entry of entries) {
+        if (entry.isDirectory()) walk(path.join(dir, entry.name));
+      }
+    };
+    walk(uri.path);
+    return new vscode.Disposable(() => {
+      for (const w of watchers.values()) w.close();
+    });
   }
 
   async stat(uri) {
