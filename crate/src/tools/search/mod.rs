@@ -103,6 +103,10 @@ pub(crate) async fn resolve_target<H: Host>(
     }
 }
 
+/// Stats in flight at once for [`mtimes`]: many, because a remote host batches the stats that
+/// arrive together into one round trip (the VS Code host sends them to Tether Remote as one call).
+const STAT_CONCURRENCY: usize = 256;
+
 /// Modification times (ms) of files, in the given order; 0 for a file that cannot be stat'ed (as
 /// the CLI does).
 pub(crate) async fn mtimes<H: Host>(ts: &Toolset<H>, paths: &[String]) -> Vec<f64> {
@@ -111,7 +115,7 @@ pub(crate) async fn mtimes<H: Host>(ts: &Toolset<H>, paths: &[String]) -> Vec<f6
             .iter()
             .map(|p| async move { ts.host.stat(p).await.map(|m| m.mtime_ms).unwrap_or(0.0) }),
     )
-    .buffered(CONCURRENCY)
+    .buffered(STAT_CONCURRENCY)
     .collect()
     .await
 }
