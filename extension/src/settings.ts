@@ -62,21 +62,14 @@ export function readSettings(get: SettingsSource): { settings: TetherSettings; p
     return items ?? [];
   };
 
-  const modeValue = get("defaultMode");
-  let defaultMode: PermissionMode = "default";
-  if (typeof modeValue === "string" && (PERMISSION_MODES as readonly string[]).includes(modeValue)) {
-    defaultMode = modeValue as PermissionMode;
-  } else if (modeValue !== undefined && modeValue !== null && modeValue !== "") {
-    bad("defaultMode", `one of ${PERMISSION_MODES.join(", ")}`);
-  }
-
-  const executorValue = get("remoteExecutor");
-  let remoteExecutor: RemoteExecutorSetting = "auto";
-  if (typeof executorValue === "string" && (REMOTE_EXECUTORS as readonly string[]).includes(executorValue)) {
-    remoteExecutor = executorValue as RemoteExecutorSetting;
-  } else if (executorValue !== undefined && executorValue !== null && executorValue !== "") {
-    bad("remoteExecutor", `one of ${REMOTE_EXECUTORS.join(", ")}`);
-  }
+  const oneOf = <T extends string>(key: string, allowed: readonly T[], fallback: T): T => {
+    const value = get(key);
+    if (typeof value === "string" && (allowed as readonly string[]).includes(value)) return value as T;
+    if (value !== undefined && value !== null && value !== "") bad(key, `one of ${allowed.join(", ")}`);
+    return fallback;
+  };
+  const defaultMode = oneOf<PermissionMode>("defaultMode", PERMISSION_MODES, "default");
+  const remoteExecutor = oneOf<RemoteExecutorSetting>("remoteExecutor", REMOTE_EXECUTORS, "auto");
 
   const environment: Record<string, string> = {};
   const envValue = get("environment");
