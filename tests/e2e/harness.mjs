@@ -5,6 +5,7 @@
 import { spawn, execFileSync } from "node:child_process";
 import { createRequire } from "node:module";
 import fs from "node:fs";
+import http from "node:http";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -165,8 +166,23 @@ export async function launchVsCode({ files = {}, remoteFiles = {}, settings = {}
       async control(id, ...args) {
         const portFile = path.join(dirs.home, ".tether-test-control");
         const controlPort = await waitFor(() => Promise.resolve(fs.existsSync(portFile) && fs.readFileSync(portFile, "utf8")), 30_000, "the control port");
-        const response = await fetch(`http://127.0.0.1:${controlPort}/`, { method: "POST", body: JSON.stringify({ id, args }) });
-        const reply = await response.json();
+        // A fresh connection per call: a kept-alive socket the server has just timed out fails.
+        const reply = await new Promise((resolve, reject) => {
+          const req = http.request({ host: "127.0.0.1", port: Number(controlPort), method: "POST", agent: false }, (res) => {
+            let body = "";
+            res.setEncoding("utf8");
+            res.on("data", (chunk) => (body += chunk));
+            res.on("end", () => {
+              try {
+                resolve(JSON.parse(body));
+              } catch (error) {
+                reject(error);
+              }
+            });
+          });
+          req.on("error", reject);
+          req.end(JSON.stringify({ id, args }));
+        });
         if (!reply.ok) throw new Error(`${id}: ${reply.error}`);
         return reply.value;
       },
