@@ -432,7 +432,16 @@ impl TetherAgent {
         ))
     }
 
-    /// Loads the workspace's permission settings; resolves to the outputs with the `initialize` line.
+    /// The `initialize` line, without waiting for the settings: write it right after the spawn.
+    /// `start()` then leaves it out.
+    #[wasm_bindgen(unchecked_return_type = "AgentOutput[]")]
+    pub fn initialize(&self) -> JsValue {
+        outputs_to_js(self.inner.initialize())
+    }
+
+    /// Loads the workspace's permission settings; resolves to the outputs with the `initialize`
+    /// line (unless `initialize()` took it). Write the first prompt after this: the settings may
+    /// switch the mode.
     #[wasm_bindgen(unchecked_return_type = "Promise<AgentOutput[]>")]
     pub fn start(&self) -> Promise {
         let agent = self.inner.clone();

@@ -150,6 +150,14 @@ export class TetherController implements vscode.Disposable {
 
   private wasmLoaded = false;
 
+  private loadCore(): void {
+    if (this.wasmLoaded) return;
+    const started = performance.now();
+    loadTetherCore();
+    this.wasmLoaded = true;
+    this.log.info(`wasm core loaded in ${(performance.now() - started).toFixed(1)} ms`);
+  }
+
   private async pickMode(): Promise<void> {
     const picked = await vscode.window.showQuickPick(
       MODES.map((m) => ({ label: m.label, description: m.id === this.state.mode ? "current" : "", detail: m.description, id: m.id })),
@@ -220,6 +228,15 @@ export class TetherController implements vscode.Disposable {
   private onViewReady(): void {
     this.view.post({ type: "init", state: this.state });
     if (this.transcript.length) this.view.post({ type: "replay", events: this.transcript });
+    // The chat is open, so a prompt may follow: load the core now (after activation, while the
+    // webview renders) rather than on the first prompt. A failure is reported by that prompt.
+    setImmediate(() => {
+      try {
+        this.loadCore();
+      } catch (error) {
+        this.log.warn(`loading the wasm core failed: ${messageOf(error)}`);
+      }
+    });
   }
 
   private async onMessage(message: WebviewToExtension): Promise<void> {
@@ -300,12 +317,7 @@ export class TetherController implements vscode.Disposable {
   private async startSession(): Promise<SessionDriver> {
     const folder = vscode.workspace.workspaceFolders?.[0];
     if (!folder) throw new Error("open a folder first: Tether works on the files of a workspace folder");
-    if (!this.wasmLoaded) {
-      const started = performance.now();
-      loadTetherCore();
-      this.wasmLoaded = true;
-      this.log.info(`wasm core loaded in ${(performance.now() - started).toFixed(1)} ms`);
-    }
+    this.loadCore();
     this.host ??= new VscodeHost(folder.uri, { ripgrepPath: bundledRipgrep() });
     const settings = this.settings;
     const session = new SessionDriver({
