@@ -324,10 +324,6 @@ impl<H: Host> ClaudeAgent<H> {
             engine.set_mode(mode).map_err(|e| e.to_string())?;
         }
         let server = McpServer::new(toolset);
-        let manifest = McpManifest {
-            initialize_result: server.initialize_result(),
-            tools_list_result: server.tools_list_result(),
-        };
         let remote = config.remote.clone().unwrap_or_default();
         let windows = server.tools.paths.style() == PathStyle::Windows;
         let environment = RemoteEnvironment {
@@ -345,7 +341,7 @@ impl<H: Host> ClaudeAgent<H> {
             }),
             git_branch: remote.git_branch,
         };
-        let mut session_config = SessionConfig::new(manifest, environment);
+        let mut session_config = SessionConfig::new(environment);
         session_config.allowed_builtins.extend(extra_tools(&config));
         session_config.extra_system_prompt = config.extra_system_prompt.clone();
         Ok(ClaudeAgent {
@@ -392,7 +388,13 @@ impl<H: Host> ClaudeAgent<H> {
         if self.initialized.replace(true) {
             return Vec::new();
         }
-        let outputs = self.session.borrow_mut().start();
+        // Built here rather than in `new`, which runs before the spawn: the tool list is the
+        // costliest part of the agent to make.
+        let manifest = McpManifest {
+            initialize_result: self.server.initialize_result(),
+            tools_list_result: self.server.tools_list_result(),
+        };
+        let outputs = self.session.borrow_mut().start(manifest);
         self.emit(outputs)
     }
 
