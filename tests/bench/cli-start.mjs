@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Start-up cost of Tether: from spawning to the CLI's first request to the (fake) Messages API.
-//   bare        the claude binary alone with Tether's launch flags, stream-json, no MCP server and
-//               no initialize: the prompt is written at once
+//   bare        the claude binary alone with Tether's launch (flags and environment), stream-json,
+//               no MCP server and no initialize: the prompt is written at once
 //   in-process  the VS Code extension's case: this process runs the SessionDriver on a NodeHost,
 //               with the wasm core already loaded (the extension loads it when idle after
 //               activation); timed from `new SessionDriver` (the user pressed Enter) through
@@ -195,19 +195,20 @@ const host = new NodeHost();
 
 /** The extension's case, in this process: new SessionDriver, start(), prompt(); spawn → first API
  *  request is timed from the moment the driver is made. With a timeline, every line is marked on
- *  it; `written` collects the lines the driver writes to the CLI. */
-async function measureInProcess(timeline, written) {
+ *  it; with `capture`, the driver's launch (argv, env) and the lines it writes are kept there. */
+async function measureInProcess(timeline, capture) {
   firstRequestAt.length = 0;
   const spawnFunction = childProcess.spawn;
-  if (timeline || written) {
+  if (timeline || capture) {
     // The driver's child, to watch its lines (the bundle calls child_process.spawn at run time).
-    childProcess.spawn = (...args) => {
-      const child = spawnFunction(...args);
+    childProcess.spawn = (file, args, options) => {
+      const child = spawnFunction(file, args, options);
       if (timeline) traceChild(child, timeline);
-      if (written) {
+      if (capture) {
+        capture.launch = { args, env: options.env };
         const write = child.stdin.write.bind(child.stdin);
         child.stdin.write = (data, ...rest) => {
-          written.push(String(data));
+          capture.written.push(String(data));
           return write(data, ...rest);
         };
       }
@@ -247,28 +248,29 @@ async function measureInProcess(timeline, written) {
 const userLine = JSON.stringify({ type: "user", session_id: "", message: { role: "user", content: [{ type: "text", text: "hi" }] }, parent_tool_use_id: null }) + "\n";
 const tetherArgs = [tetherCli, "run", "--root", root, "--mirror", mirror, "--prompt", "hi", "--verbose"];
 
-// Warm-up (first-run files in HOME, page cache), and Tether's exact launch flags for the bare runs.
-const warm = await measure(process.execPath, tetherArgs, { cwd: base, env });
-const spawnLine = warm.stderr.split("\n").find((l) => l.startsWith("tether-cli: spawning "));
-if (!spawnLine) throw new Error(`no launch line in tether-cli's log:\n${warm.stderr}`);
-const launchArgs = spawnLine.slice(spawnLine.indexOf(" --") + 1, spawnLine.lastIndexOf(" in ")).split(" ");
-await measure(claude, launchArgs, { cwd: mirror, env }, userLine);
-// The first session in this process: the driver's code and the wasm's are not JIT-compiled yet, as
-// in the extension's first session.
-const written = [];
-const firstInProcessMs = await measureInProcess(undefined, written);
-// Tether's own initialize line, to write it to a bare claude at once: what the CLI itself spends on
-// Tether's MCP server, hooks and agents, with no Tether code running.
-const initializeLine = written.join("").split("\n").find((line) => line.includes('"subtype":"initialize"'));
+// Warm-up: first-run files in HOME and the page cache, through tether-cli (a process of its own).
+await measure(process.execPath, tetherArgs, { cwd: base, env });
+// The first session in this process is the extension's first one (the driver's and the wasm's code
+// not JIT-compiled yet); it gives Tether's exact launch (argv and environment) for the bare runs,
+// and Tether's own initialize line.
+const capture = { launch: undefined, written: [] };
+const firstInProcessMs = await measureInProcess(undefined, capture);
+if (!capture.launch) throw new Error("the driver spawned nothing");
+const launchArgs = capture.launch.args;
+const launchOptions = { cwd: mirror, env: capture.launch.env };
+await measure(claude, launchArgs, launchOptions, userLine);
+// Written to a bare claude at once: what the CLI itself spends on Tether's MCP server, hooks and
+// agents, with no Tether code running.
+const initializeLine = capture.written.join("").split("\n").find((line) => line.includes('"subtype":"initialize"'));
 if (!initializeLine) throw new Error("the driver wrote no initialize line");
 const initializeInput = initializeLine + "\n" + userLine;
 
 if (trace) {
   const bareTimeline = new Timeline(0);
-  await measure(claude, launchArgs, { cwd: mirror, env }, userLine, bareTimeline);
+  await measure(claude, launchArgs, launchOptions, userLine, bareTimeline);
   bareTimeline.print("bare claude, one run (offsets from spawn()):");
   const rawTimeline = new Timeline(0);
-  await measure(claude, launchArgs, { cwd: mirror, env }, initializeInput, rawTimeline);
+  await measure(claude, launchArgs, launchOptions, initializeInput, rawTimeline);
   rawTimeline.print("claude with Tether's initialize line written at spawn, no Tether code running, one run:");
   const inProcessTimeline = new Timeline(0);
   await measureInProcess(inProcessTimeline);
@@ -296,8 +298,8 @@ const inProcess = [];
 const cli = [];
 const node = [];
 for (let i = 0; i < runs; i++) {
-  bare.push((await measure(claude, launchArgs, { cwd: mirror, env }, userLine)).ms);
-  raw.push((await measure(claude, launchArgs, { cwd: mirror, env }, initializeInput)).ms);
+  bare.push((await measure(claude, launchArgs, launchOptions, userLine)).ms);
+  raw.push((await measure(claude, launchArgs, launchOptions, initializeInput)).ms);
   inProcess.push(await measureInProcess());
   cli.push((await measure(process.execPath, tetherArgs, { cwd: base, env })).ms);
   node.push(await nodeStart());
