@@ -2,20 +2,20 @@
 // Start-up cost of Tether: from spawning to the CLI's first request to the (fake) Messages API.
 //   bare        the claude binary alone with Tether's launch (flags and environment), stream-json,
 //               no MCP server and no initialize: the prompt is written at once
-//   in-process  the VS Code extension's case: this process runs the SessionDriver on a NodeHost,
-//               with the wasm core already loaded (the extension loads it when idle after
-//               activation); timed from `new SessionDriver` (the user pressed Enter) through
-//               start() and prompt()
-//   tether-cli  node dist/tether-cli.js run: Node's start, the wasm load, then as in-process
-//   initialize  the claude binary with Tether's own initialize line and the prompt written at once,
+//   initialize  the same, with Tether's own initialize line written at once before the prompt and
 //               no Tether code running: what the CLI itself spends on Tether's MCP server, hooks
-//               and agents (in-process minus this is Tether's own code)
+//               and agents, the floor for any host that declares them
+//   in-process  the VS Code extension's case: this process runs the SessionDriver on a NodeHost,
+//               with the wasm core already loaded (the extension loads it when the chat view
+//               opens); timed from `new SessionDriver` (the user pressed Enter) through start()
+//               and prompt(). In-process minus initialize is Tether's own code.
+//   tether-cli  node dist/tether-cli.js run: Node's start, the wasm load, then as in-process
 // All in the same run, interleaved, N times each (TETHER_BENCH_RUNS, default 7); prints medians
 // and each variant's difference to bare.
 //
 //   node tests/bench/cli-start.mjs            the figures
-//   node tests/bench/cli-start.mjs --trace    one timed run of bare and in-process, line by line:
-//                                             every line the CLI writes, every line Tether writes
+//   node tests/bench/cli-start.mjs --trace    one run of each, line by line: every line the CLI
+//                                             writes and every line Tether writes, from the spawn
 
 import { execFileSync, spawn } from "node:child_process";
 import childProcess from "node:child_process";
@@ -278,7 +278,7 @@ if (trace) {
   const cliTimeline = new Timeline(0);
   await measure(process.execPath, tetherArgs, { cwd: base, env }, undefined, cliTimeline);
   cliTimeline.print("tether-cli, one run (offsets from spawning node; claude's own lines are not visible here):");
-  console.log(`\nwasm load in this process: ${wasmLoadMs.toFixed(1)} ms (before the runs; the extension loads it when idle after activation)`);
+  console.log(`\nwasm load in this process: ${wasmLoadMs.toFixed(1)} ms (before the runs; the extension loads it when the chat view opens)`);
   await finish();
   process.exit(0);
 }
