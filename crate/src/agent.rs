@@ -25,7 +25,7 @@ use crate::tools::edit::{self, ProposedWrite};
 use crate::tools::{ToolError, ToolOutput, Toolset, ToolsetConfig};
 use serde::Serialize;
 use serde_json::{Map, Value};
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, HashMap};
 
 /// What the driver passes to [`ClaudeAgent::new`] (JS: `AgentConfig`).
@@ -296,6 +296,8 @@ pub struct ClaudeAgent<H: Host> {
     pending: RefCell<HashMap<String, PendingAsk>>,
     /// Keyed by tool use id.
     prepared: RefCell<HashMap<String, PreparedCall>>,
+    /// The `initialize` line went out (it goes once).
+    initialized: Cell<bool>,
 }
 
 impl<H: Host> ClaudeAgent<H> {
@@ -322,10 +324,6 @@ impl<H: Host> ClaudeAgent<H> {
             engine.set_mode(mode).map_err(|e| e.to_string())?;
         }
         let server = McpServer::new(toolset);
-        let manifest = McpManifest {
-            initialize_result: server.initialize_result(),
-            tools_list_result: server.tools_list_result(),
-        };
         let remote = config.remote.clone().unwrap_or_default();
         let windows = server.tools.paths.style() == PathStyle::Windows;
         let environment = RemoteEnvironment {
@@ -343,7 +341,7 @@ impl<H: Host> ClaudeAgent<H> {
             }),
             git_branch: remote.git_branch,
         };
-        let mut session_config = SessionConfig::new(manifest, environment);
+        let mut session_config = SessionConfig::new(environment);
         session_config.allowed_builtins.extend(extra_tools(&config));
         session_config.extra_system_prompt = config.extra_system_prompt.clone();
         Ok(ClaudeAgent {
@@ -354,6 +352,7 @@ impl<H: Host> ClaudeAgent<H> {
             configured_mode,
             pending: RefCell::new(HashMap::new()),
             prepared: RefCell::new(HashMap::new()),
+            initialized: Cell::new(false),
         })
     }
 
@@ -383,9 +382,26 @@ impl<H: Host> ClaudeAgent<H> {
         .build(parent_env)
     }
 
+    /// The `initialize` line, at once: it needs no settings, so the driver writes it right after
+    /// the spawn and the CLI works on it while [`start`](Self::start) reads them. Empty once sent.
+    pub fn initialize(&self) -> Vec<AgentOutput> {
+        if self.initialized.replace(true) {
+            return Vec::new();
+        }
+        // Built here rather than in `new`, which runs before the spawn: the tool list is the
+        // costliest part of the agent to make.
+        let manifest = McpManifest {
+            initialize_result: self.server.initialize_result(),
+            tools_list_result: self.server.tools_list_result(),
+        };
+        let outputs = self.session.borrow_mut().start(manifest);
+        self.emit(outputs)
+    }
+
     /// Load the permission settings (the project's files through the host, the user's from the
-    /// config), then the `initialize` line. A missing file is fine; a broken one becomes a notice
-    /// and the others still apply.
+    /// config), then the `initialize` line unless [`initialize`](Self::initialize) sent it. A
+    /// missing file is fine; a broken one becomes a notice and the others still apply. The first
+    /// prompt must wait for this: the settings may switch the mode.
     pub async fn start(&self) -> Vec<AgentOutput> {
         let mut notices = Vec::new();
         let mut sources = Vec::new();
@@ -397,8 +413,13 @@ impl<H: Host> ClaudeAgent<H> {
             });
         }
         let root = self.toolset().paths.root().to_string();
-        for kind in [SettingsKind::Project, SettingsKind::Local] {
-            match self.read_settings(kind).await {
+        // Both at once: on a remote workspace each read is a round trip.
+        let (project, local) = futures::join!(
+            self.read_settings(SettingsKind::Project),
+            self.read_settings(SettingsKind::Local)
+        );
+        for (kind, read) in [(SettingsKind::Project, project), (SettingsKind::Local, local)] {
+            match read {
                 Ok(Some(text)) => sources.push(SettingsSource {
                     kind,
                     text,
@@ -421,7 +442,7 @@ impl<H: Host> ClaudeAgent<H> {
             diagnostics
         };
         notices.extend(diagnostics.iter().map(|d| notice(format!("Permission settings: {d}"))));
-        let mut out = self.emit(self.session.borrow_mut().start());
+        let mut out = self.initialize();
         out.extend(self.mode_switched(before));
         out.extend(notices);
         out

@@ -341,9 +341,18 @@ fn spawn(future: Pin<Box<dyn Future<Output = JsValue>>>) -> Promise {
     future_to_promise(async move { Ok(future.await) })
 }
 
-/// A JS value as JSON.
+/// A JS value as JSON, through `JSON.stringify`: one call across the boundary where
+/// serde-wasm-bindgen makes several per key, and the config and the environment the driver passes
+/// before the spawn have dozens. `undefined` (which has no JSON form) reads as null.
 fn json_from_js(value: JsValue) -> Result<serde_json::Value, String> {
-    serde_wasm_bindgen::from_value(value).map_err(|e| e.to_string())
+    let text = js_sys::JSON::stringify(&value).map_err(|error| {
+        let reason = string_property(&error, "message").unwrap_or_else(|| format!("{error:?}"));
+        format!("not representable as JSON: {reason}")
+    })?;
+    match text.as_string() {
+        Some(text) => serde_json::from_str(&text).map_err(|e| e.to_string()),
+        None => Ok(serde_json::Value::Null),
+    }
 }
 
 /// A JS value as `T`, through JSON so a misspelt field is refused (serde-wasm-bindgen reads only
@@ -432,7 +441,16 @@ impl TetherAgent {
         ))
     }
 
-    /// Loads the workspace's permission settings; resolves to the outputs with the `initialize` line.
+    /// The `initialize` line, without waiting for the settings: write it right after the spawn.
+    /// `start()` then leaves it out.
+    #[wasm_bindgen(unchecked_return_type = "AgentOutput[]")]
+    pub fn initialize(&self) -> JsValue {
+        outputs_to_js(self.inner.initialize())
+    }
+
+    /// Loads the workspace's permission settings; resolves to the outputs with the `initialize`
+    /// line (unless `initialize()` took it). Write the first prompt after this: the settings may
+    /// switch the mode.
     #[wasm_bindgen(unchecked_return_type = "Promise<AgentOutput[]>")]
     pub fn start(&self) -> Promise {
         let agent = self.inner.clone();

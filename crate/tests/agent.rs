@@ -519,6 +519,27 @@ fn settings_default_mode_applies_when_the_config_names_none() {
 }
 
 #[test]
+fn initialize_goes_out_before_the_settings_are_read_and_start_then_applies_them() {
+    let ws = Workspace::new();
+    ws.write(".claude/settings.json", r#"{"permissions": {"defaultMode": "plan"}}"#);
+    let agent = ClaudeAgent::new(NativeHost::new(), ws.config()).unwrap();
+    let early = agent.initialize();
+    let lines = writes(&early);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert_eq!(lines[0]["request"]["subtype"], "initialize");
+    assert_eq!(agent.mode(), PermissionMode::Default, "no settings read yet");
+    assert!(agent.initialize().is_empty(), "initialize goes once");
+    let out = block_on(agent.start());
+    assert_eq!(
+        writes(&out),
+        vec![
+            json!({"type": "control_request", "request_id": "tether-2", "request": {"subtype": "set_permission_mode", "mode": "plan"}})
+        ]
+    );
+    assert_eq!(agent.mode(), PermissionMode::Plan);
+}
+
+#[test]
 fn the_configured_mode_wins_over_the_settings_default_mode() {
     let ws = Workspace::new();
     ws.write(".claude/settings.json", r#"{"permissions": {"defaultMode": "plan"}}"#);

@@ -14,9 +14,9 @@ fn fixture_path(name: &str) -> PathBuf {
         .join(name)
 }
 
-/// The MCP manifest and environment the probe (tests/probe) runs with: one Read tool.
-fn probe_config() -> SessionConfig {
-    let manifest = McpManifest {
+/// The MCP manifest the probe (tests/probe) runs with: one Read tool.
+fn probe_manifest() -> McpManifest {
+    McpManifest {
         initialize_result: json!({
             "protocolVersion": "2025-11-25",
             "capabilities": {"tools": {"listChanged": true}},
@@ -36,14 +36,18 @@ fn probe_config() -> SessionConfig {
             },
             "_meta": {"anthropic/alwaysLoad": true}
         }]}),
-    };
+    }
+}
+
+/// The environment the probe runs with.
+fn probe_config() -> SessionConfig {
     let environment = RemoteEnvironment {
         cwd: "/remote/project".into(),
         os: "Linux".into(),
         shell: "bash".into(),
         git_branch: Some("main".into()),
     };
-    SessionConfig::new(manifest, environment)
+    SessionConfig::new(environment)
 }
 
 fn write_lines(outputs: &[Output]) -> Vec<Value> {
@@ -62,7 +66,7 @@ fn write_lines(outputs: &[Output]) -> Vec<Value> {
 fn probe_launch_fixture_matches_builder() {
     let launch = LaunchConfig::default().build(Vec::new());
     let mut session = Session::new(probe_config());
-    let initialize = write_lines(&session.start()).remove(0);
+    let initialize = write_lines(&session.start(probe_manifest())).remove(0);
     let fixture = json!({
         "args": launch.args,
         "env": launch.env,
@@ -112,7 +116,7 @@ fn permission_requests(outputs: &[Output]) -> Vec<PermissionRequest> {
 
 fn started_session() -> Session {
     let mut session = Session::new(probe_config());
-    session.start();
+    session.start(probe_manifest());
     session
 }
 
@@ -325,7 +329,7 @@ fn example_cli_lines_map_to_the_expected_events() {
 #[test]
 fn example_initialize_response_gives_models_and_commands() {
     let mut session = Session::new(probe_config());
-    session.start(); // tether-1
+    session.start(probe_manifest()); // tether-1
     let example = examples()
         .into_iter()
         .find(|e| e.kind == "<< control_response success initialize")
@@ -386,7 +390,7 @@ fn probe_transcript_replays_line_for_line() {
                     "control_request" => {
                         let request = &recorded["request"];
                         let out = match request["subtype"].as_str().unwrap() {
-                            "initialize" => session.start(),
+                            "initialize" => session.start(probe_manifest()),
                             "set_permission_mode" => {
                                 session.set_mode(PermissionMode::parse(request["mode"].as_str().unwrap()).unwrap())
                             }
@@ -957,7 +961,7 @@ fn elicitation_is_declined() {
 #[test]
 fn initialize_declares_server_manifest_guard_agents_and_prompt() {
     let mut session = Session::new(probe_config());
-    let request = only_write(&session.start());
+    let request = only_write(&session.start(probe_manifest()));
     assert_eq!(request["type"], "control_request");
     assert_eq!(request["request_id"], "tether-1");
     let body = &request["request"];

@@ -270,6 +270,15 @@ export class TetherController implements vscode.Disposable {
   private onViewReady(): void {
     this.view.post({ type: "init", state: this.state });
     if (this.transcript.length) this.view.post({ type: "replay", events: this.transcript });
+    // The chat is open, so a prompt may follow: load the core now (after activation, while the
+    // webview renders) rather than on the first prompt. A failure is reported by that prompt.
+    setImmediate(() => {
+      try {
+        this.loadWasm();
+      } catch (error) {
+        this.log.warn(`loading the wasm core failed: ${messageOf(error)}`);
+      }
+    });
   }
 
   private async onMessage(message: WebviewToExtension): Promise<void> {

@@ -53,7 +53,6 @@ pub enum PermissionAnswer {
 }
 
 pub struct SessionConfig {
-    pub manifest: McpManifest,
     pub environment: RemoteEnvironment,
     /// The `--tools` allowlist the CLI was started with; the guard lets exactly these built-ins run.
     pub allowed_builtins: Vec<String>,
@@ -63,9 +62,8 @@ pub struct SessionConfig {
 }
 
 impl SessionConfig {
-    pub fn new(manifest: McpManifest, environment: RemoteEnvironment) -> SessionConfig {
+    pub fn new(environment: RemoteEnvironment) -> SessionConfig {
         SessionConfig {
-            manifest,
             environment,
             allowed_builtins: ALLOWED_BUILTIN_TOOLS.iter().map(|s| s.to_string()).collect(),
             extra_system_prompt: None,
@@ -167,10 +165,10 @@ impl Session {
         self.route_update = route;
     }
 
-    /// The first line to send: `initialize`.
-    pub fn start(&mut self) -> Vec<Output> {
+    /// The first line to send: `initialize`, declaring the MCP server that `manifest` describes.
+    pub fn start(&mut self, manifest: McpManifest) -> Vec<Output> {
         let request = initialize_request(
-            self.config.manifest.clone(),
+            manifest,
             &self.config.environment,
             self.config.extra_system_prompt.as_deref(),
         );

@@ -5,6 +5,7 @@
 //!  cargo test --target wasm32-unknown-unknown -p tether-core --test wasm`
 #![cfg(target_arch = "wasm32")]
 
+mod agent;
 mod host_imports;
 mod server;
 mod support;

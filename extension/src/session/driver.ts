@@ -95,8 +95,9 @@ export class SessionDriver {
     return this.child !== undefined && !this.hasExited;
   }
 
-  /** Spawn the CLI and send `initialize`. Rejects with a clear message when the config is bad or
-   * the binary cannot be started. */
+  /** Spawn the CLI, send `initialize` and load the permission settings; resolves once the first
+   * prompt may be sent. Rejects with a clear message when the config is bad or the binary cannot
+   * be started. */
   async start(): Promise<void> {
     if (this.child) throw new Error("the session was already started");
     const options = this.options;
@@ -134,9 +135,13 @@ export class SessionDriver {
     this.child = child;
     this.log(`claude pid ${child.pid}`);
     this.wire(child);
+    // initialize needs no settings: the CLI takes it up as soon as it reads its stdin, while the
+    // agent reads the workspace's settings (round trips on a remote workspace).
+    this.apply(agent.initialize());
     let outputs: AgentOutput[];
     try {
-      // After the spawn: the CLI boots while the agent reads the workspace's settings.
+      // The prompt waits for this (the driver's caller awaits start()): the settings may switch
+      // the mode before the first turn.
       outputs = await agent.start();
     } catch (error) {
       this.stopping = true;

@@ -1,0 +1,72 @@
+//! The exported `TetherAgent` class as the driver uses it: its config read from JS, and the
+//! `initialize` line taken before the settings are read.
+
+use crate::support::*;
+use serde_json::{json, Value};
+use tether_core::wasm::TetherAgent;
+use wasm_bindgen::JsValue;
+use wasm_bindgen_futures::JsFuture;
+use wasm_bindgen_test::wasm_bindgen_test;
+
+fn agent(fx: &Fixture, config: JsValue) -> Result<TetherAgent, String> {
+    TetherAgent::new(fx.js_host(), config).map_err(|e| {
+        let error = JsValue::from(e);
+        js_sys::Reflect::get(&error, &"message".into())
+            .ok()
+            .and_then(|m| m.as_string())
+            .unwrap_or_else(|| format!("{error:?}"))
+    })
+}
+
+fn from_js(value: JsValue) -> Value {
+    let text = js_sys::JSON::stringify(&value).unwrap_or_else(|e| panic!("{e:?}"));
+    serde_json::from_str(&String::from(text)).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn written_subtypes(outputs: &Value) -> Vec<String> {
+    outputs
+        .as_array()
+        .unwrap_or_else(|| panic!("not a list: {outputs}"))
+        .iter()
+        .filter(|o| o["type"] == "write")
+        .map(|o| {
+            let line: Value = serde_json::from_str(o["line"].as_str().unwrap_or("")).unwrap_or(Value::Null);
+            line["request"]["subtype"].as_str().unwrap_or("").to_string()
+        })
+        .collect()
+}
+
+#[wasm_bindgen_test]
+async fn initialize_is_written_first_and_start_then_loads_the_settings_without_it() {
+    let fx = Fixture::new();
+    make_dir(&fx.path(".claude"));
+    write_text(
+        &fx.path(".claude/settings.json"),
+        r#"{"permissions": {"defaultMode": "plan"}}"#,
+    );
+    let agent = agent(&fx, js(&json!({"root": fx.dir, "homeDir": "/home/u"}))).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(written_subtypes(&from_js(agent.initialize())), ["initialize"]);
+    let started = from_js(JsFuture::from(agent.start()).await.unwrap_or_else(|e| panic!("{e:?}")));
+    assert_eq!(written_subtypes(&started), ["set_permission_mode"], "{started}");
+}
+
+#[wasm_bindgen_test]
+fn config_fields_left_undefined_count_as_missing() {
+    let fx = Fixture::new();
+    let config = js(&json!({"root": fx.dir, "homeDir": "/home/u"}));
+    js_sys::Reflect::set(&config, &"mirror".into(), &JsValue::UNDEFINED).unwrap_or_else(|e| panic!("{e:?}"));
+    assert!(agent(&fx, config).is_ok());
+}
+
+#[wasm_bindgen_test]
+fn a_config_value_json_cannot_hold_is_refused_with_a_clear_error() {
+    let fx = Fixture::new();
+    let config = js(&json!({"root": fx.dir, "homeDir": "/home/u"}));
+    js_sys::Reflect::set(&config, &"model".into(), &js_sys::BigInt::from(7u32).into())
+        .unwrap_or_else(|e| panic!("{e:?}"));
+    let message = agent(&fx, config).err().unwrap_or_default();
+    assert!(
+        message.contains("Invalid Tether agent config") && message.contains("not representable as JSON"),
+        "{message}"
+    );
+}
