@@ -143,10 +143,9 @@ pub fn unified_diff(path: &str, old: &str, new: &str, context: usize) -> String 
 }
 
 pub fn structured_patch_with(old: &str, new: &str, context: usize, limits: &DiffLimits) -> Diff {
-    if old == new {
+    let Some(window) = Window::around_change(old, new, context) else {
         return Diff::Patch { hunks: Vec::new() };
-    }
-    let window = Window::around_change(old, new, context);
+    };
     let old_mid = &old[window.start..window.old_end];
     let new_mid = &new[window.start..window.new_end];
     if old_mid.len() + new_mid.len() > limits.max_bytes
@@ -242,9 +241,13 @@ struct Window {
 }
 
 impl Window {
-    fn around_change(old: &str, new: &str, context: usize) -> Self {
+    /// None when the texts are the same.
+    fn around_change(old: &str, new: &str, context: usize) -> Option<Self> {
         let (ob, nb) = (old.as_bytes(), new.as_bytes());
         let prefix = common_prefix_len(ob, nb);
+        if prefix == ob.len() && prefix == nb.len() {
+            return None;
+        }
         let mut start = line_start_at_or_before(ob, prefix);
         for _ in 0..context {
             if start == 0 {
@@ -269,54 +272,78 @@ impl Window {
             };
         }
         let tail = ob.len() - old_end;
-        Window {
+        Some(Window {
             start,
             old_end,
             new_end: nb.len() - tail,
             first_line: count_newlines(&ob[..start]),
-        }
+        })
     }
 }
 
-/// Compared a block at a time: slice equality is a memcmp, a byte loop is not vectorised.
-const BLOCK: usize = 256;
+// The scans below go eight bytes at a time through `split_first_chunk`: the wasm build is
+// optimised for size, where slice comparison is a byte-at-a-time `memcmp` and iterator adapters
+// are called out of line per element.
 
 fn common_prefix_len(a: &[u8], b: &[u8]) -> usize {
     let n = a.len().min(b.len());
+    let (mut a_rest, mut b_rest) = (&a[..n], &b[..n]);
     let mut i = 0;
-    while i + BLOCK <= n && a[i..i + BLOCK] == b[i..i + BLOCK] {
-        i += BLOCK;
+    while let (Some((wa, ta)), Some((wb, tb))) = (a_rest.split_first_chunk::<8>(), b_rest.split_first_chunk::<8>()) {
+        let diff = u64::from_le_bytes(*wa) ^ u64::from_le_bytes(*wb);
+        if diff != 0 {
+            // Little-endian: the lowest set bit is in the first differing byte.
+            return i + (diff.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+        (a_rest, b_rest) = (ta, tb);
     }
-    while i < n && a[i] == b[i] {
-        i += 1;
-    }
-    i
+    i + a_rest.iter().zip(b_rest).take_while(|(x, y)| x == y).count()
 }
 
+/// Scanned forwards, remembering the last difference: backwards, the wasm build does not inline
+/// the word reads and runs several times slower. The caller passes the texts from the start of
+/// the change, so either way the bytes after the change are the ones read.
 fn common_suffix_len(a: &[u8], b: &[u8]) -> usize {
     let n = a.len().min(b.len());
-    let (a_end, b_end) = (a.len(), b.len());
-    let mut k = 0;
-    while k + BLOCK <= n && a[a_end - k - BLOCK..a_end - k] == b[b_end - k - BLOCK..b_end - k] {
-        k += BLOCK;
+    let (mut a_rest, mut b_rest) = (&a[a.len() - n..], &b[b.len() - n..]);
+    // One past the last differing byte, counted from the start of the compared tails.
+    let mut differs_until = 0;
+    let mut i = 0;
+    while let (Some((wa, ta)), Some((wb, tb))) = (a_rest.split_first_chunk::<8>(), b_rest.split_first_chunk::<8>()) {
+        let diff = u64::from_le_bytes(*wa) ^ u64::from_le_bytes(*wb);
+        if diff != 0 {
+            // Little-endian: the highest set bit is in the last differing byte.
+            differs_until = i + 8 - (diff.leading_zeros() / 8) as usize;
+        }
+        i += 8;
+        (a_rest, b_rest) = (ta, tb);
     }
-    while k < n && a[a_end - k - 1] == b[b_end - k - 1] {
-        k += 1;
+    for (j, (x, y)) in a_rest.iter().zip(b_rest).enumerate() {
+        if x != y {
+            differs_until = i + j + 1;
+        }
     }
-    k
+    n - differs_until
 }
 
 fn line_start_at_or_before(bytes: &[u8], pos: usize) -> usize {
     bytes[..pos].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1)
 }
 
-/// Counted with byte-sized sums over short chunks, which the compiler vectorises (a plain
-/// `filter().count()` runs a byte at a time).
 fn count_newlines(bytes: &[u8]) -> usize {
-    bytes
-        .chunks(255)
-        .map(|chunk| usize::from(chunk.iter().fold(0u8, |n, &b| n + u8::from(b == b'\n'))))
-        .sum()
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    let mut count = 0;
+    let mut rest = bytes;
+    while let Some((word, tail)) = rest.split_first_chunk::<8>() {
+        // Exact count of zero bytes in `x` (no carry crosses a byte): the high bit of each byte of
+        // `t` is set only where that byte of `x` is zero, i.e. where the word had a `\n`.
+        let x = u64::from_le_bytes(*word) ^ u64::from_le_bytes([b'\n'; 8]);
+        let t = !(((x & LOW7) + LOW7) | x | LOW7);
+        count += t.count_ones() as usize;
+        rest = tail;
+    }
+    count + rest.iter().filter(|&&b| b == b'\n').count()
 }
 
 /// Lines as a diff counts them: a final line without a break still counts.
@@ -465,6 +492,26 @@ mod tests {
         );
         assert!(diff.hunks().is_empty());
         assert!(diff.unified("f").contains("too large"));
+    }
+
+    #[test]
+    fn word_at_a_time_scans_agree_with_byte_at_a_time_ones() {
+        let base: Vec<u8> = (0..40u8).map(|i| if i % 5 == 0 { b'\n' } else { b'a' + i }).collect();
+        for len in 0..base.len() {
+            let a = &base[..len];
+            assert_eq!(count_newlines(a), a.iter().filter(|&&b| b == b'\n').count());
+            for at in 0..len {
+                let mut b = a.to_vec();
+                b[at] ^= 0x80;
+                assert_eq!(common_prefix_len(a, &b), at);
+                assert_eq!(common_suffix_len(a, &b), len - at - 1);
+                // Unequal lengths: compared up to the shorter one, from its own end for suffixes.
+                assert_eq!(common_prefix_len(a, &b[..at]), at);
+                assert_eq!(common_suffix_len(&a[at..], a), len - at);
+            }
+            assert_eq!(common_prefix_len(a, a), len);
+            assert_eq!(common_suffix_len(a, a), len);
+        }
     }
 
     #[test]

@@ -12,6 +12,7 @@ use crate::diff::{self, Diff, DEFAULT_CONTEXT};
 use crate::host::HostErrorKind;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{json, Value};
+use std::borrow::Cow;
 use std::fmt;
 use std::rc::Rc;
 
@@ -188,8 +189,8 @@ impl FileFormat {
         }
     }
 
-    fn encode(&self, text: &str) -> Vec<u8> {
-        text::encode(text, self.bom, self.encoding, self.line_ending)
+    fn encode(&self, text: String) -> Vec<u8> {
+        text::encode_owned(text, self.bom, self.encoding, self.line_ending)
     }
 
     /// Text from outside (the review editor) in the decoded form: `\n` breaks for a CRLF file.
@@ -303,7 +304,7 @@ pub async fn propose<H: Host>(ts: &Toolset<H>, tool: &str, args: Value) -> ToolR
 /// changed on disk since [`propose`].
 pub async fn commit<H: Host>(
     ts: &Toolset<H>,
-    proposal: ProposedWrite,
+    mut proposal: ProposedWrite,
     user_content: Option<String>,
 ) -> ToolResult<ToolOutput> {
     check_unchanged_since_propose(ts, &proposal).await?;
@@ -311,21 +312,29 @@ pub async fn commit<H: Host>(
         .map(|c| proposal.format.normalize(c))
         .filter(|c| *c != proposal.proposed);
     let user_modified = user_content.is_some();
-    let written = user_content.unwrap_or_else(|| proposal.proposed.clone());
-    ts.write_file(&proposal.path, proposal.format.encode(&written)).await?;
-    // The patch of what was actually written; a created file and a notebook report none.
-    let patch = || diff::structured_patch(proposal.original.as_deref().unwrap_or(""), &written, DEFAULT_CONTEXT);
-    Ok(match &proposal.request {
-        WriteRequest::Write if proposal.original.is_none() => write::output(&proposal, &written, user_modified, &[]),
-        WriteRequest::Write => write::output(&proposal, &written, user_modified, patch().hunks()),
-        WriteRequest::NotebookEdit(change) => notebook::output(&proposal, change, &written, user_modified),
+    let written = user_content.unwrap_or_else(|| std::mem::take(&mut proposal.proposed));
+    // The result is built before the write so the text can then be moved into the file's bytes
+    // (no copy of a large file); it is returned only once the write succeeded.
+    let output = committed_output(&proposal, &written, user_modified);
+    ts.write_file(&proposal.path, proposal.format.encode(written)).await?;
+    Ok(output)
+}
+
+/// The result of writing `written` for `proposal`, with the patch of what was actually written; a
+/// created file and a notebook report none.
+fn committed_output(proposal: &ProposedWrite, written: &str, user_modified: bool) -> ToolOutput {
+    let patch = || diff::structured_patch(proposal.original.as_deref().unwrap_or(""), written, DEFAULT_CONTEXT);
+    match &proposal.request {
+        WriteRequest::Write if proposal.original.is_none() => write::output(proposal, written, user_modified, &[]),
+        WriteRequest::Write => write::output(proposal, written, user_modified, patch().hunks()),
+        WriteRequest::NotebookEdit(change) => notebook::output(proposal, change, written, user_modified),
         WriteRequest::Edit {
             old_string,
             new_string,
             replace_all,
-        } => edit_output(&proposal, old_string, new_string, *replace_all, user_modified, &patch()),
-        WriteRequest::MultiEdit { edits } => multi_edit_output(&proposal, edits, user_modified, &patch()),
-    })
+        } => edit_output(proposal, old_string, new_string, *replace_all, user_modified, &patch()),
+        WriteRequest::MultiEdit { edits } => multi_edit_output(proposal, edits, user_modified, &patch()),
+    }
 }
 
 /// The change a proposal makes, for review: hunks with 3 lines of context, or a summary when too
@@ -378,7 +387,7 @@ pub(crate) fn decode_for_writing(bytes: &[u8]) -> ToolResult<Decoded> {
     let Some(decoded) = text::decode(bytes) else {
         return Err(refuse("has NUL bytes in its first 8 KB: binary data, UTF-16/UTF-32 without a byte-order mark, or text with embedded NULs"));
     };
-    if decoded.encoding == Encoding::Utf8 && !read::is_valid_utf8_after_bom(bytes) {
+    if decoded.invalid_utf8 {
         return Err(refuse(
             "is not valid UTF-8: it uses a legacy encoding such as Windows-1252, Shift-JIS or GBK, or it is binary",
         ));
@@ -470,7 +479,8 @@ struct EditFailure {
 /// Apply edits in order to `text`, in memory (all or nothing). Returns the new text and the text
 /// the first edit actually matched.
 fn apply_edits(text: &str, edits: &[EditOp]) -> Result<(String, String), EditFailure> {
-    let mut current = text.to_string();
+    // Borrowed until the first edit: a large file is copied once, into its edited form.
+    let mut current = Cow::Borrowed(text);
     let mut first_actual = String::new();
     for (index, edit) in edits.iter().enumerate() {
         let fail = |message: String| EditFailure {
@@ -495,34 +505,34 @@ fn apply_edits(text: &str, edits: &[EditOp]) -> Result<(String, String), EditFai
             if index > 0 || !current.trim().is_empty() {
                 return Err(fail(FILE_EXISTS.to_string()));
             }
-            current = edit.new_string.clone();
+            current = Cow::Owned(edit.new_string.clone());
             continue;
         }
         let old = text::normalize_newlines(&edit.old_string);
         let new = text::normalize_newlines(&edit.new_string);
-        let Some(actual) = find_actual_string(&current, &old) else {
+        let Some(found) = find_actual_string(&current, &old) else {
             return Err(fail(format!(
                 "String to replace not found in file.\nString: {}",
                 edit.old_string
             )));
         };
-        if !edit.replace_all {
-            let count = current.matches(actual.as_str()).count();
-            if count > 1 {
-                return Err(fail(format!(
-                    "Found {count} matches of the string to replace, but replace_all is false. To replace all occurrences, set replace_all to true. To replace only one occurrence, please provide more context to uniquely identify the instance.\nString: {}",
-                    edit.old_string
-                )));
-            }
+        // Matches do not overlap (as `str::matches` counts them): a second one starts after the first.
+        let after_first = found.at + found.text.len();
+        if !edit.replace_all && find(&current[after_first..], &found.text).is_some() {
+            let count = current.matches(found.text.as_str()).count();
+            return Err(fail(format!(
+                "Found {count} matches of the string to replace, but replace_all is false. To replace all occurrences, set replace_all to true. To replace only one occurrence, please provide more context to uniquely identify the instance.\nString: {}",
+                edit.old_string
+            )));
         }
-        let new = if actual == old {
+        let new = if found.text == old {
             new
         } else {
-            apply_quote_style(&actual, &new)
+            apply_quote_style(&found.text, &new)
         };
-        current = replace(&current, &actual, &new, edit.replace_all);
+        current = Cow::Owned(replace(&current, &found, &new, edit.replace_all));
         if index == 0 {
-            first_actual = actual;
+            first_actual = found.text;
         }
     }
     if current == text {
@@ -531,31 +541,53 @@ fn apply_edits(text: &str, edits: &[EditOp]) -> Result<(String, String), EditFai
             message: "Original and edited file match exactly. Failed to apply edit.".to_string(),
         });
     }
-    Ok((current, first_actual))
+    Ok((current.into_owned(), first_actual))
 }
 
-/// Replace `old` by `new`. Deleting a whole line's text also removes its line break, as the CLI
-/// does, so a deletion leaves no blank line behind.
-fn replace(text: &str, old: &str, new: &str, all: bool) -> String {
-    let with_break;
-    let target = if new.is_empty() && !old.ends_with('\n') && text.contains(&format!("{old}\n")) {
-        with_break = format!("{old}\n");
-        with_break.as_str()
-    } else {
-        old
-    };
-    if all {
-        text.replace(target, new)
-    } else {
-        text.replacen(target, new, 1)
+/// The first place `needle` occurs in `haystack`, as a byte offset.
+fn find(haystack: &str, needle: &str) -> Option<usize> {
+    memchr::memmem::find(haystack.as_bytes(), needle.as_bytes())
+}
+
+/// Replace `found` (the first match) by `new`, or every match of its text with `all`. Deleting a
+/// whole line's text also removes its line break, as the CLI does, so a deletion leaves no blank
+/// line behind.
+fn replace(text: &str, found: &Found, new: &str, all: bool) -> String {
+    let old = found.text.as_str();
+    if new.is_empty() && !old.ends_with('\n') {
+        let with_break = format!("{old}\n");
+        if find(text, &with_break).is_some() {
+            return if all {
+                text.replace(&with_break, new)
+            } else {
+                text.replacen(&with_break, new, 1)
+            };
+        }
     }
+    if all {
+        return text.replace(old, new);
+    }
+    let mut out = String::with_capacity(text.len() - old.len() + new.len());
+    out.push_str(&text[..found.at]);
+    out.push_str(new);
+    out.push_str(&text[found.at + old.len()..]);
+    out
 }
 
-/// The text in `haystack` that `needle` means: itself, or the same text with the file's curly
-/// quotes where the model typed straight ones (the CLI's quote normalisation).
-fn find_actual_string(haystack: &str, needle: &str) -> Option<String> {
-    if haystack.contains(needle) {
-        return Some(needle.to_string());
+/// Where an edit's old_string matched, and the file's own text there.
+struct Found {
+    at: usize,
+    text: String,
+}
+
+/// The text in `haystack` that `needle` means, at its first occurrence: itself, or the same text
+/// with the file's curly quotes where the model typed straight ones (the CLI's quote normalisation).
+fn find_actual_string(haystack: &str, needle: &str) -> Option<Found> {
+    if let Some(at) = find(haystack, needle) {
+        return Some(Found {
+            at,
+            text: needle.to_string(),
+        });
     }
     const CURLY: [char; 4] = ['\u{2018}', '\u{2019}', '\u{201C}', '\u{201D}'];
     if !haystack.contains(CURLY) && !needle.contains(CURLY) {
@@ -563,14 +595,18 @@ fn find_actual_string(haystack: &str, needle: &str) -> Option<String> {
     }
     let straight_needle = straighten_quotes(needle);
     let straight_haystack = straighten_quotes(haystack);
-    let at = straight_haystack.find(&straight_needle)?;
-    // Quote replacement keeps the character count, so char positions carry over.
+    let at = find(&straight_haystack, &straight_needle)?;
+    // Quote replacement keeps the character count, so char positions carry over. No earlier
+    // occurrence of the text found can exist: it would straighten to an earlier match.
     let start_char = straight_haystack[..at].chars().count();
     let len_chars = straight_needle.chars().count();
     let mut indices = haystack.char_indices().map(|(i, _)| i).skip(start_char);
     let start = indices.next()?;
     let end = indices.nth(len_chars.checked_sub(1)?).unwrap_or(haystack.len());
-    Some(haystack[start..end].to_string())
+    Some(Found {
+        at: start,
+        text: haystack[start..end].to_string(),
+    })
 }
 
 fn straighten_quotes(s: &str) -> String {
