@@ -8,6 +8,7 @@ use super::notebook::{self, NotebookChange};
 use super::read::{self, STATE_IS_CURRENT};
 use super::text::{self, Decoded, Encoding, LineEnding};
 use super::{parse_input, write, Host, ToolError, ToolOutput, ToolResult, ToolSpec, Toolset};
+use crate::cache::{CachedRead, FileState};
 use crate::diff::{self, Diff, DEFAULT_CONTEXT};
 use crate::host::HostErrorKind;
 use serde::{Deserialize, Deserializer, Serialize};
@@ -249,11 +250,15 @@ pub struct ProposedWrite {
 /// The bytes a proposal was computed from. Kept (shared with the cache, not copied) rather than
 /// hashed: the commit-time check is then a pointer comparison when the cache still holds them.
 #[derive(Clone, PartialEq)]
-pub struct BaseBytes(pub(crate) Rc<Vec<u8>>);
+pub struct BaseBytes {
+    bytes: Rc<Vec<u8>>,
+    /// The file's version the read showed, for a write that follows at once.
+    state: FileState,
+}
 
 impl fmt::Debug for BaseBytes {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "BaseBytes({} bytes)", self.0.len())
+        write!(f, "BaseBytes({} bytes)", self.bytes.len())
     }
 }
 
@@ -265,11 +270,23 @@ impl ProposedWrite {
         const MAX_ECHO_BYTES: usize = 256 * 1024;
         self.original.as_deref().filter(|o| o.len() <= MAX_ECHO_BYTES)
     }
+
+    /// The file's state when the proposal was made.
+    fn seen(&self) -> FileState {
+        self.base.as_ref().map_or(FileState::ABSENT, |base| base.state)
+    }
 }
 
 impl BaseBytes {
+    pub(crate) fn of(read: &CachedRead) -> Self {
+        BaseBytes {
+            bytes: read.bytes.clone(),
+            state: read.state,
+        }
+    }
+
     fn matches(&self, current: &Rc<Vec<u8>>) -> bool {
-        Rc::ptr_eq(&self.0, current) || self.0 == *current
+        Rc::ptr_eq(&self.bytes, current) || self.bytes == *current
     }
 }
 
@@ -304,10 +321,28 @@ pub async fn propose<H: Host>(ts: &Toolset<H>, tool: &str, args: Value) -> ToolR
 /// changed on disk since [`propose`].
 pub async fn commit<H: Host>(
     ts: &Toolset<H>,
-    mut proposal: ProposedWrite,
+    proposal: ProposedWrite,
     user_content: Option<String>,
 ) -> ToolResult<ToolOutput> {
-    check_unchanged_since_propose(ts, &proposal).await?;
+    let seen = check_unchanged_since_propose(ts, &proposal).await?;
+    write_proposal(ts, proposal, user_content, seen).await
+}
+
+/// [`propose`] and write at once, as the tools do when called without review. The read `propose`
+/// made is the check: no `await` separates it from the write, so nothing can have run in between.
+pub async fn propose_and_write<H: Host>(ts: &Toolset<H>, tool: &str, args: Value) -> ToolResult<ToolOutput> {
+    let proposal = propose(ts, tool, args).await?;
+    let seen = proposal.seen();
+    write_proposal(ts, proposal, None, seen).await
+}
+
+/// Write `proposal` (or the user's text) over the file last seen in state `seen`.
+async fn write_proposal<H: Host>(
+    ts: &Toolset<H>,
+    mut proposal: ProposedWrite,
+    user_content: Option<String>,
+    seen: FileState,
+) -> ToolResult<ToolOutput> {
     let user_content = user_content
         .map(|c| proposal.format.normalize(c))
         .filter(|c| *c != proposal.proposed);
@@ -316,7 +351,8 @@ pub async fn commit<H: Host>(
     // The result is built before the write so the text can then be moved into the file's bytes
     // (no copy of a large file); it is returned only once the write succeeded.
     let output = committed_output(&proposal, &written, user_modified);
-    ts.write_file(&proposal.path, proposal.format.encode(written)).await?;
+    ts.write_file_seen(&proposal.path, proposal.format.encode(written), Some(seen))
+        .await?;
     Ok(output)
 }
 
@@ -348,21 +384,20 @@ pub fn diff_of(proposal: &ProposedWrite) -> Diff {
 }
 
 pub async fn run_edit<H: Host>(ts: &Toolset<H>, args: Value) -> ToolResult<ToolOutput> {
-    let proposal = propose(ts, "Edit", args).await?;
-    commit(ts, proposal, None).await
+    propose_and_write(ts, "Edit", args).await
 }
 
 pub async fn run_multi_edit<H: Host>(ts: &Toolset<H>, args: Value) -> ToolResult<ToolOutput> {
-    let proposal = propose(ts, "MultiEdit", args).await?;
-    commit(ts, proposal, None).await
+    propose_and_write(ts, "MultiEdit", args).await
 }
 
-async fn check_unchanged_since_propose<H: Host>(ts: &Toolset<H>, proposal: &ProposedWrite) -> ToolResult<()> {
+/// The file's state now, when it is still what the proposal was computed from.
+async fn check_unchanged_since_propose<H: Host>(ts: &Toolset<H>, proposal: &ProposedWrite) -> ToolResult<FileState> {
     let name = &proposal.file_path;
     let current = ts.cache.read(&ts.host, &proposal.path).await;
     match (current, &proposal.base) {
-        (Ok(current), Some(base)) if base.matches(&current.bytes) => Ok(()),
-        (Err(e), None) if e.kind == HostErrorKind::NotFound => Ok(()),
+        (Ok(current), Some(base)) if base.matches(&current.bytes) => Ok(current.state),
+        (Err(e), None) if e.kind == HostErrorKind::NotFound => Ok(FileState::ABSENT),
         (Ok(_), Some(_)) => Err(ToolError(format!(
             "The file {name} was changed on disk while your change was waiting for review, so nothing was written. Read it again, then make the change again."
         ))),
@@ -429,7 +464,7 @@ async fn propose_edits<H: Host>(ts: &Toolset<H>, file_path: String, edits: Edits
                 ts.check_fresh(&path, &current)?;
             }
             let format = FileFormat::of(&decoded);
-            (Some(decoded.text), format, Some(BaseBytes(current.bytes.clone())))
+            (Some(decoded.text), format, Some(BaseBytes::of(&current)))
         }
         Err(e) if e.kind == HostErrorKind::NotFound => {
             if !creates {

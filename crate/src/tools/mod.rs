@@ -12,7 +12,7 @@ mod search;
 pub mod text;
 pub mod write;
 
-use crate::cache::{CachedRead, FileCache};
+use crate::cache::{CachedRead, FileCache, FileState};
 pub use crate::host::Host;
 use crate::host::{HostError, HostErrorKind, Metadata};
 use crate::paths::{PathError, PathMapper};
@@ -21,6 +21,7 @@ use serde_json::{json, Value};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::fmt;
+use std::rc::Rc;
 
 /// One piece of a tool result, as MCP content.
 #[derive(Clone, Debug, PartialEq)]
@@ -359,20 +360,31 @@ impl<H: Host> Toolset<H> {
     /// Write a whole file through the cache (atomic on the host), creating missing parent
     /// directories, and remember the new state as read so a follow-up Edit is allowed.
     pub async fn write_file(&self, path: &str, bytes: Vec<u8>) -> ToolResult<Metadata> {
-        if let Some(parent) = self.paths.parent(path) {
-            if self.host.stat(&parent).await.is_err() {
+        self.write_file_seen(path, bytes, None).await
+    }
+
+    /// [`Self::write_file`] for a caller that has just read the file and seen it in state `before`
+    /// (see [`FileCache::write`]).
+    pub async fn write_file_seen(&self, path: &str, bytes: Vec<u8>, before: Option<FileState>) -> ToolResult<Metadata> {
+        let hash = content_hash(&bytes);
+        let bytes = Rc::new(bytes);
+        let failed = |e: HostError| ToolError(format!("Could not write {path}: {}", e.message));
+        // Parent directories are made only when the write says they are missing: a `stat` of the
+        // parent before every write would cost a host round trip each time.
+        let meta = match self.cache.write(&self.host, path, bytes.clone(), before).await {
+            Err(e) if e.kind == HostErrorKind::NotFound => {
+                let Some(parent) = self.paths.parent(path) else {
+                    return Err(failed(e));
+                };
                 self.host
                     .create_dir_all(&parent)
                     .await
                     .map_err(|e| ToolError(format!("Could not create the directory {parent}: {}", e.message)))?;
+                self.cache.write(&self.host, path, bytes, before).await
             }
+            written => written,
         }
-        let hash = content_hash(&bytes);
-        let meta = self
-            .cache
-            .write(&self.host, path, bytes)
-            .await
-            .map_err(|e| ToolError(format!("Could not write {path}: {}", e.message)))?;
+        .map_err(failed)?;
         self.record_read(path, &meta, hash);
         Ok(meta)
     }

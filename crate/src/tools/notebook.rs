@@ -51,8 +51,7 @@ fn input_schema() -> Value {
 }
 
 pub async fn run<H: Host>(ts: &Toolset<H>, args: Value) -> ToolResult<ToolOutput> {
-    let proposal = propose(ts, args).await?;
-    edit::commit(ts, proposal, None).await
+    edit::propose_and_write(ts, "NotebookEdit", args).await
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -191,7 +190,7 @@ pub(crate) async fn propose<H: Host>(ts: &Toolset<H>, args: Value) -> ToolResult
             language,
         }),
         format: FileFormat::of(&decoded),
-        base: Some(BaseBytes(current.bytes.clone())),
+        base: Some(BaseBytes::of(&current)),
     })
 }
 

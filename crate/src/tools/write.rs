@@ -48,8 +48,7 @@ struct WriteInput {
 }
 
 pub async fn run<H: Host>(ts: &Toolset<H>, args: Value) -> ToolResult<ToolOutput> {
-    let proposal = propose(ts, args).await?;
-    edit::commit(ts, proposal, None).await
+    edit::propose_and_write(ts, "Write", args).await
 }
 
 /// The file after the write, without writing it. An existing file must have been read and be
@@ -72,7 +71,7 @@ pub(crate) async fn propose<H: Host>(ts: &Toolset<H>, args: Value) -> ToolResult
                 original: Some(decoded.text),
                 proposed,
                 request: WriteRequest::Write,
-                base: Some(BaseBytes(current.bytes.clone())),
+                base: Some(BaseBytes::of(&current)),
             })
         }
         Err(e) if e.kind == HostErrorKind::NotFound => Ok(ProposedWrite {
