@@ -7,6 +7,7 @@
 //! (`similar`'s relative timeout, which works on wasm through `web-time`): past it, `similar` finishes
 //! with a coarser but still valid diff rather than blocking.
 
+use crate::tools::text::{repeat_byte, zero_byte_mask};
 use serde::{Deserialize, Serialize};
 use similar::algorithms::{myers, Capture, Replace};
 use similar::DiffOp;
@@ -332,15 +333,11 @@ fn line_start_at_or_before(bytes: &[u8], pos: usize) -> usize {
 }
 
 fn count_newlines(bytes: &[u8]) -> usize {
-    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    let newlines = repeat_byte(b'\n');
     let mut count = 0;
     let mut rest = bytes;
     while let Some((word, tail)) = rest.split_first_chunk::<8>() {
-        // Exact count of zero bytes in `x` (no carry crosses a byte): the high bit of each byte of
-        // `t` is set only where that byte of `x` is zero, i.e. where the word had a `\n`.
-        let x = u64::from_le_bytes(*word) ^ u64::from_le_bytes([b'\n'; 8]);
-        let t = !(((x & LOW7) + LOW7) | x | LOW7);
-        count += t.count_ones() as usize;
+        count += zero_byte_mask(u64::from_le_bytes(*word) ^ newlines).count_ones() as usize;
         rest = tail;
     }
     count + rest.iter().filter(|&&b| b == b'\n').count()

@@ -579,7 +579,9 @@ fn apply_edits(text: &str, edits: &[EditOp]) -> Result<(String, String), EditFai
     Ok((current.into_owned(), first_actual))
 }
 
-/// The first place `needle` occurs in `haystack`, as a byte offset.
+/// The first place `needle` occurs in `haystack`, as a byte offset (what `str::find` returns, at
+/// about three times its speed in the size-optimised wasm build: Edit scans the whole file for its
+/// match and for a second one).
 fn find(haystack: &str, needle: &str) -> Option<usize> {
     memchr::memmem::find(haystack.as_bytes(), needle.as_bytes())
 }

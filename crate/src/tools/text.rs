@@ -55,7 +55,7 @@ pub fn decode(bytes: &[u8]) -> Option<Decoded> {
     };
     let line_ending = detect_line_ending(&raw);
     // A byte search for `\r` first: most files have none, and it is much faster than a substring search.
-    let text = if memchr::memchr(b'\r', raw.as_bytes()).is_some() && raw.contains("\r\n") {
+    let text = if contains_byte(raw.as_bytes(), b'\r') && raw.contains("\r\n") {
         raw.replace("\r\n", "\n")
     } else {
         raw
@@ -117,6 +117,32 @@ impl Decoded {
     pub fn encode_like(&self, text: &str) -> Vec<u8> {
         encode(text, self.bom, self.encoding, self.line_ending)
     }
+}
+
+/// `byte` repeated in all eight bytes of a word.
+pub(crate) const fn repeat_byte(byte: u8) -> u64 {
+    u64::from_le_bytes([byte; 8])
+}
+
+/// The high bit of each byte of `x` that is zero, and no other bit (exact: no carry crosses a
+/// byte). With `x = word ^ repeat_byte(b)` these are the bytes of `word` equal to `b`.
+pub(crate) const fn zero_byte_mask(x: u64) -> u64 {
+    const LOW7: u64 = repeat_byte(0x7f);
+    !(((x & LOW7) + LOW7) | x | LOW7)
+}
+
+/// Whether `bytes` holds `byte`, eight bytes at a time: in the size-optimised wasm build this is
+/// several times faster than `memchr` or `<[u8]>::contains`.
+pub(crate) fn contains_byte(bytes: &[u8], byte: u8) -> bool {
+    let pattern = repeat_byte(byte);
+    let mut rest = bytes;
+    while let Some((word, tail)) = rest.split_first_chunk::<8>() {
+        if zero_byte_mask(u64::from_le_bytes(*word) ^ pattern) != 0 {
+            return true;
+        }
+        rest = tail;
+    }
+    rest.contains(&byte)
 }
 
 /// `\r\n` → `\n` (the model's strings may carry either).
@@ -206,6 +232,23 @@ mod tests {
         assert_eq!(d.text, "héllo\n");
         assert_eq!(d.encoding, Encoding::Utf16Le);
         assert_eq!(d.line_ending, LineEnding::CrLf);
+    }
+
+    #[test]
+    fn byte_search_finds_a_byte_at_every_offset_and_no_other() {
+        let mut bytes = vec![b'a'; 40];
+        assert!(!contains_byte(&bytes, b'\r'));
+        for at in 0..bytes.len() {
+            bytes[at] = b'\r';
+            assert!(contains_byte(&bytes, b'\r'), "at {at}");
+            assert!(!contains_byte(&bytes, b'\n'));
+            bytes[at] = b'a';
+        }
+        // Bytes one bit away from the one sought do not count.
+        assert!(!contains_byte(
+            &[0x0c, 0x0f, 0x8d, 0x4d, 0x0d ^ 0x80, 1, 2, 3, 4],
+            b'\r'
+        ));
     }
 
     #[test]
