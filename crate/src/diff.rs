@@ -143,8 +143,26 @@ pub fn unified_diff(path: &str, old: &str, new: &str, context: usize) -> String 
     structured_patch(old, new, context).unified(path)
 }
 
+/// What a caller knows of two texts it diffs: their first `prefix` and last `suffix` bytes are
+/// the same (the new text was made by copying them), so they need not be compared again.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct KnownSame {
+    pub prefix: usize,
+    pub suffix: usize,
+}
+
+/// [`structured_patch`] for texts that agree where `known` says: the same hunks, without the
+/// two passes over the whole texts that finding the change costs otherwise.
+pub fn structured_patch_knowing(old: &str, new: &str, context: usize, known: KnownSame) -> Diff {
+    patch(old, new, context, &DiffLimits::default(), known)
+}
+
 pub fn structured_patch_with(old: &str, new: &str, context: usize, limits: &DiffLimits) -> Diff {
-    let Some(window) = Window::around_change(old, new, context) else {
+    patch(old, new, context, limits, KnownSame::default())
+}
+
+fn patch(old: &str, new: &str, context: usize, limits: &DiffLimits, known: KnownSame) -> Diff {
+    let Some(window) = Window::around_change(old, new, context, known) else {
         return Diff::Patch { hunks: Vec::new() };
     };
     let old_mid = &old[window.start..window.old_end];
@@ -243,9 +261,11 @@ struct Window {
 
 impl Window {
     /// None when the texts are the same.
-    fn around_change(old: &str, new: &str, context: usize) -> Option<Self> {
+    fn around_change(old: &str, new: &str, context: usize, known: KnownSame) -> Option<Self> {
         let (ob, nb) = (old.as_bytes(), new.as_bytes());
-        let prefix = common_prefix_len(ob, nb);
+        let known_prefix = known.prefix.min(ob.len()).min(nb.len());
+        debug_assert_eq!(ob[..known_prefix], nb[..known_prefix], "KnownSame.prefix is wrong");
+        let prefix = known_prefix + common_prefix_len(&ob[known_prefix..], &nb[known_prefix..]);
         if prefix == ob.len() && prefix == nb.len() {
             return None;
         }
@@ -256,7 +276,18 @@ impl Window {
             }
             start = line_start_at_or_before(ob, start - 1);
         }
-        let suffix = common_suffix_len(&ob[start..], &nb[start..]);
+        let (old_rest, new_rest) = (&ob[start..], &nb[start..]);
+        let known_suffix = known.suffix.min(old_rest.len()).min(new_rest.len());
+        let (old_rest, new_rest) = (
+            &old_rest[..old_rest.len() - known_suffix],
+            &new_rest[..new_rest.len() - known_suffix],
+        );
+        debug_assert_eq!(
+            ob[old_rest.len() + start..],
+            nb[new_rest.len() + start..],
+            "KnownSame.suffix is wrong"
+        );
+        let suffix = known_suffix + common_suffix_len(old_rest, new_rest);
         // The first line break inside the common suffix ends the window (both sides agree there).
         let suffix_start = ob.len() - suffix;
         let mut old_end = match ob[suffix_start..].iter().position(|&b| b == b'\n') {
@@ -489,6 +520,34 @@ mod tests {
         );
         assert!(diff.hunks().is_empty());
         assert!(diff.unified("f").contains("too large"));
+    }
+
+    #[test]
+    fn known_same_ends_give_the_hunks_a_full_comparison_gives() {
+        let old: String = (1..=60).map(|i| format!("line {i}\n")).collect();
+        let new = old
+            .replace("line 30\n", "line 30\nline 30b\n")
+            .replace("line 31\n", "line 31!\n");
+        let at = old.find("line 30\n").unwrap_or(0);
+        let known = KnownSame {
+            prefix: at,
+            suffix: old.len() - old.find("line 32").unwrap_or(0),
+        };
+        assert_eq!(
+            structured_patch_knowing(&old, &new, 3, known),
+            structured_patch(&old, &new, 3)
+        );
+        // Knowing less than there is changes nothing either.
+        let less = KnownSame { prefix: 3, suffix: 2 };
+        assert_eq!(
+            structured_patch_knowing(&old, &new, 3, less),
+            structured_patch(&old, &new, 3)
+        );
+        assert!(
+            structured_patch_knowing(&old, &old, 3, KnownSame { prefix: 5, suffix: 5 })
+                .hunks()
+                .is_empty()
+        );
     }
 
     #[test]

@@ -9,8 +9,10 @@ use super::read::{self, STATE_IS_CURRENT};
 use super::text::{self, Decoded, Encoding, LineEnding};
 use super::{parse_input, write, Host, ToolError, ToolOutput, ToolResult, ToolSpec, Toolset};
 use crate::cache::{CachedRead, FileState};
-use crate::diff::{self, Diff, DEFAULT_CONTEXT};
+use crate::diff::{self, Diff, KnownSame, DEFAULT_CONTEXT};
 use crate::host::HostErrorKind;
+use memchr::arch::all::packedpair::Pair;
+use memchr::memmem;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{json, Value};
 use std::borrow::Cow;
@@ -245,6 +247,8 @@ pub struct ProposedWrite {
     pub(crate) format: FileFormat,
     /// The file's bytes when the proposal was made; None when it did not exist.
     pub(crate) base: Option<BaseBytes>,
+    /// The ends of `original` that `proposed` keeps as they were, so its diff need not find them.
+    pub(crate) unchanged: KnownSame,
 }
 
 /// The bytes a proposal was computed from. Kept (shared with the cache, not copied) rather than
@@ -359,7 +363,20 @@ async fn write_proposal<H: Host>(
 /// The result of writing `written` for `proposal`, with the patch of what was actually written; a
 /// created file and a notebook report none.
 fn committed_output(proposal: &ProposedWrite, written: &str, user_modified: bool) -> ToolOutput {
-    let patch = || diff::structured_patch(proposal.original.as_deref().unwrap_or(""), written, DEFAULT_CONTEXT);
+    // What the proposal knows of its unchanged ends holds for the proposed text only.
+    let unchanged = if user_modified {
+        KnownSame::default()
+    } else {
+        proposal.unchanged
+    };
+    let patch = || {
+        diff::structured_patch_knowing(
+            proposal.original.as_deref().unwrap_or(""),
+            written,
+            DEFAULT_CONTEXT,
+            unchanged,
+        )
+    };
     match &proposal.request {
         WriteRequest::Write if proposal.original.is_none() => write::output(proposal, written, user_modified, &[]),
         WriteRequest::Write => write::output(proposal, written, user_modified, patch().hunks()),
@@ -376,10 +393,11 @@ fn committed_output(proposal: &ProposedWrite, written: &str, user_modified: bool
 /// The change a proposal makes, for review: hunks with 3 lines of context, or a summary when too
 /// large. Render text with [`Diff::unified`].
 pub fn diff_of(proposal: &ProposedWrite) -> Diff {
-    diff::structured_patch(
+    diff::structured_patch_knowing(
         proposal.original.as_deref().unwrap_or(""),
         &proposal.proposed,
         DEFAULT_CONTEXT,
+        proposal.unchanged,
     )
 }
 
@@ -478,17 +496,16 @@ async fn propose_edits<H: Host>(ts: &Toolset<H>, file_path: String, edits: Edits
         Err(e) => return Err(ToolError(format!("Could not read {file_path}: {}", e.message))),
     };
     let before = original.as_deref().unwrap_or("");
-    let (proposed, first_actual_old) =
-        apply_edits(before, edits.as_slice()).map_err(|failure| match (&edits, failure.index) {
-            (Edits::Many(_), Some(index)) => ToolError(format!(
-                "edits[{index}] failed: {}\nNo edits were applied; the file is unchanged.",
-                failure.message
-            )),
-            _ => ToolError(failure.message),
-        })?;
+    let applied = apply_edits(before, edits.as_slice()).map_err(|failure| match (&edits, failure.index) {
+        (Edits::Many(_), Some(index)) => ToolError(format!(
+            "edits[{index}] failed: {}\nNo edits were applied; the file is unchanged.",
+            failure.message
+        )),
+        _ => ToolError(failure.message),
+    })?;
     let request = match edits {
         Edits::One(edit) => WriteRequest::Edit {
-            old_string: first_actual_old,
+            old_string: applied.first_actual,
             new_string: edit.new_string,
             replace_all: edit.replace_all,
         },
@@ -498,10 +515,11 @@ async fn propose_edits<H: Host>(ts: &Toolset<H>, file_path: String, edits: Edits
         file_path,
         path,
         original,
-        proposed,
+        proposed: applied.text,
         request,
         format,
         base,
+        unchanged: applied.unchanged,
     })
 }
 
@@ -511,12 +529,26 @@ struct EditFailure {
     message: String,
 }
 
-/// Apply edits in order to `text`, in memory (all or nothing). Returns the new text and the text
-/// the first edit actually matched.
-fn apply_edits(text: &str, edits: &[EditOp]) -> Result<(String, String), EditFailure> {
+/// Edits applied to a text.
+struct Applied {
+    text: String,
+    /// The text the first edit actually matched.
+    first_actual: String,
+    /// The ends of the text no edit touched.
+    unchanged: KnownSame,
+}
+
+/// Apply edits in order to `text`, in memory (all or nothing).
+fn apply_edits(text: &str, edits: &[EditOp]) -> Result<Applied, EditFailure> {
     // Borrowed until the first edit: a large file is copied once, into its edited form.
     let mut current = Cow::Borrowed(text);
     let mut first_actual = String::new();
+    // Each edit leaves the text before its match and after it alone; together, the text before
+    // the earliest and after the latest.
+    let mut unchanged = KnownSame {
+        prefix: text.len(),
+        suffix: text.len(),
+    };
     for (index, edit) in edits.iter().enumerate() {
         let fail = |message: String| EditFailure {
             index: Some(index),
@@ -541,6 +573,7 @@ fn apply_edits(text: &str, edits: &[EditOp]) -> Result<(String, String), EditFai
                 return Err(fail(FILE_EXISTS.to_string()));
             }
             current = Cow::Owned(edit.new_string.clone());
+            unchanged = KnownSame::default();
             continue;
         }
         let old = text::normalize_newlines(&edit.old_string);
@@ -565,7 +598,10 @@ fn apply_edits(text: &str, edits: &[EditOp]) -> Result<(String, String), EditFai
         } else {
             apply_quote_style(&found.text, &new)
         };
-        current = Cow::Owned(replace(&current, &found, &new, edit.replace_all));
+        let (replaced, kept) = replace(&current, &found, &new, edit.replace_all);
+        current = Cow::Owned(replaced);
+        unchanged.prefix = unchanged.prefix.min(kept.prefix);
+        unchanged.suffix = unchanged.suffix.min(kept.suffix);
         if index == 0 {
             first_actual = found.text;
         }
@@ -576,39 +612,88 @@ fn apply_edits(text: &str, edits: &[EditOp]) -> Result<(String, String), EditFai
             message: "Original and edited file match exactly. Failed to apply edit.".to_string(),
         });
     }
-    Ok((current.into_owned(), first_actual))
+    Ok(Applied {
+        text: current.into_owned(),
+        first_actual,
+        unchanged,
+    })
 }
 
-/// The first place `needle` occurs in `haystack`, as a byte offset (what `str::find` returns, at
-/// about three times its speed in the size-optimised wasm build: Edit scans the whole file for its
-/// match and for a second one).
+/// The first place `needle` occurs in `haystack`, as a byte offset (what `str::find` returns).
+///
+/// Edit scans the whole file for its match and for a second one. Without SIMD (the wasm build)
+/// `memmem` calls `memchr` once per occurrence of the needle's rarest byte, which in source text
+/// is every line or so; here that byte is looked for eight at a time inline, and only where the
+/// second-rarest byte is in its place too is the needle compared. Should the comparisons keep
+/// failing (a repetitive haystack), `memmem`, linear in the worst case, takes over.
 fn find(haystack: &str, needle: &str) -> Option<usize> {
-    memchr::memmem::find(haystack.as_bytes(), needle.as_bytes())
+    let (h, n) = (haystack.as_bytes(), needle.as_bytes());
+    let Some(pair) = Pair::new(n) else {
+        return memmem::find(h, n);
+    };
+    let last_start = h.len().checked_sub(n.len())?;
+    let (rare, other) = (usize::from(pair.index1()), usize::from(pair.index2()));
+    let (rare_byte, other_byte) = (n[rare], n[other]);
+    let pattern = text::repeat_byte(rare_byte);
+    // Where the rare byte of a match starting at `start` would be, for every possible start.
+    let mut rest = &h[rare..=last_start + rare];
+    let mut start = 0;
+    let mut compared = 0;
+    while let Some((word, tail)) = rest.split_first_chunk::<8>() {
+        let mut hits = text::zero_byte_mask(u64::from_le_bytes(*word) ^ pattern);
+        while hits != 0 {
+            // Little-endian: the lowest set bit is the earliest start.
+            let candidate = start + (hits.trailing_zeros() / 8) as usize;
+            if h[candidate + other] == other_byte {
+                if h[candidate..candidate + n.len()] == *n {
+                    return Some(candidate);
+                }
+                compared += n.len();
+                if compared > 4 * candidate + 4096 {
+                    return memmem::find(&h[candidate..], n).map(|i| candidate + i);
+                }
+            }
+            hits &= hits - 1;
+        }
+        start += 8;
+        rest = tail;
+    }
+    (start..=last_start).find(|&i| h[i..i + n.len()] == *n)
 }
 
 /// Replace `found` (the first match) by `new`, or every match of its text with `all`. Deleting a
 /// whole line's text also removes its line break, as the CLI does, so a deletion leaves no blank
-/// line behind.
-fn replace(text: &str, found: &Found, new: &str, all: bool) -> String {
+/// line behind. Also returns the ends of `text` left as they were.
+fn replace(text: &str, found: &Found, new: &str, all: bool) -> (String, KnownSame) {
     let old = found.text.as_str();
+    // Whatever is replaced, nothing before the first match changes.
+    let up_to_first = KnownSame {
+        prefix: found.at,
+        suffix: 0,
+    };
     if new.is_empty() && !old.ends_with('\n') {
         let with_break = format!("{old}\n");
         if find(text, &with_break).is_some() {
-            return if all {
+            let replaced = if all {
                 text.replace(&with_break, new)
             } else {
                 text.replacen(&with_break, new, 1)
             };
+            return (replaced, up_to_first);
         }
     }
     if all {
-        return text.replace(old, new);
+        return (text.replace(old, new), up_to_first);
     }
     let mut out = String::with_capacity(text.len() - old.len() + new.len());
     out.push_str(&text[..found.at]);
     out.push_str(new);
     out.push_str(&text[found.at + old.len()..]);
-    out
+    let kept = KnownSame {
+        prefix: found.at,
+        suffix: text.len() - found.at - old.len(),
+    };
+    (out, kept)
 }
 
 /// Where an edit's old_string matched, and the file's own text there.
@@ -781,24 +866,40 @@ mod tests {
     #[test]
     fn straight_quotes_match_curly_ones_and_the_replacement_takes_their_style() {
         let text = "say \u{201C}hello\u{201D} now\n";
-        let (out, actual) = apply_edits(text, &[op("\"hello\"", "\"bye\"", false)]).ok().unwrap();
-        assert_eq!(actual, "\u{201C}hello\u{201D}");
-        assert_eq!(out, "say \u{201C}bye\u{201D} now\n");
+        let applied = apply_edits(text, &[op("\"hello\"", "\"bye\"", false)]).ok().unwrap();
+        assert_eq!(applied.first_actual, "\u{201C}hello\u{201D}");
+        assert_eq!(applied.text, "say \u{201C}bye\u{201D} now\n");
     }
 
     #[test]
     fn curly_quotes_typed_by_the_model_match_straight_ones_in_the_file() {
-        let (out, actual) = apply_edits("it's \"x\"\n", &[op("it\u{2019}s", "it is", false)])
+        let applied = apply_edits("it's \"x\"\n", &[op("it\u{2019}s", "it is", false)])
             .ok()
             .unwrap();
-        assert_eq!(actual, "it's");
-        assert_eq!(out, "it is \"x\"\n");
+        assert_eq!(applied.first_actual, "it's");
+        assert_eq!(applied.text, "it is \"x\"\n");
     }
 
     #[test]
     fn deleting_a_line_removes_its_break() {
-        let (out, _) = apply_edits("a\nb\nc\n", &[op("b", "", false)]).ok().unwrap();
-        assert_eq!(out, "a\nc\n");
+        let applied = apply_edits("a\nb\nc\n", &[op("b", "", false)]).ok().unwrap();
+        assert_eq!(applied.text, "a\nc\n");
+    }
+
+    #[test]
+    fn edits_report_the_ends_they_left_alone() {
+        let unchanged = |text: &str, edits: &[EditOp]| apply_edits(text, edits).ok().map(|a| a.unchanged);
+        let known = |prefix, suffix| Some(KnownSame { prefix, suffix });
+        assert_eq!(unchanged("0123456789", &[op("45", "x", false)]), known(4, 4));
+        // Later edits count in the text as the earlier ones left it, from its end.
+        assert_eq!(
+            unchanged("0123456789", &[op("7", "77", false), op("2", "", false)]),
+            known(2, 2)
+        );
+        // Past the first match, replace_all and a deleted line's break are not tracked.
+        assert_eq!(unchanged("a1a2a3", &[op("a", "b", true)]), known(0, 0));
+        assert_eq!(unchanged("x\nab\nc\n", &[op("ab", "", false)]), known(2, 0));
+        assert_eq!(unchanged("", &[op("", "new\n", false)]), known(0, 0));
     }
 
     #[test]
@@ -808,6 +909,32 @@ mod tests {
             .unwrap();
         assert_eq!(failure.index, Some(1));
         assert!(failure.message.contains("substring of a new_string"));
+    }
+
+    #[test]
+    fn find_agrees_with_str_find() {
+        let haystack = "ab\u{e9}cab\u{e9}ab\u{e9}c\nxyz abc ab\u{e9}c\u{2019}x";
+        for start in 0..haystack.len() {
+            for end in start..=haystack.len() {
+                if let (Some(needle), Some(suffix)) = (haystack.get(start..end), haystack.get(start..)) {
+                    assert_eq!(find(haystack, needle), haystack.find(needle), "{needle:?}");
+                    assert_eq!(find(suffix, needle), suffix.find(needle), "{needle:?} in {suffix:?}");
+                }
+            }
+        }
+        assert_eq!(find("abc", "abcd"), None);
+        assert_eq!(find("", "ab"), None);
+        assert_eq!(find("abc", ""), Some(0));
+    }
+
+    #[test]
+    fn find_in_a_repetitive_text_hands_over_without_missing_the_match() {
+        // The needle's two rarest bytes are in place at every other position, and the comparison
+        // fails only at its end.
+        let needle = format!("{}yx", "xy".repeat(100));
+        let haystack = format!("{}{needle}z", "xy".repeat(5000));
+        assert_eq!(find(&haystack, &needle), Some(10_000));
+        assert_eq!(find(&haystack[..10_000], &needle), None);
     }
 
     #[test]

@@ -5,6 +5,7 @@ use super::edit::{self, BaseBytes, FileFormat, ProposedWrite, WriteRequest};
 use super::read::{extension, format_bytes, MAX_TOKENS, MAX_WHOLE_FILE_BYTES};
 use super::text;
 use super::{content_hash, parse_input, Content, Host, ToolError, ToolOutput, ToolResult, ToolSpec, Toolset};
+use crate::diff::KnownSame;
 use crate::host::HostErrorKind;
 use base64::Engine as _;
 use serde::{Deserialize, Serialize};
@@ -191,6 +192,7 @@ pub(crate) async fn propose<H: Host>(ts: &Toolset<H>, args: Value) -> ToolResult
         }),
         format: FileFormat::of(&decoded),
         base: Some(BaseBytes::of(&current)),
+        unchanged: KnownSame::default(),
     })
 }
 

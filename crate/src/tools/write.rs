@@ -5,7 +5,7 @@ use super::edit::{self, BaseBytes, FileFormat, ProposedWrite, WriteRequest};
 use super::read::STATE_IS_CURRENT;
 use super::text::{normalize_newlines, LineEnding};
 use super::{parse_input, Host, ToolError, ToolOutput, ToolResult, ToolSpec, Toolset};
-use crate::diff::Hunk;
+use crate::diff::{Hunk, KnownSame};
 use crate::host::HostErrorKind;
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -72,6 +72,7 @@ pub(crate) async fn propose<H: Host>(ts: &Toolset<H>, args: Value) -> ToolResult
                 proposed,
                 request: WriteRequest::Write,
                 base: Some(BaseBytes::of(&current)),
+                unchanged: KnownSame::default(),
             })
         }
         Err(e) if e.kind == HostErrorKind::NotFound => Ok(ProposedWrite {
@@ -82,6 +83,7 @@ pub(crate) async fn propose<H: Host>(ts: &Toolset<H>, args: Value) -> ToolResult
             request: WriteRequest::Write,
             format: FileFormat::NEW_FILE,
             base: None,
+            unchanged: KnownSame::default(),
         }),
         Err(e) if e.kind == HostErrorKind::IsADirectory => Err(ToolError(format!(
             "{} is a directory. Write needs the path of a file.",
