@@ -93,6 +93,16 @@ impl FileCache {
     /// one the cached bytes are known to match.
     pub async fn read<F: FileSystem>(&self, fs: &F, path: &str) -> HostResult<CachedRead> {
         let stat = fs.stat(path).await;
+        self.read_after_stat(fs, path, stat).await
+    }
+
+    /// [`Self::read`] for a caller that has just `stat`ed the file itself (alongside other work).
+    pub async fn read_after_stat<F: FileSystem>(
+        &self,
+        fs: &F,
+        path: &str,
+        stat: HostResult<Metadata>,
+    ) -> HostResult<CachedRead> {
         let version = match &stat {
             Ok(meta) if meta.kind == FileKind::Directory => {
                 return Err(HostError::new(

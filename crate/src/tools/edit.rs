@@ -464,9 +464,9 @@ impl Edits {
 }
 
 async fn propose_edits<H: Host>(ts: &Toolset<H>, file_path: String, edits: Edits) -> ToolResult<ProposedWrite> {
-    let path = ts.resolve_path(&file_path).await?;
+    let (path, read) = ts.resolve_and_read(&file_path).await?;
     let creates = edits.as_slice().first().is_some_and(|e| e.old_string.is_empty());
-    let (original, format, base) = match ts.cache.read(&ts.host, &path).await {
+    let (original, format, base) = match read {
         Ok(current) => {
             let decoded = decode_for_writing(&current.bytes)?;
             if creates {

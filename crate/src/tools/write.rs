@@ -55,8 +55,8 @@ pub async fn run<H: Host>(ts: &Toolset<H>, args: Value) -> ToolResult<ToolOutput
 /// unchanged since.
 pub(crate) async fn propose<H: Host>(ts: &Toolset<H>, args: Value) -> ToolResult<ProposedWrite> {
     let input: WriteInput = parse_input("Write", args)?;
-    let path = ts.resolve_path(&input.file_path).await?;
-    match ts.cache.read(&ts.host, &path).await {
+    let (path, read) = ts.resolve_and_read(&input.file_path).await?;
+    match read {
         Ok(current) => {
             ts.check_fresh(&path, &current)?;
             let decoded = edit::decode_for_writing(&current.bytes)?;
