@@ -17,6 +17,8 @@ use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{json, Value};
 use std::borrow::Cow;
 use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
 use std::rc::Rc;
 
 const NO_CHANGES: &str = "No changes to make: old_string and new_string are exactly the same.";
@@ -297,13 +299,15 @@ impl BaseBytes {
 /// Compute the full new file for `tool` ("Edit", "MultiEdit", "Write" or "NotebookEdit") with the
 /// tool's checks (read before edit, unchanged since read, match rules), without writing anything.
 pub async fn propose<H: Host>(ts: &Toolset<H>, tool: &str, args: Value) -> ToolResult<ProposedWrite> {
-    match tool {
+    // Boxed behind `dyn` so that each tool's proposal stays a wasm function of its own (see
+    // `Toolset::call`): Edit then runs, and V8 optimises, only its own code.
+    let proposal: Pin<Box<dyn Future<Output = ToolResult<ProposedWrite>> + '_>> = match tool {
         "Edit" => {
             let input: EditInput = parse_input("Edit", args)?;
             if input.edit.old_string == input.edit.new_string {
                 return Err(ToolError::new(NO_CHANGES));
             }
-            propose_edits(ts, input.file_path, Edits::One(input.edit)).await
+            Box::pin(propose_edits(ts, input.file_path, Edits::One(input.edit)))
         }
         "MultiEdit" => {
             let input: MultiEditInput = parse_input("MultiEdit", args)?;
@@ -312,12 +316,13 @@ pub async fn propose<H: Host>(ts: &Toolset<H>, tool: &str, args: Value) -> ToolR
                     "InputValidationError: MultiEdit failed due to the following issue: edits must contain at least one edit",
                 ));
             }
-            propose_edits(ts, input.file_path, Edits::Many(input.edits)).await
+            Box::pin(propose_edits(ts, input.file_path, Edits::Many(input.edits)))
         }
-        "Write" => write::propose(ts, args).await,
-        "NotebookEdit" => notebook::propose(ts, args).await,
-        other => Err(ToolError(format!("{other} does not write files."))),
-    }
+        "Write" => Box::pin(write::propose(ts, args)),
+        "NotebookEdit" => Box::pin(notebook::propose(ts, args)),
+        other => return Err(ToolError(format!("{other} does not write files."))),
+    };
+    proposal.await
 }
 
 /// Write a proposal: `user_content` (the text the user left in review) replaces the proposed text
