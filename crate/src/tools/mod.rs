@@ -304,18 +304,10 @@ impl<H: Host> Toolset<H> {
     /// symlink: permission checks judge the path as written, so such a path must be named by
     /// where it really is.
     pub async fn resolve_path(&self, input: &str) -> ToolResult<String> {
-        let path = self.paths.resolve(input)?;
-        if !self.paths.contains(&path) {
-            if self.config.allow_outside_root {
-                return Ok(path);
-            }
-            return Err(PathError::OutsideWorkspace {
-                path,
-                root: self.paths.root().to_string(),
-            }
-            .into());
+        let path = self.resolve_allowed(input)?;
+        if self.paths.contains(&path) {
+            self.check_no_symlink_escape(&path).await?;
         }
-        self.check_no_symlink_escape(&path).await?;
         Ok(path)
     }
 
@@ -323,22 +315,29 @@ impl<H: Host> Toolset<H> {
     /// round trip less: the read's `stat` goes out alongside the symlink check, and the file's
     /// bytes (when not cached) are fetched only once the path is known to be allowed.
     pub async fn resolve_and_read(&self, input: &str) -> ToolResult<(String, HostResult<CachedRead>)> {
-        let path = self.paths.resolve(input)?;
+        let path = self.resolve_allowed(input)?;
         let stat = if self.paths.contains(&path) {
             let (checked, stat) = futures::join!(self.check_no_symlink_escape(&path), self.host.stat(&path));
             checked?;
             stat
-        } else if self.config.allow_outside_root {
-            self.host.stat(&path).await
         } else {
-            return Err(PathError::OutsideWorkspace {
-                path,
-                root: self.paths.root().to_string(),
-            }
-            .into());
+            self.host.stat(&path).await
         };
         let read = self.cache.read_after_stat(&self.host, &path, stat).await;
         Ok((path, read))
+    }
+
+    /// The workspace path for `input`, unless it is outside the workspace and that is not allowed.
+    fn resolve_allowed(&self, input: &str) -> ToolResult<String> {
+        let path = self.paths.resolve(input)?;
+        if self.paths.contains(&path) || self.config.allow_outside_root {
+            return Ok(path);
+        }
+        Err(PathError::OutsideWorkspace {
+            path,
+            root: self.paths.root().to_string(),
+        }
+        .into())
     }
 
     /// The nearest existing ancestor (or the path itself) must resolve inside the real root.
