@@ -69,8 +69,8 @@ pub fn decode(bytes: &[u8]) -> Option<Decoded> {
     })
 }
 
-/// UTF-8 bytes as text, and whether any were invalid (replaced by U+FFFD). Valid text (the usual case) is
-/// validated once and copied once.
+/// UTF-8 bytes as text, and whether any were invalid (replaced by U+FFFD). Valid text, the usual
+/// case, is validated once and copied once.
 fn utf8_lossy(bytes: &[u8]) -> (String, bool) {
     match std::str::from_utf8(bytes) {
         Ok(text) => (text.to_owned(), false),
@@ -131,8 +131,8 @@ pub(crate) const fn zero_byte_mask(x: u64) -> u64 {
     !(((x & LOW7) + LOW7) | x | LOW7)
 }
 
-/// Whether `bytes` holds `byte`, eight bytes at a time: in the size-optimised wasm build this is
-/// several times faster than `memchr` or `<[u8]>::contains`.
+/// Whether `bytes` holds `byte`, eight bytes at a time inline: in the wasm build about twice as
+/// fast as `memchr`, whose portable code reads four bytes at a time there and is not inlined.
 pub(crate) fn contains_byte(bytes: &[u8], byte: u8) -> bool {
     let pattern = repeat_byte(byte);
     let mut rest = bytes;
@@ -232,6 +232,14 @@ mod tests {
         assert_eq!(d.text, "héllo\n");
         assert_eq!(d.encoding, Encoding::Utf16Le);
         assert_eq!(d.line_ending, LineEnding::CrLf);
+    }
+
+    #[test]
+    fn invalid_utf8_is_flagged_with_or_without_a_bom() {
+        assert!(decode(b"caf\xE9\n").is_some_and(|d| d.invalid_utf8 && d.text == "caf\u{FFFD}\n"));
+        assert!(decode(b"\xEF\xBB\xBFcaf\xE9\n").is_some_and(|d| d.invalid_utf8));
+        assert!(decode("caf\u{e9}\n".as_bytes()).is_some_and(|d| !d.invalid_utf8));
+        assert!(decode(&encode("x\n", true, Encoding::Utf16Le, LineEnding::Lf)).is_some_and(|d| !d.invalid_utf8));
     }
 
     #[test]
