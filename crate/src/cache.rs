@@ -60,6 +60,18 @@ impl Default for FileCache {
 pub struct CachedRead {
     pub bytes: Rc<Vec<u8>>,
     pub meta: Metadata,
+    /// The file's version as the host's `stat` reported it (`meta` shows the size of `bytes`).
+    pub state: FileState,
+}
+
+/// A file's version as the host reported it, absent included. Kept by a caller that writes the
+/// file right after seeing it, so [`FileCache::write`] needs no `stat` of its own first.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FileState(Option<Version>);
+
+impl FileState {
+    /// The file did not exist.
+    pub const ABSENT: FileState = FileState(None);
 }
 
 impl FileCache {
@@ -81,6 +93,16 @@ impl FileCache {
     /// one the cached bytes are known to match.
     pub async fn read<F: FileSystem>(&self, fs: &F, path: &str) -> HostResult<CachedRead> {
         let stat = fs.stat(path).await;
+        self.read_after_stat(fs, path, stat).await
+    }
+
+    /// [`Self::read`] for a caller that has just `stat`ed the file itself (alongside other work).
+    pub async fn read_after_stat<F: FileSystem>(
+        &self,
+        fs: &F,
+        path: &str,
+        stat: HostResult<Metadata>,
+    ) -> HostResult<CachedRead> {
         let version = match &stat {
             Ok(meta) if meta.kind == FileKind::Directory => {
                 return Err(HostError::new(
@@ -104,7 +126,11 @@ impl FileCache {
                     },
                     Err(_) => written_metadata(bytes.len()),
                 };
-                return Ok(CachedRead { bytes, meta });
+                return Ok(CachedRead {
+                    bytes,
+                    meta,
+                    state: FileState(version),
+                });
             }
         }
         let meta = stat?;
@@ -118,13 +144,30 @@ impl FileCache {
                 last_use: self.tick(),
             },
         );
-        Ok(CachedRead { bytes, meta })
+        Ok(CachedRead {
+            bytes,
+            meta,
+            state: FileState(version),
+        })
     }
 
     /// Write through the cache. Returns the metadata after the write (as the host reports it; a
     /// host that does not show the new file yet gets the written size and mtime 0).
-    pub async fn write<F: FileSystem>(&self, fs: &F, path: &str, bytes: Vec<u8>) -> HostResult<Metadata> {
-        let before = fs.stat(path).await.ok().map(|m| Version::from(&m));
+    ///
+    /// `before` is the file's state just before the write, which a lagging host may go on
+    /// reporting for a while: pass what a read just saw when nothing else can have run since (no
+    /// `await` in between), or None to have it `stat`ed here.
+    pub async fn write<F: FileSystem>(
+        &self,
+        fs: &F,
+        path: &str,
+        bytes: Rc<Vec<u8>>,
+        before: Option<FileState>,
+    ) -> HostResult<Metadata> {
+        let before = match before {
+            Some(FileState(version)) => version,
+            None => fs.stat(path).await.ok().map(|m| Version::from(&m)),
+        };
         fs.write_file(path, &bytes).await?;
         let after = fs.stat(path).await.ok();
         let mut versions = vec![after.as_ref().map(Version::from)];
@@ -136,7 +179,7 @@ impl FileCache {
         self.insert(
             path,
             Entry {
-                bytes: Rc::new(bytes),
+                bytes,
                 versions,
                 written_by_us: true,
                 last_use: self.tick(),

@@ -7,6 +7,7 @@
 //! (`similar`'s relative timeout, which works on wasm through `web-time`): past it, `similar` finishes
 //! with a coarser but still valid diff rather than blocking.
 
+use crate::tools::text::{repeat_byte, zero_byte_mask};
 use serde::{Deserialize, Serialize};
 use similar::algorithms::{myers, Capture, Replace};
 use similar::DiffOp;
@@ -142,11 +143,28 @@ pub fn unified_diff(path: &str, old: &str, new: &str, context: usize) -> String 
     structured_patch(old, new, context).unified(path)
 }
 
+/// What a caller knows of two texts it diffs: their first `prefix` and last `suffix` bytes are
+/// the same (the new text was made by copying them), so they need not be compared again.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct KnownSame {
+    pub prefix: usize,
+    pub suffix: usize,
+}
+
+/// [`structured_patch`] for texts that agree where `known` says: the same hunks, without the
+/// two passes over the whole texts that finding the change costs otherwise.
+pub fn structured_patch_knowing(old: &str, new: &str, context: usize, known: KnownSame) -> Diff {
+    patch(old, new, context, &DiffLimits::default(), known)
+}
+
 pub fn structured_patch_with(old: &str, new: &str, context: usize, limits: &DiffLimits) -> Diff {
-    if old == new {
+    patch(old, new, context, limits, KnownSame::default())
+}
+
+fn patch(old: &str, new: &str, context: usize, limits: &DiffLimits, known: KnownSame) -> Diff {
+    let Some(window) = Window::around_change(old, new, context, known) else {
         return Diff::Patch { hunks: Vec::new() };
-    }
-    let window = Window::around_change(old, new, context);
+    };
     let old_mid = &old[window.start..window.old_end];
     let new_mid = &new[window.start..window.new_end];
     if old_mid.len() + new_mid.len() > limits.max_bytes
@@ -242,9 +260,15 @@ struct Window {
 }
 
 impl Window {
-    fn around_change(old: &str, new: &str, context: usize) -> Self {
+    /// None when the texts are the same.
+    fn around_change(old: &str, new: &str, context: usize, known: KnownSame) -> Option<Self> {
         let (ob, nb) = (old.as_bytes(), new.as_bytes());
-        let prefix = common_prefix_len(ob, nb);
+        let known_prefix = known.prefix.min(ob.len()).min(nb.len());
+        debug_assert_eq!(ob[..known_prefix], nb[..known_prefix], "KnownSame.prefix is wrong");
+        let prefix = known_prefix + common_prefix_len(&ob[known_prefix..], &nb[known_prefix..]);
+        if prefix == ob.len() && prefix == nb.len() {
+            return None;
+        }
         let mut start = line_start_at_or_before(ob, prefix);
         for _ in 0..context {
             if start == 0 {
@@ -252,7 +276,18 @@ impl Window {
             }
             start = line_start_at_or_before(ob, start - 1);
         }
-        let suffix = common_suffix_len(&ob[start..], &nb[start..]);
+        let (old_rest, new_rest) = (&ob[start..], &nb[start..]);
+        let known_suffix = known.suffix.min(old_rest.len()).min(new_rest.len());
+        let (old_rest, new_rest) = (
+            &old_rest[..old_rest.len() - known_suffix],
+            &new_rest[..new_rest.len() - known_suffix],
+        );
+        debug_assert_eq!(
+            ob[old_rest.len() + start..],
+            nb[new_rest.len() + start..],
+            "KnownSame.suffix is wrong"
+        );
+        let suffix = known_suffix + common_suffix_len(old_rest, new_rest);
         // The first line break inside the common suffix ends the window (both sides agree there).
         let suffix_start = ob.len() - suffix;
         let mut old_end = match ob[suffix_start..].iter().position(|&b| b == b'\n') {
@@ -269,54 +304,74 @@ impl Window {
             };
         }
         let tail = ob.len() - old_end;
-        Window {
+        Some(Window {
             start,
             old_end,
             new_end: nb.len() - tail,
             first_line: count_newlines(&ob[..start]),
-        }
+        })
     }
 }
 
-/// Compared a block at a time: slice equality is a memcmp, a byte loop is not vectorised.
-const BLOCK: usize = 256;
+// The scans below go eight bytes at a time through `split_first_chunk`: the wasm build is
+// optimised for size, where slice comparison is a byte-at-a-time `memcmp` and iterator adapters
+// are called out of line per element.
 
 fn common_prefix_len(a: &[u8], b: &[u8]) -> usize {
     let n = a.len().min(b.len());
+    let (mut a_rest, mut b_rest) = (&a[..n], &b[..n]);
     let mut i = 0;
-    while i + BLOCK <= n && a[i..i + BLOCK] == b[i..i + BLOCK] {
-        i += BLOCK;
+    while let (Some((wa, ta)), Some((wb, tb))) = (a_rest.split_first_chunk::<8>(), b_rest.split_first_chunk::<8>()) {
+        let diff = u64::from_le_bytes(*wa) ^ u64::from_le_bytes(*wb);
+        if diff != 0 {
+            // Little-endian: the lowest set bit is in the first differing byte.
+            return i + (diff.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+        (a_rest, b_rest) = (ta, tb);
     }
-    while i < n && a[i] == b[i] {
-        i += 1;
-    }
-    i
+    i + a_rest.iter().zip(b_rest).take_while(|(x, y)| x == y).count()
 }
 
+/// Scanned forwards, remembering the last difference: backwards, the wasm build does not inline
+/// the word reads and runs several times slower. The caller passes the texts from the start of
+/// the change, so either way the bytes after the change are the ones read.
 fn common_suffix_len(a: &[u8], b: &[u8]) -> usize {
     let n = a.len().min(b.len());
-    let (a_end, b_end) = (a.len(), b.len());
-    let mut k = 0;
-    while k + BLOCK <= n && a[a_end - k - BLOCK..a_end - k] == b[b_end - k - BLOCK..b_end - k] {
-        k += BLOCK;
+    let (mut a_rest, mut b_rest) = (&a[a.len() - n..], &b[b.len() - n..]);
+    // One past the last differing byte, counted from the start of the compared tails.
+    let mut differs_until = 0;
+    let mut i = 0;
+    while let (Some((wa, ta)), Some((wb, tb))) = (a_rest.split_first_chunk::<8>(), b_rest.split_first_chunk::<8>()) {
+        let diff = u64::from_le_bytes(*wa) ^ u64::from_le_bytes(*wb);
+        if diff != 0 {
+            // Little-endian: the highest set bit is in the last differing byte.
+            differs_until = i + 8 - (diff.leading_zeros() / 8) as usize;
+        }
+        i += 8;
+        (a_rest, b_rest) = (ta, tb);
     }
-    while k < n && a[a_end - k - 1] == b[b_end - k - 1] {
-        k += 1;
+    for (j, (x, y)) in a_rest.iter().zip(b_rest).enumerate() {
+        if x != y {
+            differs_until = i + j + 1;
+        }
     }
-    k
+    n - differs_until
 }
 
 fn line_start_at_or_before(bytes: &[u8], pos: usize) -> usize {
     bytes[..pos].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1)
 }
 
-/// Counted with byte-sized sums over short chunks, which the compiler vectorises (a plain
-/// `filter().count()` runs a byte at a time).
 fn count_newlines(bytes: &[u8]) -> usize {
-    bytes
-        .chunks(255)
-        .map(|chunk| usize::from(chunk.iter().fold(0u8, |n, &b| n + u8::from(b == b'\n'))))
-        .sum()
+    let newlines = repeat_byte(b'\n');
+    let mut count = 0;
+    let mut rest = bytes;
+    while let Some((word, tail)) = rest.split_first_chunk::<8>() {
+        count += zero_byte_mask(u64::from_le_bytes(*word) ^ newlines).count_ones() as usize;
+        rest = tail;
+    }
+    count + rest.iter().filter(|&&b| b == b'\n').count()
 }
 
 /// Lines as a diff counts them: a final line without a break still counts.
@@ -465,6 +520,54 @@ mod tests {
         );
         assert!(diff.hunks().is_empty());
         assert!(diff.unified("f").contains("too large"));
+    }
+
+    #[test]
+    fn known_same_ends_give_the_hunks_a_full_comparison_gives() {
+        let old: String = (1..=60).map(|i| format!("line {i}\n")).collect();
+        let new = old
+            .replace("line 30\n", "line 30\nline 30b\n")
+            .replace("line 31\n", "line 31!\n");
+        let at = old.find("line 30\n").unwrap_or(0);
+        let known = KnownSame {
+            prefix: at,
+            suffix: old.len() - old.find("line 32").unwrap_or(0),
+        };
+        assert_eq!(
+            structured_patch_knowing(&old, &new, 3, known),
+            structured_patch(&old, &new, 3)
+        );
+        // Knowing less than there is changes nothing either.
+        let less = KnownSame { prefix: 3, suffix: 2 };
+        assert_eq!(
+            structured_patch_knowing(&old, &new, 3, less),
+            structured_patch(&old, &new, 3)
+        );
+        assert!(
+            structured_patch_knowing(&old, &old, 3, KnownSame { prefix: 5, suffix: 5 })
+                .hunks()
+                .is_empty()
+        );
+    }
+
+    #[test]
+    fn word_at_a_time_scans_agree_with_byte_at_a_time_ones() {
+        let base: Vec<u8> = (0..40u8).map(|i| if i % 5 == 0 { b'\n' } else { b'a' + i }).collect();
+        for len in 0..base.len() {
+            let a = &base[..len];
+            assert_eq!(count_newlines(a), a.iter().filter(|&&b| b == b'\n').count());
+            for at in 0..len {
+                let mut b = a.to_vec();
+                b[at] ^= 0x80;
+                assert_eq!(common_prefix_len(a, &b), at);
+                assert_eq!(common_suffix_len(a, &b), len - at - 1);
+                // Unequal lengths: compared up to the shorter one, from its own end for suffixes.
+                assert_eq!(common_prefix_len(a, &b[..at]), at);
+                assert_eq!(common_suffix_len(&a[at..], a), len - at);
+            }
+            assert_eq!(common_prefix_len(a, a), len);
+            assert_eq!(common_suffix_len(a, a), len);
+        }
     }
 
     #[test]

@@ -29,6 +29,8 @@ struct LaggingHost {
     inner: NativeHost,
     lag_calls: usize,
     stale: RefCell<HashMap<String, StaleView>>,
+    /// The file system calls made, in order, by method name.
+    calls: RefCell<Vec<&'static str>>,
 }
 
 impl LaggingHost {
@@ -37,7 +39,12 @@ impl LaggingHost {
             inner: NativeHost::new(),
             lag_calls,
             stale: RefCell::new(HashMap::new()),
+            calls: RefCell::new(Vec::new()),
         }
+    }
+
+    fn record(&self, call: &'static str) {
+        self.calls.borrow_mut().push(call);
     }
 
     fn is_lagging(&self, path: &str) -> bool {
@@ -59,6 +66,7 @@ impl LaggingHost {
 
 impl FileSystem for LaggingHost {
     async fn read_file(&self, path: &str) -> HostResult<Vec<u8>> {
+        self.record("read_file");
         match self.stale_answer(path, |v| v.before.as_ref().map(|(bytes, _)| bytes.clone())) {
             Some(Some(bytes)) => Ok(bytes),
             Some(None) => Err(HostError::not_found(path)),
@@ -67,11 +75,15 @@ impl FileSystem for LaggingHost {
     }
 
     async fn write_file(&self, path: &str, data: &[u8]) -> HostResult<()> {
+        self.record("write_file");
         let before = match (self.inner.read_file(path).await, self.inner.stat(path).await) {
             (Ok(bytes), Ok(meta)) => Some((bytes, meta)),
             _ => None,
         };
         self.inner.write_file(path, data).await?;
+        if self.lag_calls == 0 {
+            return Ok(());
+        }
         self.stale.borrow_mut().insert(
             path.to_string(),
             StaleView {
@@ -83,6 +95,7 @@ impl FileSystem for LaggingHost {
     }
 
     async fn stat(&self, path: &str) -> HostResult<Metadata> {
+        self.record("stat");
         match self.stale_answer(path, |v| v.before.as_ref().map(|(_, meta)| meta.clone())) {
             Some(Some(meta)) => Ok(meta),
             Some(None) => Err(HostError::not_found(path)),
@@ -111,6 +124,7 @@ impl FileSystem for LaggingHost {
     }
 
     async fn real_path(&self, path: &str) -> HostResult<String> {
+        self.record("real_path");
         self.inner.real_path(path).await
     }
 }
@@ -269,4 +283,27 @@ fn a_new_file_reads_back_while_the_host_does_not_show_it_yet() {
         json!({"file_path": path, "old_string": "fresh", "new_string": "edited"}),
     );
     assert_eq!(ws.read_content(&path), "edited\n");
+}
+
+#[test]
+fn edits_of_a_read_file_take_one_stat_before_and_one_after_each_write_and_no_reread() {
+    let expected = ["real_path", "stat", "write_file", "stat"];
+    for lag_calls in [0, 10] {
+        let ws = Lagging::new(lag_calls);
+        let path = ws.put("a.txt", "one\ntwo\n");
+        ws.read_content(&path);
+        ws.ts.host.calls.borrow_mut().clear();
+        ws.ok(
+            "Edit",
+            json!({"file_path": path, "old_string": "one", "new_string": "1"}),
+        );
+        assert_eq!(*ws.ts.host.calls.borrow(), expected, "lag {lag_calls}");
+        ws.ts.host.calls.borrow_mut().clear();
+        ws.ok(
+            "Edit",
+            json!({"file_path": path, "old_string": "two", "new_string": "2"}),
+        );
+        assert_eq!(*ws.ts.host.calls.borrow(), expected, "lag {lag_calls}");
+        assert_eq!(ws.read_content(&path), "1\n2\n");
+    }
 }

@@ -522,6 +522,21 @@ fn write_through_a_symlink_leading_outside_is_refused_and_nothing_is_written_the
 // ---------------------------------------------------------------- Edit
 
 #[test]
+fn edit_through_a_symlink_leading_outside_is_refused_and_the_target_is_untouched() {
+    let ws = Workspace::new();
+    let outside = tempfile::tempdir().unwrap();
+    fs::write(outside.path().join("target.txt"), "outside\n").unwrap();
+    std::os::unix::fs::symlink(outside.path().join("target.txt"), ws.path("link.txt")).unwrap();
+
+    let message = ws.err(
+        "Edit",
+        json!({"file_path": ws.path("link.txt"), "old_string": "outside", "new_string": "changed"}),
+    );
+    assert!(message.contains("through a symbolic link"), "{message}");
+    assert_eq!(fs::read(outside.path().join("target.txt")).unwrap(), b"outside\n");
+}
+
+#[test]
 fn edit_replaces_a_unique_match_and_reports_the_patch() {
     let ws = Workspace::new();
     let path = ws.put("a.txt", "hello world\nsecond line\n");

@@ -8,11 +8,17 @@ use super::notebook::{self, NotebookChange};
 use super::read::{self, STATE_IS_CURRENT};
 use super::text::{self, Decoded, Encoding, LineEnding};
 use super::{parse_input, write, Host, ToolError, ToolOutput, ToolResult, ToolSpec, Toolset};
-use crate::diff::{self, Diff, DEFAULT_CONTEXT};
+use crate::cache::{CachedRead, FileState};
+use crate::diff::{self, Diff, KnownSame, DEFAULT_CONTEXT};
 use crate::host::HostErrorKind;
+use memchr::arch::all::packedpair::Pair;
+use memchr::memmem;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{json, Value};
+use std::borrow::Cow;
 use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
 use std::rc::Rc;
 
 const NO_CHANGES: &str = "No changes to make: old_string and new_string are exactly the same.";
@@ -188,8 +194,8 @@ impl FileFormat {
         }
     }
 
-    fn encode(&self, text: &str) -> Vec<u8> {
-        text::encode(text, self.bom, self.encoding, self.line_ending)
+    fn encode(&self, text: String) -> Vec<u8> {
+        text::encode_owned(text, self.bom, self.encoding, self.line_ending)
     }
 
     /// Text from outside (the review editor) in the decoded form: `\n` breaks for a CRLF file.
@@ -243,16 +249,22 @@ pub struct ProposedWrite {
     pub(crate) format: FileFormat,
     /// The file's bytes when the proposal was made; None when it did not exist.
     pub(crate) base: Option<BaseBytes>,
+    /// The ends of `original` that `proposed` keeps as they were, so its diff need not find them.
+    pub(crate) unchanged: KnownSame,
 }
 
 /// The bytes a proposal was computed from. Kept (shared with the cache, not copied) rather than
 /// hashed: the commit-time check is then a pointer comparison when the cache still holds them.
 #[derive(Clone, PartialEq)]
-pub struct BaseBytes(pub(crate) Rc<Vec<u8>>);
+pub struct BaseBytes {
+    bytes: Rc<Vec<u8>>,
+    /// The file's version the read showed, for a write that follows at once.
+    state: FileState,
+}
 
 impl fmt::Debug for BaseBytes {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "BaseBytes({} bytes)", self.0.len())
+        write!(f, "BaseBytes({} bytes)", self.bytes.len())
     }
 }
 
@@ -264,24 +276,38 @@ impl ProposedWrite {
         const MAX_ECHO_BYTES: usize = 256 * 1024;
         self.original.as_deref().filter(|o| o.len() <= MAX_ECHO_BYTES)
     }
+
+    /// The file's state when the proposal was made.
+    fn seen(&self) -> FileState {
+        self.base.as_ref().map_or(FileState::ABSENT, |base| base.state)
+    }
 }
 
 impl BaseBytes {
+    pub(crate) fn of(read: &CachedRead) -> Self {
+        BaseBytes {
+            bytes: read.bytes.clone(),
+            state: read.state,
+        }
+    }
+
     fn matches(&self, current: &Rc<Vec<u8>>) -> bool {
-        Rc::ptr_eq(&self.0, current) || self.0 == *current
+        Rc::ptr_eq(&self.bytes, current) || self.bytes == *current
     }
 }
 
 /// Compute the full new file for `tool` ("Edit", "MultiEdit", "Write" or "NotebookEdit") with the
 /// tool's checks (read before edit, unchanged since read, match rules), without writing anything.
 pub async fn propose<H: Host>(ts: &Toolset<H>, tool: &str, args: Value) -> ToolResult<ProposedWrite> {
-    match tool {
+    // Boxed behind `dyn` so that each tool's proposal stays a wasm function of its own (see
+    // `Toolset::call`): Edit then runs, and V8 optimises, only its own code.
+    let proposal: Pin<Box<dyn Future<Output = ToolResult<ProposedWrite>> + '_>> = match tool {
         "Edit" => {
             let input: EditInput = parse_input("Edit", args)?;
             if input.edit.old_string == input.edit.new_string {
                 return Err(ToolError::new(NO_CHANGES));
             }
-            propose_edits(ts, input.file_path, Edits::One(input.edit)).await
+            Box::pin(propose_edits(ts, input.file_path, Edits::One(input.edit)))
         }
         "MultiEdit" => {
             let input: MultiEditInput = parse_input("MultiEdit", args)?;
@@ -290,12 +316,13 @@ pub async fn propose<H: Host>(ts: &Toolset<H>, tool: &str, args: Value) -> ToolR
                     "InputValidationError: MultiEdit failed due to the following issue: edits must contain at least one edit",
                 ));
             }
-            propose_edits(ts, input.file_path, Edits::Many(input.edits)).await
+            Box::pin(propose_edits(ts, input.file_path, Edits::Many(input.edits)))
         }
-        "Write" => write::propose(ts, args).await,
-        "NotebookEdit" => notebook::propose(ts, args).await,
-        other => Err(ToolError(format!("{other} does not write files."))),
-    }
+        "Write" => Box::pin(write::propose(ts, args)),
+        "NotebookEdit" => Box::pin(notebook::propose(ts, args)),
+        other => return Err(ToolError(format!("{other} does not write files."))),
+    };
+    proposal.await
 }
 
 /// Write a proposal: `user_content` (the text the user left in review) replaces the proposed text
@@ -306,54 +333,94 @@ pub async fn commit<H: Host>(
     proposal: ProposedWrite,
     user_content: Option<String>,
 ) -> ToolResult<ToolOutput> {
-    check_unchanged_since_propose(ts, &proposal).await?;
+    let seen = check_unchanged_since_propose(ts, &proposal).await?;
+    write_proposal(ts, proposal, user_content, seen).await
+}
+
+/// [`propose`] and write at once, as the tools do when called without review. The read `propose`
+/// made is the check: no `await` separates it from the write, so nothing can have run in between.
+pub async fn propose_and_write<H: Host>(ts: &Toolset<H>, tool: &str, args: Value) -> ToolResult<ToolOutput> {
+    let proposal = propose(ts, tool, args).await?;
+    let seen = proposal.seen();
+    write_proposal(ts, proposal, None, seen).await
+}
+
+/// Write `proposal` (or the user's text) over the file last seen in state `seen`.
+async fn write_proposal<H: Host>(
+    ts: &Toolset<H>,
+    mut proposal: ProposedWrite,
+    user_content: Option<String>,
+    seen: FileState,
+) -> ToolResult<ToolOutput> {
     let user_content = user_content
         .map(|c| proposal.format.normalize(c))
         .filter(|c| *c != proposal.proposed);
     let user_modified = user_content.is_some();
-    let written = user_content.unwrap_or_else(|| proposal.proposed.clone());
-    ts.write_file(&proposal.path, proposal.format.encode(&written)).await?;
-    // The patch of what was actually written; a created file and a notebook report none.
-    let patch = || diff::structured_patch(proposal.original.as_deref().unwrap_or(""), &written, DEFAULT_CONTEXT);
-    Ok(match &proposal.request {
-        WriteRequest::Write if proposal.original.is_none() => write::output(&proposal, &written, user_modified, &[]),
-        WriteRequest::Write => write::output(&proposal, &written, user_modified, patch().hunks()),
-        WriteRequest::NotebookEdit(change) => notebook::output(&proposal, change, &written, user_modified),
+    let written = user_content.unwrap_or_else(|| std::mem::take(&mut proposal.proposed));
+    // The result is built before the write so the text can then be moved into the file's bytes
+    // (no copy of a large file); it is returned only once the write succeeded.
+    let output = committed_output(&proposal, &written, user_modified);
+    ts.write_file_seen(&proposal.path, proposal.format.encode(written), Some(seen))
+        .await?;
+    Ok(output)
+}
+
+/// The result of writing `written` for `proposal`, with the patch of what was actually written; a
+/// created file and a notebook report none.
+fn committed_output(proposal: &ProposedWrite, written: &str, user_modified: bool) -> ToolOutput {
+    // What the proposal knows of its unchanged ends holds for the proposed text only.
+    let unchanged = if user_modified {
+        KnownSame::default()
+    } else {
+        proposal.unchanged
+    };
+    let patch = || {
+        diff::structured_patch_knowing(
+            proposal.original.as_deref().unwrap_or(""),
+            written,
+            DEFAULT_CONTEXT,
+            unchanged,
+        )
+    };
+    match &proposal.request {
+        WriteRequest::Write if proposal.original.is_none() => write::output(proposal, written, user_modified, &[]),
+        WriteRequest::Write => write::output(proposal, written, user_modified, patch().hunks()),
+        WriteRequest::NotebookEdit(change) => notebook::output(proposal, change, written, user_modified),
         WriteRequest::Edit {
             old_string,
             new_string,
             replace_all,
-        } => edit_output(&proposal, old_string, new_string, *replace_all, user_modified, &patch()),
-        WriteRequest::MultiEdit { edits } => multi_edit_output(&proposal, edits, user_modified, &patch()),
-    })
+        } => edit_output(proposal, old_string, new_string, *replace_all, user_modified, &patch()),
+        WriteRequest::MultiEdit { edits } => multi_edit_output(proposal, edits, user_modified, &patch()),
+    }
 }
 
 /// The change a proposal makes, for review: hunks with 3 lines of context, or a summary when too
 /// large. Render text with [`Diff::unified`].
 pub fn diff_of(proposal: &ProposedWrite) -> Diff {
-    diff::structured_patch(
+    diff::structured_patch_knowing(
         proposal.original.as_deref().unwrap_or(""),
         &proposal.proposed,
         DEFAULT_CONTEXT,
+        proposal.unchanged,
     )
 }
 
 pub async fn run_edit<H: Host>(ts: &Toolset<H>, args: Value) -> ToolResult<ToolOutput> {
-    let proposal = propose(ts, "Edit", args).await?;
-    commit(ts, proposal, None).await
+    propose_and_write(ts, "Edit", args).await
 }
 
 pub async fn run_multi_edit<H: Host>(ts: &Toolset<H>, args: Value) -> ToolResult<ToolOutput> {
-    let proposal = propose(ts, "MultiEdit", args).await?;
-    commit(ts, proposal, None).await
+    propose_and_write(ts, "MultiEdit", args).await
 }
 
-async fn check_unchanged_since_propose<H: Host>(ts: &Toolset<H>, proposal: &ProposedWrite) -> ToolResult<()> {
+/// The file's state now, when it is still what the proposal was computed from.
+async fn check_unchanged_since_propose<H: Host>(ts: &Toolset<H>, proposal: &ProposedWrite) -> ToolResult<FileState> {
     let name = &proposal.file_path;
     let current = ts.cache.read(&ts.host, &proposal.path).await;
     match (current, &proposal.base) {
-        (Ok(current), Some(base)) if base.matches(&current.bytes) => Ok(()),
-        (Err(e), None) if e.kind == HostErrorKind::NotFound => Ok(()),
+        (Ok(current), Some(base)) if base.matches(&current.bytes) => Ok(current.state),
+        (Err(e), None) if e.kind == HostErrorKind::NotFound => Ok(FileState::ABSENT),
         (Ok(_), Some(_)) => Err(ToolError(format!(
             "The file {name} was changed on disk while your change was waiting for review, so nothing was written. Read it again, then make the change again."
         ))),
@@ -378,7 +445,7 @@ pub(crate) fn decode_for_writing(bytes: &[u8]) -> ToolResult<Decoded> {
     let Some(decoded) = text::decode(bytes) else {
         return Err(refuse("has NUL bytes in its first 8 KB: binary data, UTF-16/UTF-32 without a byte-order mark, or text with embedded NULs"));
     };
-    if decoded.encoding == Encoding::Utf8 && !read::is_valid_utf8_after_bom(bytes) {
+    if decoded.invalid_utf8 {
         return Err(refuse(
             "is not valid UTF-8: it uses a legacy encoding such as Windows-1252, Shift-JIS or GBK, or it is binary",
         ));
@@ -402,9 +469,9 @@ impl Edits {
 }
 
 async fn propose_edits<H: Host>(ts: &Toolset<H>, file_path: String, edits: Edits) -> ToolResult<ProposedWrite> {
-    let path = ts.resolve_path(&file_path).await?;
+    let (path, read) = ts.resolve_and_read(&file_path).await?;
     let creates = edits.as_slice().first().is_some_and(|e| e.old_string.is_empty());
-    let (original, format, base) = match ts.cache.read(&ts.host, &path).await {
+    let (original, format, base) = match read {
         Ok(current) => {
             let decoded = decode_for_writing(&current.bytes)?;
             if creates {
@@ -420,7 +487,7 @@ async fn propose_edits<H: Host>(ts: &Toolset<H>, file_path: String, edits: Edits
                 ts.check_fresh(&path, &current)?;
             }
             let format = FileFormat::of(&decoded);
-            (Some(decoded.text), format, Some(BaseBytes(current.bytes.clone())))
+            (Some(decoded.text), format, Some(BaseBytes::of(&current)))
         }
         Err(e) if e.kind == HostErrorKind::NotFound => {
             if !creates {
@@ -434,17 +501,16 @@ async fn propose_edits<H: Host>(ts: &Toolset<H>, file_path: String, edits: Edits
         Err(e) => return Err(ToolError(format!("Could not read {file_path}: {}", e.message))),
     };
     let before = original.as_deref().unwrap_or("");
-    let (proposed, first_actual_old) =
-        apply_edits(before, edits.as_slice()).map_err(|failure| match (&edits, failure.index) {
-            (Edits::Many(_), Some(index)) => ToolError(format!(
-                "edits[{index}] failed: {}\nNo edits were applied; the file is unchanged.",
-                failure.message
-            )),
-            _ => ToolError(failure.message),
-        })?;
+    let applied = apply_edits(before, edits.as_slice()).map_err(|failure| match (&edits, failure.index) {
+        (Edits::Many(_), Some(index)) => ToolError(format!(
+            "edits[{index}] failed: {}\nNo edits were applied; the file is unchanged.",
+            failure.message
+        )),
+        _ => ToolError(failure.message),
+    })?;
     let request = match edits {
         Edits::One(edit) => WriteRequest::Edit {
-            old_string: first_actual_old,
+            old_string: applied.first_actual,
             new_string: edit.new_string,
             replace_all: edit.replace_all,
         },
@@ -454,10 +520,11 @@ async fn propose_edits<H: Host>(ts: &Toolset<H>, file_path: String, edits: Edits
         file_path,
         path,
         original,
-        proposed,
+        proposed: applied.text,
         request,
         format,
         base,
+        unchanged: applied.unchanged,
     })
 }
 
@@ -467,11 +534,26 @@ struct EditFailure {
     message: String,
 }
 
-/// Apply edits in order to `text`, in memory (all or nothing). Returns the new text and the text
-/// the first edit actually matched.
-fn apply_edits(text: &str, edits: &[EditOp]) -> Result<(String, String), EditFailure> {
-    let mut current = text.to_string();
+/// Edits applied to a text.
+struct Applied {
+    text: String,
+    /// The text the first edit actually matched.
+    first_actual: String,
+    /// The ends of the text no edit touched.
+    unchanged: KnownSame,
+}
+
+/// Apply edits in order to `text`, in memory (all or nothing).
+fn apply_edits(text: &str, edits: &[EditOp]) -> Result<Applied, EditFailure> {
+    // Borrowed until the first edit: a large file is copied once, into its edited form.
+    let mut current = Cow::Borrowed(text);
     let mut first_actual = String::new();
+    // Each edit leaves the text before its match and after it alone; together, the text before
+    // the earliest and after the latest.
+    let mut unchanged = KnownSame {
+        prefix: text.len(),
+        suffix: text.len(),
+    };
     for (index, edit) in edits.iter().enumerate() {
         let fail = |message: String| EditFailure {
             index: Some(index),
@@ -495,34 +577,38 @@ fn apply_edits(text: &str, edits: &[EditOp]) -> Result<(String, String), EditFai
             if index > 0 || !current.trim().is_empty() {
                 return Err(fail(FILE_EXISTS.to_string()));
             }
-            current = edit.new_string.clone();
+            current = Cow::Owned(edit.new_string.clone());
+            unchanged = KnownSame::default();
             continue;
         }
         let old = text::normalize_newlines(&edit.old_string);
         let new = text::normalize_newlines(&edit.new_string);
-        let Some(actual) = find_actual_string(&current, &old) else {
+        let Some(found) = find_actual_string(&current, &old) else {
             return Err(fail(format!(
                 "String to replace not found in file.\nString: {}",
                 edit.old_string
             )));
         };
-        if !edit.replace_all {
-            let count = current.matches(actual.as_str()).count();
-            if count > 1 {
-                return Err(fail(format!(
-                    "Found {count} matches of the string to replace, but replace_all is false. To replace all occurrences, set replace_all to true. To replace only one occurrence, please provide more context to uniquely identify the instance.\nString: {}",
-                    edit.old_string
-                )));
-            }
+        // Matches do not overlap (as `str::matches` counts them): a second one starts after the first.
+        let after_first = found.at + found.text.len();
+        if !edit.replace_all && find(&current[after_first..], &found.text).is_some() {
+            let count = current.matches(found.text.as_str()).count();
+            return Err(fail(format!(
+                "Found {count} matches of the string to replace, but replace_all is false. To replace all occurrences, set replace_all to true. To replace only one occurrence, please provide more context to uniquely identify the instance.\nString: {}",
+                edit.old_string
+            )));
         }
-        let new = if actual == old {
+        let new = if found.text == old {
             new
         } else {
-            apply_quote_style(&actual, &new)
+            apply_quote_style(&found.text, &new)
         };
-        current = replace(&current, &actual, &new, edit.replace_all);
+        let (replaced, kept) = replace(&current, &found, &new, edit.replace_all);
+        current = Cow::Owned(replaced);
+        unchanged.prefix = unchanged.prefix.min(kept.prefix);
+        unchanged.suffix = unchanged.suffix.min(kept.suffix);
         if index == 0 {
-            first_actual = actual;
+            first_actual = found.text;
         }
     }
     if current == text {
@@ -531,31 +617,104 @@ fn apply_edits(text: &str, edits: &[EditOp]) -> Result<(String, String), EditFai
             message: "Original and edited file match exactly. Failed to apply edit.".to_string(),
         });
     }
-    Ok((current, first_actual))
+    Ok(Applied {
+        text: current.into_owned(),
+        first_actual,
+        unchanged,
+    })
 }
 
-/// Replace `old` by `new`. Deleting a whole line's text also removes its line break, as the CLI
-/// does, so a deletion leaves no blank line behind.
-fn replace(text: &str, old: &str, new: &str, all: bool) -> String {
-    let with_break;
-    let target = if new.is_empty() && !old.ends_with('\n') && text.contains(&format!("{old}\n")) {
-        with_break = format!("{old}\n");
-        with_break.as_str()
-    } else {
-        old
+/// The first place `needle` occurs in `haystack`, as a byte offset (what `str::find` returns).
+///
+/// Edit scans the whole file for its match and for a second one. Without SIMD (the wasm build)
+/// `memmem` calls `memchr` once per occurrence of the needle's rarest byte, which in source text
+/// is every line or so; here that byte is looked for eight at a time inline, and only where the
+/// second-rarest byte is in its place too is the needle compared. Should the comparisons keep
+/// failing (a repetitive haystack), `memmem`, linear in the worst case, takes over.
+fn find(haystack: &str, needle: &str) -> Option<usize> {
+    let (h, n) = (haystack.as_bytes(), needle.as_bytes());
+    let Some(pair) = Pair::new(n) else {
+        return memmem::find(h, n);
     };
-    if all {
-        text.replace(target, new)
-    } else {
-        text.replacen(target, new, 1)
+    let last_start = h.len().checked_sub(n.len())?;
+    let (rare, other) = (usize::from(pair.index1()), usize::from(pair.index2()));
+    let (rare_byte, other_byte) = (n[rare], n[other]);
+    let pattern = text::repeat_byte(rare_byte);
+    // Where the rare byte of a match starting at `start` would be, for every possible start.
+    let mut rest = &h[rare..=last_start + rare];
+    let mut start = 0;
+    let mut compared = 0;
+    while let Some((word, tail)) = rest.split_first_chunk::<8>() {
+        let mut hits = text::zero_byte_mask(u64::from_le_bytes(*word) ^ pattern);
+        while hits != 0 {
+            // Little-endian: the lowest set bit is the earliest start.
+            let candidate = start + (hits.trailing_zeros() / 8) as usize;
+            if h[candidate + other] == other_byte {
+                if h[candidate..candidate + n.len()] == *n {
+                    return Some(candidate);
+                }
+                compared += n.len();
+                if compared > 4 * candidate + 4096 {
+                    return memmem::find(&h[candidate..], n).map(|i| candidate + i);
+                }
+            }
+            hits &= hits - 1;
+        }
+        start += 8;
+        rest = tail;
     }
+    (start..=last_start).find(|&i| h[i..i + n.len()] == *n)
 }
 
-/// The text in `haystack` that `needle` means: itself, or the same text with the file's curly
-/// quotes where the model typed straight ones (the CLI's quote normalisation).
-fn find_actual_string(haystack: &str, needle: &str) -> Option<String> {
-    if haystack.contains(needle) {
-        return Some(needle.to_string());
+/// Replace `found` (the first match) by `new`, or every match of its text with `all`. Deleting a
+/// whole line's text also removes its line break, as the CLI does, so a deletion leaves no blank
+/// line behind. Also returns the ends of `text` left as they were.
+fn replace(text: &str, found: &Found, new: &str, all: bool) -> (String, KnownSame) {
+    let old = found.text.as_str();
+    // Whatever is replaced, nothing before the first match changes.
+    let up_to_first = KnownSame {
+        prefix: found.at,
+        suffix: 0,
+    };
+    if new.is_empty() && !old.ends_with('\n') {
+        let with_break = format!("{old}\n");
+        if find(text, &with_break).is_some() {
+            let replaced = if all {
+                text.replace(&with_break, new)
+            } else {
+                text.replacen(&with_break, new, 1)
+            };
+            return (replaced, up_to_first);
+        }
+    }
+    if all {
+        return (text.replace(old, new), up_to_first);
+    }
+    let mut out = String::with_capacity(text.len() - old.len() + new.len());
+    out.push_str(&text[..found.at]);
+    out.push_str(new);
+    out.push_str(&text[found.at + old.len()..]);
+    let kept = KnownSame {
+        prefix: found.at,
+        suffix: text.len() - found.at - old.len(),
+    };
+    (out, kept)
+}
+
+/// Where an edit's old_string matched, and the file's own text there.
+struct Found {
+    at: usize,
+    text: String,
+}
+
+/// The text in `haystack` that `needle` means, at its first occurrence: itself, or the same text
+/// with the file's curly quotes where the model typed straight ones (the CLI's quote normalisation).
+fn find_actual_string(haystack: &str, needle: &str) -> Option<Found> {
+    if let Some(at) = find(haystack, needle) {
+        return Some(Found {
+            at,
+            text: needle.to_string(),
+        });
     }
     const CURLY: [char; 4] = ['\u{2018}', '\u{2019}', '\u{201C}', '\u{201D}'];
     if !haystack.contains(CURLY) && !needle.contains(CURLY) {
@@ -563,14 +722,18 @@ fn find_actual_string(haystack: &str, needle: &str) -> Option<String> {
     }
     let straight_needle = straighten_quotes(needle);
     let straight_haystack = straighten_quotes(haystack);
-    let at = straight_haystack.find(&straight_needle)?;
-    // Quote replacement keeps the character count, so char positions carry over.
+    let at = find(&straight_haystack, &straight_needle)?;
+    // Quote replacement keeps the character count, so char positions carry over. No earlier
+    // occurrence of the text found can exist: it would straighten to an earlier match.
     let start_char = straight_haystack[..at].chars().count();
     let len_chars = straight_needle.chars().count();
     let mut indices = haystack.char_indices().map(|(i, _)| i).skip(start_char);
     let start = indices.next()?;
     let end = indices.nth(len_chars.checked_sub(1)?).unwrap_or(haystack.len());
-    Some(haystack[start..end].to_string())
+    Some(Found {
+        at: start,
+        text: haystack[start..end].to_string(),
+    })
 }
 
 fn straighten_quotes(s: &str) -> String {
@@ -708,24 +871,40 @@ mod tests {
     #[test]
     fn straight_quotes_match_curly_ones_and_the_replacement_takes_their_style() {
         let text = "say \u{201C}hello\u{201D} now\n";
-        let (out, actual) = apply_edits(text, &[op("\"hello\"", "\"bye\"", false)]).ok().unwrap();
-        assert_eq!(actual, "\u{201C}hello\u{201D}");
-        assert_eq!(out, "say \u{201C}bye\u{201D} now\n");
+        let applied = apply_edits(text, &[op("\"hello\"", "\"bye\"", false)]).ok().unwrap();
+        assert_eq!(applied.first_actual, "\u{201C}hello\u{201D}");
+        assert_eq!(applied.text, "say \u{201C}bye\u{201D} now\n");
     }
 
     #[test]
     fn curly_quotes_typed_by_the_model_match_straight_ones_in_the_file() {
-        let (out, actual) = apply_edits("it's \"x\"\n", &[op("it\u{2019}s", "it is", false)])
+        let applied = apply_edits("it's \"x\"\n", &[op("it\u{2019}s", "it is", false)])
             .ok()
             .unwrap();
-        assert_eq!(actual, "it's");
-        assert_eq!(out, "it is \"x\"\n");
+        assert_eq!(applied.first_actual, "it's");
+        assert_eq!(applied.text, "it is \"x\"\n");
     }
 
     #[test]
     fn deleting_a_line_removes_its_break() {
-        let (out, _) = apply_edits("a\nb\nc\n", &[op("b", "", false)]).ok().unwrap();
-        assert_eq!(out, "a\nc\n");
+        let applied = apply_edits("a\nb\nc\n", &[op("b", "", false)]).ok().unwrap();
+        assert_eq!(applied.text, "a\nc\n");
+    }
+
+    #[test]
+    fn edits_report_the_ends_they_left_alone() {
+        let unchanged = |text: &str, edits: &[EditOp]| apply_edits(text, edits).ok().map(|a| a.unchanged);
+        let known = |prefix, suffix| Some(KnownSame { prefix, suffix });
+        assert_eq!(unchanged("0123456789", &[op("45", "x", false)]), known(4, 4));
+        // Later edits count in the text as the earlier ones left it, from its end.
+        assert_eq!(
+            unchanged("0123456789", &[op("7", "77", false), op("2", "", false)]),
+            known(2, 2)
+        );
+        // Past the first match, replace_all and a deleted line's break are not tracked.
+        assert_eq!(unchanged("a1a2a3", &[op("a", "b", true)]), known(0, 0));
+        assert_eq!(unchanged("x\nab\nc\n", &[op("ab", "", false)]), known(2, 0));
+        assert_eq!(unchanged("", &[op("", "new\n", false)]), known(0, 0));
     }
 
     #[test]
@@ -735,6 +914,32 @@ mod tests {
             .unwrap();
         assert_eq!(failure.index, Some(1));
         assert!(failure.message.contains("substring of a new_string"));
+    }
+
+    #[test]
+    fn find_agrees_with_str_find() {
+        let haystack = "ab\u{e9}cab\u{e9}ab\u{e9}c\nxyz abc ab\u{e9}c\u{2019}x";
+        for start in 0..haystack.len() {
+            for end in start..=haystack.len() {
+                if let (Some(needle), Some(suffix)) = (haystack.get(start..end), haystack.get(start..)) {
+                    assert_eq!(find(haystack, needle), haystack.find(needle), "{needle:?}");
+                    assert_eq!(find(suffix, needle), suffix.find(needle), "{needle:?} in {suffix:?}");
+                }
+            }
+        }
+        assert_eq!(find("abc", "abcd"), None);
+        assert_eq!(find("", "ab"), None);
+        assert_eq!(find("abc", ""), Some(0));
+    }
+
+    #[test]
+    fn find_in_a_repetitive_text_hands_over_without_missing_the_match() {
+        // The needle's two rarest bytes are in place at every other position, and the comparison
+        // fails only at its end.
+        let needle = format!("{}yx", "xy".repeat(100));
+        let haystack = format!("{}{needle}z", "xy".repeat(5000));
+        assert_eq!(find(&haystack, &needle), Some(10_000));
+        assert_eq!(find(&haystack[..10_000], &needle), None);
     }
 
     #[test]

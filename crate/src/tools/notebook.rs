@@ -5,6 +5,7 @@ use super::edit::{self, BaseBytes, FileFormat, ProposedWrite, WriteRequest};
 use super::read::{extension, format_bytes, MAX_TOKENS, MAX_WHOLE_FILE_BYTES};
 use super::text;
 use super::{content_hash, parse_input, Content, Host, ToolError, ToolOutput, ToolResult, ToolSpec, Toolset};
+use crate::diff::KnownSame;
 use crate::host::HostErrorKind;
 use base64::Engine as _;
 use serde::{Deserialize, Serialize};
@@ -51,8 +52,7 @@ fn input_schema() -> Value {
 }
 
 pub async fn run<H: Host>(ts: &Toolset<H>, args: Value) -> ToolResult<ToolOutput> {
-    let proposal = propose(ts, args).await?;
-    edit::commit(ts, proposal, None).await
+    edit::propose_and_write(ts, "NotebookEdit", args).await
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -191,7 +191,8 @@ pub(crate) async fn propose<H: Host>(ts: &Toolset<H>, args: Value) -> ToolResult
             language,
         }),
         format: FileFormat::of(&decoded),
-        base: Some(BaseBytes(current.bytes.clone())),
+        base: Some(BaseBytes::of(&current)),
+        unchanged: KnownSame::default(),
     })
 }
 

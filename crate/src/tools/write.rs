@@ -5,7 +5,7 @@ use super::edit::{self, BaseBytes, FileFormat, ProposedWrite, WriteRequest};
 use super::read::STATE_IS_CURRENT;
 use super::text::{normalize_newlines, LineEnding};
 use super::{parse_input, Host, ToolError, ToolOutput, ToolResult, ToolSpec, Toolset};
-use crate::diff::Hunk;
+use crate::diff::{Hunk, KnownSame};
 use crate::host::HostErrorKind;
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -48,16 +48,15 @@ struct WriteInput {
 }
 
 pub async fn run<H: Host>(ts: &Toolset<H>, args: Value) -> ToolResult<ToolOutput> {
-    let proposal = propose(ts, args).await?;
-    edit::commit(ts, proposal, None).await
+    edit::propose_and_write(ts, "Write", args).await
 }
 
 /// The file after the write, without writing it. An existing file must have been read and be
 /// unchanged since.
 pub(crate) async fn propose<H: Host>(ts: &Toolset<H>, args: Value) -> ToolResult<ProposedWrite> {
     let input: WriteInput = parse_input("Write", args)?;
-    let path = ts.resolve_path(&input.file_path).await?;
-    match ts.cache.read(&ts.host, &path).await {
+    let (path, read) = ts.resolve_and_read(&input.file_path).await?;
+    match read {
         Ok(current) => {
             ts.check_fresh(&path, &current)?;
             let decoded = edit::decode_for_writing(&current.bytes)?;
@@ -72,7 +71,8 @@ pub(crate) async fn propose<H: Host>(ts: &Toolset<H>, args: Value) -> ToolResult
                 original: Some(decoded.text),
                 proposed,
                 request: WriteRequest::Write,
-                base: Some(BaseBytes(current.bytes.clone())),
+                base: Some(BaseBytes::of(&current)),
+                unchanged: KnownSame::default(),
             })
         }
         Err(e) if e.kind == HostErrorKind::NotFound => Ok(ProposedWrite {
@@ -83,6 +83,7 @@ pub(crate) async fn propose<H: Host>(ts: &Toolset<H>, args: Value) -> ToolResult
             request: WriteRequest::Write,
             format: FileFormat::NEW_FILE,
             base: None,
+            unchanged: KnownSame::default(),
         }),
         Err(e) if e.kind == HostErrorKind::IsADirectory => Err(ToolError(format!(
             "{} is a directory. Write needs the path of a file.",
