@@ -10,6 +10,7 @@
 //! suggestions are never passed back: a whole-tool rule like `mcp__tether__Edit` kept by the CLI
 //! would stop it from asking, and so from reaching the engine.
 
+use crate::claude::agents::parse_agent_file;
 use crate::claude::init::RemoteEnvironment;
 use crate::claude::launch::{self, Launch, LaunchConfig, DISALLOWED_BUILTIN_TOOLS};
 use crate::claude::protocol::{ImageInput, McpManifest};
@@ -50,6 +51,8 @@ pub struct AgentConfig {
     pub remote: Option<RemoteConfig>,
     /// More system prompt, e.g. the remote project's CLAUDE.md.
     pub extra_system_prompt: Option<String>,
+    /// The project's `.claude/agents/*.md` files as (file name, text), read by the driver.
+    pub agent_files: Option<Vec<(String, String)>>,
     /// Extra built-ins for `--tools`.
     pub allowed_tools: Option<Vec<String>>,
     /// Extra entries for `--disallowedTools`.
@@ -126,6 +129,7 @@ impl AgentConfig {
                 "env",
                 "remote",
                 "extraSystemPrompt",
+                "agentFiles",
                 "allowedTools",
                 "disallowedTools",
             ],
@@ -152,6 +156,7 @@ impl AgentConfig {
             env: config.get("env").map(|env| string_map(env, "env")).transpose()?,
             remote,
             extra_system_prompt: config.opt_string("extraSystemPrompt")?,
+            agent_files: config.get("agentFiles").map(agent_files).transpose()?,
             allowed_tools: config.opt_strings("allowedTools")?,
             disallowed_tools: config.opt_strings("disallowedTools")?,
         })
@@ -202,6 +207,20 @@ pub fn string_map(value: &Value, what: &str) -> Result<BTreeMap<String, String>,
         .map(|(key, v)| match v.as_str() {
             Some(text) => Ok((key.clone(), text.to_string())),
             None => Err(format!("{what}.{key} must be a string")),
+        })
+        .collect()
+}
+
+/// `agentFiles`: `[{name, text}]`.
+fn agent_files(value: &Value) -> Result<Vec<(String, String)>, String> {
+    let Some(items) = value.as_array() else {
+        return Err("agentFiles must be a list of {name, text}".to_string());
+    };
+    items
+        .iter()
+        .map(|item| {
+            let file = JsonObject::new(item, "an agentFiles entry", &["name", "text"])?;
+            Ok((file.string("name")?, file.string("text")?))
         })
         .collect()
 }
@@ -298,6 +317,8 @@ pub struct ClaudeAgent<H: Host> {
     prepared: RefCell<HashMap<String, PreparedCall>>,
     /// The `initialize` line went out (it goes once).
     initialized: Cell<bool>,
+    /// Project subagent files that were skipped, and why; told at `start`.
+    agent_notices: Vec<String>,
 }
 
 impl<H: Host> ClaudeAgent<H> {
@@ -344,7 +365,17 @@ impl<H: Host> ClaudeAgent<H> {
         let mut session_config = SessionConfig::new(environment);
         session_config.allowed_builtins.extend(extra_tools(&config));
         session_config.extra_system_prompt = config.extra_system_prompt.clone();
+        let mut agent_notices = Vec::new();
+        for (file_name, text) in config.agent_files.iter().flatten() {
+            match parse_agent_file(file_name, text) {
+                Ok((name, agent)) => {
+                    session_config.project_agents.insert(name, agent);
+                }
+                Err(message) => agent_notices.push(message),
+            }
+        }
         Ok(ClaudeAgent {
+            agent_notices,
             server,
             session: RefCell::new(Session::new(session_config)),
             engine: RefCell::new(engine),
@@ -442,6 +473,7 @@ impl<H: Host> ClaudeAgent<H> {
             diagnostics
         };
         notices.extend(diagnostics.iter().map(|d| notice(format!("Permission settings: {d}"))));
+        notices.extend(self.agent_notices.iter().cloned().map(notice));
         let mut out = self.initialize();
         out.extend(self.mode_switched(before));
         out.extend(notices);

@@ -387,6 +387,8 @@ export interface AgentConfig {
   env?: Record<string, string>;
   remote?: { os?: string; shell?: string; gitBranch?: string };
   extraSystemPrompt?: string;
+  /** The project's `.claude/agents/*.md` files: offered to the model as subagents. */
+  agentFiles?: { name: string; text: string }[];
   allowedTools?: string[];
   disallowedTools?: string[];
 }
@@ -396,7 +398,7 @@ export type AgentOutput = { type: "write"; line: string } | { type: "event"; eve
 export interface PermissionAnswer { decision: "allow" | "always" | "deny"; reason?: string; userContent?: string }
 "#;
 
-const AGENT_CONFIG_SHAPE: &str = "{root: string, mirror?: string, homeDir: string, userSettings?: string, mode?: string, model?: string, resume?: string, env?: Record<string, string>, remote?: {os?: string, shell?: string, gitBranch?: string}, extraSystemPrompt?: string, allowedTools?: string[], disallowedTools?: string[]}";
+const AGENT_CONFIG_SHAPE: &str = "{root: string, mirror?: string, homeDir: string, userSettings?: string, mode?: string, model?: string, resume?: string, env?: Record<string, string>, remote?: {os?: string, shell?: string, gitBranch?: string}, extraSystemPrompt?: string, agentFiles?: {name: string, text: string}[], allowedTools?: string[], disallowedTools?: string[]}";
 
 /// A Claude Code session: the CLI's protocol, Tether's tools and its permission engine, bound to
 /// one host and workspace. Outputs are arrays of `{type: "write", line}` / `{type: "event", event}`.

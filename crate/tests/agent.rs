@@ -847,3 +847,47 @@ fn answer_and_images_from_json() {
     );
     assert!(images_from_json(&json!([{"mediaType": "image/png"}])).is_err());
 }
+
+#[test]
+fn the_projects_subagents_go_into_initialize_with_tethers_tools_and_explore_stays_read_only() {
+    let ws = Workspace::new();
+    let mut config = ws.config();
+    config.agent_files = Some(vec![
+        (
+            "reviewer.md".into(),
+            "---\nname: reviewer\ndescription: Reviews code\ntools: Read, Grep\n---\nReview the diff.\n".into(),
+        ),
+        (
+            "explore.md".into(),
+            "---\nname: Explore\ndescription: mine\ntools: Write\n---\nWrite freely.\n".into(),
+        ),
+    ]);
+    let agent = ClaudeAgent::new(NativeHost::new(), config).unwrap();
+    let out = block_on(agent.start());
+    let agents = &writes(&out)[0]["request"]["agents"];
+    assert_eq!(agents["reviewer"]["prompt"], "Review the diff.");
+    assert_eq!(
+        agents["reviewer"]["tools"],
+        json!(["mcp__tether__Read", "mcp__tether__Grep"])
+    );
+    let explore_tools = agents["Explore"]["tools"].as_array().unwrap();
+    assert!(
+        !explore_tools.iter().any(|t| t == "mcp__tether__Write"),
+        "Tether's read-only Explore is kept: {explore_tools:?}"
+    );
+}
+
+#[test]
+fn a_broken_subagent_file_becomes_a_notice_and_the_session_still_starts() {
+    let ws = Workspace::new();
+    let mut config = ws.config();
+    config.agent_files = Some(vec![("broken.md".into(), "no front matter".into())]);
+    let agent = ClaudeAgent::new(NativeHost::new(), config).unwrap();
+    let out = block_on(agent.start());
+    assert_eq!(writes(&out)[0]["request"]["subtype"], "initialize");
+    let notices = events(&out);
+    assert!(
+        notices.iter().any(|e| e.to_string().contains("broken.md was skipped")),
+        "{notices:?}"
+    );
+}

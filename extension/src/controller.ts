@@ -24,6 +24,7 @@ import type { ExecOutput } from "./core/host";
 import { createTetherServer, loadTetherCore } from "./core/wasm";
 import { NodeHost } from "./node/nodeHost";
 import {
+  agentFiles,
   CONTEXT_WATCH_GLOB,
   contextFingerprint,
   memoryPrompt,
@@ -56,6 +57,7 @@ interface ProjectSetup {
   /** The CLI's cwd for a remote folder. */
   mirror?: string;
   memory?: string;
+  agentFiles?: { name: string; text: string }[];
   remote?: { os?: string; shell?: string; gitBranch?: string };
 }
 
@@ -395,11 +397,13 @@ export class TetherController implements vscode.Disposable {
     } else if (!this.resumeId) {
       this.memoryInPrompt = { text: memory };
     }
-    if (folder.scheme === "file") return memory ? { memory } : {};
+    const agents = agentFiles(context);
+    const common = { ...(memory ? { memory } : {}), ...(agents.length ? { agentFiles: agents } : {}) };
+    if (folder.scheme === "file") return common;
     const mirror = this.mirrorFor(folder);
     const changed = await syncMirror(mirror, context);
     if (changed.length) this.log.info(`mirror ${mirror}: synced ${changed.join(", ")}`);
-    return { mirror, ...(memory ? { memory } : {}), remote: await this.remoteFacts(host) };
+    return { mirror, ...common, remote: await this.remoteFacts(host) };
   }
 
   private mirrorFor(folder: vscode.Uri): string {
@@ -488,6 +492,7 @@ export class TetherController implements vscode.Disposable {
       root: host.root,
       ...(project.mirror ? { mirror: project.mirror } : {}),
       ...(project.memory ? { extraSystemPrompt: project.memory } : {}),
+      ...(project.agentFiles?.length ? { agentFiles: project.agentFiles } : {}),
       ...(project.remote ? { remote: project.remote } : {}),
       claudePath: findClaude(settings.claudePath || undefined),
       mode: (isPermissionMode(this.state.mode) ? this.state.mode : settings.defaultMode) as PermissionModeName,

@@ -10,7 +10,7 @@ import * as path from "node:path";
 import { after, test } from "node:test";
 import { HelperHandlers } from "../src/helper/handlers";
 import { NodeHost } from "../src/node/nodeHost";
-import { contextFingerprint, memoryPrompt, mirrorFolder, readProjectContext, syncMirror } from "../src/remote/context";
+import { agentFiles, contextFingerprint, memoryPrompt, mirrorFolder, readProjectContext, syncMirror } from "../src/remote/context";
 import { HelperExecutor } from "../src/remote/helperExecutor";
 import { HELPER_PROTOCOL } from "../src/remote/protocol";
 import { CappedText, cleanTerminalOutput, commandScript, shellQuote } from "../src/remote/terminalText";
@@ -164,6 +164,7 @@ test("the project's Claude context is synced into the mirror: changed files writ
   assert.equal(readFileSync(path.join(mirror, "CLAUDE.md"), "utf8"), "Use tabs.\n");
   assert.ok(!existsSync(path.join(mirror, "src")), "no project file in the mirror");
   assert.deepEqual(await syncMirror(mirror, first), [], "nothing rewritten when nothing changed");
+  assert.deepEqual(agentFiles(first), [{ name: "reviewer.md", text: "---\nname: reviewer\n---\n" }]);
 
   rmSync(path.join(root, ".claude/commands/ship.md"));
   writeFileSync(path.join(root, "CLAUDE.md"), "Use spaces.\n");

@@ -70,6 +70,12 @@ before(async () => {
     { when: { lastUserText: /SUBTASK edit/ }, toolUse: { name: "mcp__tether__Read", input: input({ file_path: r("sub.txt") }) } },
     { when: { lastToolResult: /sub original/ }, toolUse: { name: "mcp__tether__Edit", input: input({ file_path: r("sub.txt"), old_string: "original", new_string: "edited by the subagent" }) } },
     { when: { lastToolResult: /SUBDONE/ }, text: "The subagent edited sub.txt." },
+    {
+      when: { lastUserText: /REMOTE review/ },
+      toolUse: { name: "Agent", input: { description: "Review", prompt: "REVIEWTASK look at hello.txt", subagent_type: "reviewer", run_in_background: false } },
+    },
+    { when: { lastUserText: /REVIEWTASK/ }, text: "REVIEWED: looks fine." },
+    { when: { lastToolResult: /REVIEWED/ }, text: "The reviewer is done." },
     { when: { lastUserText: /REMOTE secret/ }, toolUse: { name: "mcp__tether__Read", input: input({ file_path: r("secret.txt") }) } },
     { when: { lastToolResult: /top secret/ }, toolUse: { name: "mcp__tether__Edit", input: input({ file_path: r("secret.txt"), old_string: "top secret", new_string: "leaked" }) } },
     { when: { lastUserText: /REMOTE grep/ }, toolUse: { name: "mcp__tether__Grep", input: { pattern: "needle-[0-9]+", output_mode: "content" } } },
@@ -141,6 +147,13 @@ test("an edit lands in the remote folder; the mirror holds only the project's Cl
 test("a subagent's edit goes to the remote folder too", { timeout: 120_000 }, async () => {
   await turn("REMOTE subagent", () => fs.readFileSync(path.join(remote, "sub.txt"), "utf8").includes("subagent"));
   assert.equal(fs.readFileSync(path.join(remote, "sub.txt"), "utf8"), "sub edited by the subagent\n");
+});
+
+test("the remote's .claude/agents subagent is offered to the model and runs with its own prompt", { timeout: 120_000 }, async () => {
+  await turn("REMOTE review", () => toolResults().some((b) => /REVIEWED/.test(resultText(b))));
+  const sub = messageRequests().find((r) => /REVIEWTASK/.test(JSON.stringify(r.body.messages)));
+  assert.ok(sub, "the subagent ran");
+  assert.match(systemText(sub), /Review the code\./, "with the prompt from .claude/agents/reviewer.md");
 });
 
 test("a deny rule in the remote's .claude/settings.json blocks an edit", { timeout: 120_000 }, async () => {

@@ -26,6 +26,7 @@ pub fn initialize_request(
     manifest: McpManifest,
     env: &RemoteEnvironment,
     extra_system_prompt: Option<&str>,
+    project_agents: &BTreeMap<String, AgentDefinition>,
 ) -> InitializeRequest {
     let mut append = system_prompt_append(env);
     if let Some(extra) = extra_system_prompt.filter(|e| !e.trim().is_empty()) {
@@ -43,7 +44,15 @@ pub fn initialize_request(
             }],
         )]),
         append_system_prompt: Some(append),
-        agents: read_only_agents(env),
+        agents: {
+            // Tether's Explore and Plan stay read-only: a project agent of the same name does
+            // not replace them (the guard keys its read-only rule on those names).
+            let mut agents = read_only_agents(env);
+            for (name, agent) in project_agents {
+                agents.entry(name.clone()).or_insert_with(|| agent.clone());
+            }
+            agents
+        },
     }
 }
 

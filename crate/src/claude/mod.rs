@@ -1,7 +1,9 @@
 //! The Claude Code CLI backend: its stream-json protocol as types ([`protocol`]), its command line
 //! ([`launch`]), the `initialize` request Tether sends ([`init`]), the guard hook ([`guard`]) and
-//! the sans-IO session state machine that ties them together ([`session`]).
+//! the sans-IO session state machine that ties them together ([`session`]); the project's own
+//! subagents ([`agents`]).
 
+pub mod agents;
 pub mod guard;
 pub mod init;
 pub mod launch;

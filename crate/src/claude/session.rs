@@ -7,9 +7,10 @@ use super::guard::{self, GUARD_CALLBACK_ID};
 use super::init::{initialize_request, RemoteEnvironment};
 use super::launch::{PermissionMode, ALLOWED_BUILTIN_TOOLS};
 use super::protocol::{
-    mcp_notification_ack, tool_result_text, user_message_line, AssistantMessage, CanUseTool, CliMessage, CliRequest,
-    ContentBlock, ControlResponse, Delta, HookCallback, HookOutput, HostRequest, ImageInput, IncomingControlRequest,
-    McpManifest, PermissionResult, ResultMessage, StreamEvent, StreamEventMessage, SystemMessage, UserMessage,
+    mcp_notification_ack, tool_result_text, user_message_line, AgentDefinition, AssistantMessage, CanUseTool,
+    CliMessage, CliRequest, ContentBlock, ControlResponse, Delta, HookCallback, HookOutput, HostRequest, ImageInput,
+    IncomingControlRequest, McpManifest, PermissionResult, ResultMessage, StreamEvent, StreamEventMessage,
+    SystemMessage, UserMessage,
 };
 use super::{builtin_name, SERVER_NAME};
 use crate::events::{
@@ -18,7 +19,7 @@ use crate::events::{
 };
 use crate::mcp::STRUCTURED_META_KEY;
 use serde_json::{json, Value};
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// What the driver must do.
 #[derive(Clone, Debug, PartialEq)]
@@ -59,6 +60,8 @@ pub struct SessionConfig {
     /// More text for the system prompt after Tether's own, e.g. the remote project's CLAUDE.md
     /// (the CLI reads none under the launch Tether uses).
     pub extra_system_prompt: Option<String>,
+    /// The project's own subagents (`.claude/agents`), next to Tether's read-only Explore/Plan.
+    pub project_agents: BTreeMap<String, AgentDefinition>,
 }
 
 impl SessionConfig {
@@ -67,6 +70,7 @@ impl SessionConfig {
             environment,
             allowed_builtins: ALLOWED_BUILTIN_TOOLS.iter().map(|s| s.to_string()).collect(),
             extra_system_prompt: None,
+            project_agents: BTreeMap::new(),
         }
     }
 }
@@ -171,6 +175,7 @@ impl Session {
             manifest,
             &self.config.environment,
             self.config.extra_system_prompt.as_deref(),
+            &self.config.project_agents,
         );
         self.request(HostRequest::Initialize(request), OwnRequest::Initialize)
     }

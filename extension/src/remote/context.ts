@@ -116,6 +116,13 @@ export function memoryPrompt(context: ProjectContext, root: string): string | un
   );
 }
 
+/** The project's subagent definitions (`.claude/agents/**.md`) as file name and text. */
+export function agentFiles(context: ProjectContext): { name: string; text: string }[] {
+  return [...context.files]
+    .filter(([rel]) => rel.startsWith(".claude/agents/") && rel.endsWith(".md"))
+    .map(([rel, content]) => ({ name: rel.slice(rel.lastIndexOf("/") + 1), text: Buffer.from(content).toString("utf8") }));
+}
+
 /** A fingerprint of the context, to tell whether a change matters. */
 export function contextFingerprint(context: ProjectContext): string {
   const hash = createHash("sha256");

@@ -40,6 +40,8 @@ export interface SessionDriverOptions {
   homeDir?: string;
   remote?: AgentConfig["remote"];
   extraSystemPrompt?: string;
+  /** The project's `.claude/agents/*.md` files, offered to the model as subagents. */
+  agentFiles?: { name: string; text: string }[];
   allowedTools?: string[];
   disallowedTools?: string[];
   onEvent(event: UiEvent): void;
@@ -115,6 +117,7 @@ export class SessionDriver {
         env: options.env,
         remote: options.remote,
         extraSystemPrompt: options.extraSystemPrompt,
+        agentFiles: options.agentFiles,
         allowedTools: options.allowedTools,
         disallowedTools: options.disallowedTools,
       }),
