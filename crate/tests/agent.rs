@@ -801,7 +801,7 @@ fn config_from_json_reads_every_field() {
         "resume": "s1", "env": {"A": "1"}, "remote": {"os": "Linux", "shell": "zsh", "gitBranch": "main"},
         "extraSystemPrompt": "x", "allowedTools": ["T"], "disallowedTools": ["U"], "model2": null
     }));
-    assert_eq!(config.unwrap_err(), "unknown field `model2` in the config; expected one of root, mirror, homeDir, userSettings, mode, model, resume, env, remote, extraSystemPrompt, allowedTools, disallowedTools");
+    assert_eq!(config.unwrap_err(), "unknown field `model2` in the config; expected one of root, mirror, homeDir, userSettings, mode, model, resume, env, remote, extraSystemPrompt, agentFiles, allowedTools, disallowedTools");
     let config = AgentConfig::from_json(&json!({
         "root": "/w", "mirror": null, "homeDir": "/h", "mode": "plan", "env": {"A": "1"},
         "remote": {"gitBranch": "main"}, "allowedTools": ["T"]

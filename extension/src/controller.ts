@@ -20,7 +20,7 @@ import { EventAdapter } from "./chat/eventAdapter";
 import { listSessions, projectDir, transcriptToEvents } from "./chat/history";
 import { buildPrompt } from "./chat/prompt";
 import { transcriptToMarkdown } from "./chat/transcript";
-import type { ExecOutput } from "./core/host";
+import type { ExecOutput, TetherHost } from "./core/host";
 import { createTetherServer, loadTetherCore } from "./core/wasm";
 import { NodeHost } from "./node/nodeHost";
 import {
@@ -637,30 +637,32 @@ export class TetherController implements vscode.Disposable {
   }
 
   /** A host for one forced tier (or this machine's), for the diagnostics commands. */
-  private async diagnosticsRunner(tier: ExecutorTier | "direct"): Promise<{ run(r: Parameters<NodeHost["run"]>[0]): Promise<ExecOutput>; root: string; host: VscodeHost | NodeHost }> {
+  private async diagnosticsHost(tier: ExecutorTier | "direct"): Promise<{ host: TetherHost; root: string }> {
     const folder = vscode.workspace.workspaceFolders?.[0];
     if (!folder) throw new Error("open a folder first");
     if (tier === "direct") {
-      const host = new NodeHost({ ripgrepPath: bundledRipgrep() ?? null });
-      return { run: (r) => host.run(r), root: folder.uri.scheme === "file" ? folder.uri.fsPath : folder.uri.path, host };
+      const root = folder.uri.scheme === "file" ? folder.uri.fsPath : folder.uri.path;
+      return { host: new NodeHost({ ripgrepPath: bundledRipgrep() ?? null }), root };
     }
     if (folder.uri.scheme === "file") throw new Error("the workspace is local: there is no remote executor to measure");
     let executor = this.tierExecutors.get(tier);
     if (!executor) {
       executor = selectExecutor(folder.uri, this.context.extensionUri, tier, (m) => this.log.info(m));
       this.tierExecutors.set(tier, executor);
+      // A tier that is not available now may be later (the helper installed meanwhile, say).
+      executor.catch(() => this.tierExecutors.delete(tier));
     }
     const host = new VscodeHost(folder.uri, { executor: await executor });
-    return { run: (r) => host.run(r), root: host.root, host };
+    return { host, root: host.root };
   }
 
   private async execTimes(args: { tier: ExecutorTier | "direct"; command: string; runs: number; timeoutMs?: number }) {
-    const runner = await this.diagnosticsRunner(args.tier);
+    const runner = await this.diagnosticsHost(args.tier);
     const samples: number[] = [];
     let last: ExecOutput | undefined;
     for (let i = 0; i < Math.max(1, args.runs); i++) {
       const started = performance.now();
-      last = await runner.run({ command: args.command, cwd: runner.root, env: [], timeoutMs: args.timeoutMs ?? 30_000, maxOutputBytes: 1 << 20 });
+      last = await runner.host.run({ command: args.command, cwd: runner.root, env: [], timeoutMs: args.timeoutMs ?? 30_000, maxOutputBytes: 1 << 20 });
       samples.push(performance.now() - started);
     }
     return { tier: args.tier, samples, output: last };
@@ -682,7 +684,7 @@ export class TetherController implements vscode.Disposable {
   /** The core's Grep tool (tools/call through the wasm MCP server) on the workspace, timed. */
   private async grepTimes(args: { tier: ExecutorTier | "direct"; pattern: string; runs: number }) {
     this.loadWasm();
-    const runner = await this.diagnosticsRunner(args.tier);
+    const runner = await this.diagnosticsHost(args.tier);
     // Every host call timed, so a slow Grep shows where its time goes.
     const hostCalls: Record<string, { count: number; ms: number }> = {};
     const timedHost = new Proxy(runner.host, {

@@ -53,6 +53,17 @@ export function Composer({
   const [dismissed, setDismissed] = useState(false);
   const [imageError, setImageError] = useState("");
   const taRef = useRef<HTMLTextAreaElement>(null);
+  /** Where the caret goes once an accepted mention is rendered. Set in the same commit as the new
+   * text: a frame later, keys typed meanwhile would land before the caret moved. */
+  const pendingCaret = useRef<number | null>(null);
+  useLayoutEffect(() => {
+    const caret = pendingCaret.current;
+    const ta = taRef.current;
+    if (caret === null || !ta) return;
+    pendingCaret.current = null;
+    ta.focus();
+    ta.setSelectionRange(caret, caret);
+  });
   const requestIdRef = useRef<string>("");
   const timerRef = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const sentHistory = useRef<string[]>([]);
@@ -138,13 +149,7 @@ export function Composer({
     if (!attachments.some((a) => a.kind === "file" && a.path === item.path)) {
       setAttachments([...attachments, { kind: "file", path: item.path }]);
     }
-    requestAnimationFrame(() => {
-      const ta = taRef.current;
-      if (ta) {
-        ta.focus();
-        ta.setSelectionRange(caret, caret);
-      }
-    });
+    pendingCaret.current = caret;
   };
 
   const canSend = initialized && connected && (text.trim().length > 0 || attachments.length > 0);
