@@ -12,7 +12,7 @@
 
 use crate::claude::agents::parse_agent_file;
 use crate::claude::init::RemoteEnvironment;
-use crate::claude::launch::{self, Launch, LaunchConfig, DISALLOWED_BUILTIN_TOOLS};
+use crate::claude::launch::{self, disallowed_builtin_tools, Launch, LaunchConfig};
 use crate::claude::protocol::{ImageInput, McpManifest};
 use crate::claude::{Output, PermissionAnswer, Session, SessionConfig};
 use crate::events::{EditReview, ErrorKind, PermissionRequest, Severity, UiEvent};
@@ -860,7 +860,7 @@ fn extra_tools(config: &AgentConfig) -> Vec<String> {
         .allowed_tools
         .iter()
         .flatten()
-        .filter(|t| !DISALLOWED_BUILTIN_TOOLS.contains(&t.as_str()))
+        .filter(|t| !disallowed_builtin_tools().any(|d| d == t.as_str()))
         .cloned()
         .collect()
 }

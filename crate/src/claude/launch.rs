@@ -21,12 +21,13 @@
 //!   Unknown names in `--tools`/`--disallowedTools` are accepted silently; `TodoWrite` is accepted
 //!   but not offered in print mode, and `TaskStop` disappears with `Bash` disallowed.
 
+use crate::tools::TOOL_NAMES;
 use std::collections::BTreeMap;
 
-/// Built-ins without local side effects that stay available (main agent and subagents).
 /// Settings passed on the command line (see [`LaunchConfig::args`]).
 pub const PLAN_SETTINGS: &str = r#"{"useAutoModeDuringPlan":false}"#;
 
+/// Built-ins without local side effects that stay available (main agent and subagents).
 pub const ALLOWED_BUILTIN_TOOLS: &[&str] = &[
     "Agent",
     "AskUserQuestion",
@@ -42,25 +43,14 @@ pub const ALLOWED_BUILTIN_TOOLS: &[&str] = &[
     "WebSearch",
 ];
 
-/// Built-ins that would read, write or run on this machine; Tether serves the file and shell ones
-/// as `mcp__tether__<Name>`.
-pub const DISALLOWED_BUILTIN_TOOLS: &[&str] = &[
-    "Read",
-    "Write",
-    "Edit",
-    "MultiEdit",
-    "NotebookEdit",
-    "Glob",
-    "Grep",
-    "LS",
-    "Bash",
-    "BashOutput",
-    "KillShell",
-    "Monitor",
-    "PowerShell",
-    "EnterWorktree",
-    "ExitWorktree",
-];
+/// Built-ins besides Tether's own tools ([`TOOL_NAMES`]) that would run on this machine.
+const LOCAL_ONLY_BUILTINS: &[&str] = &["Monitor", "PowerShell", "EnterWorktree", "ExitWorktree"];
+
+/// Built-ins that would read, write or run on this machine: the file and shell ones Tether serves
+/// as `mcp__tether__<Name>`, then the others.
+pub fn disallowed_builtin_tools() -> impl Iterator<Item = &'static str> {
+    TOOL_NAMES.iter().chain(LOCAL_ONLY_BUILTINS).copied()
+}
 
 /// Inherited variables the child must not see: `CLAUDECODE` makes the CLI believe it runs nested
 /// inside another Claude Code, `NODE_OPTIONS` can inject code or flags into it, and `DEBUG`
@@ -109,11 +99,11 @@ pub struct LaunchConfig {
     pub setting_sources: Vec<SettingSource>,
     pub restricted: bool,
     /// More built-ins for `--tools` beyond [`ALLOWED_BUILTIN_TOOLS`] (those that are also in
-    /// [`DISALLOWED_BUILTIN_TOOLS`] stay disabled: `--disallowedTools` wins).
+    /// [`disallowed_builtin_tools`] stay disabled: `--disallowedTools` wins).
     pub extra_tools: Vec<String>,
     /// Extra permission allow rules (`--allowedTools`), e.g. from the user's settings.
     pub allowed_tools: Vec<String>,
-    /// Extra deny rules, added to [`DISALLOWED_BUILTIN_TOOLS`].
+    /// Extra deny rules, added to [`disallowed_builtin_tools`].
     pub disallowed_tools: Vec<String>,
     /// User-provided variables; they win over inherited and fixed ones.
     pub env: Vec<(String, String)>,
@@ -179,7 +169,7 @@ impl LaunchConfig {
         let mut tools: Vec<&str> = ALLOWED_BUILTIN_TOOLS.to_vec();
         tools.extend(self.extra_tools.iter().map(String::as_str));
         args.push(format!("--tools={}", tools.join(",")));
-        let mut disallowed: Vec<&str> = DISALLOWED_BUILTIN_TOOLS.to_vec();
+        let mut disallowed: Vec<&str> = disallowed_builtin_tools().collect();
         disallowed.extend(self.disallowed_tools.iter().map(String::as_str));
         args.push(format!("--disallowedTools={}", disallowed.join(",")));
         if !self.allowed_tools.is_empty() {
