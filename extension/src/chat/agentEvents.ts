@@ -1,6 +1,8 @@
 // The agent's UI events as the wasm TetherAgent emits them: crate/src/events.rs `UiEvent`,
 // serialized by serde (tagged by `type`, camelCase; Option → null or absent). Types only.
 
+import type { ErrorKind } from "../session/events";
+
 export type AgentToolKind = "read" | "edit" | "execute" | "search" | "think" | "fetch" | "switch_mode" | "other";
 
 export interface AgentLocation {
@@ -149,17 +151,7 @@ export type AgentEvent =
     }
   | {
       type: "error";
-      kind:
-        | "notLoggedIn"
-        | "maxTurns"
-        | "maxBudget"
-        | "interrupted"
-        | "api"
-        | "executionError"
-        | "controlRequestFailed"
-        | "other"
-        /** Only from the driver: the CLI process died. */
-        | "crash";
+      kind: ErrorKind;
       severity: "notice" | "error";
       message: string;
       hint?: Opt<string>;

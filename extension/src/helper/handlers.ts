@@ -41,7 +41,7 @@ async function reply<T>(work: () => Promise<T>): Promise<Reply<T>> {
   }
 }
 
-export function userShell(): string {
+function userShell(): string {
   if (process.platform === "win32") return process.env["ComSpec"] ?? "cmd.exe";
   return process.env["SHELL"] || "/bin/bash";
 }

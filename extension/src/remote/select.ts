@@ -93,10 +93,10 @@ export async function selectExecutor(
     tried.push("Tether Remote did not answer");
   }
   if (preference === "auto" || preference === "shellIntegration") {
-    const shell = await ShellIntegrationExecutor.connect(folder, log);
+    const shell = await ShellIntegrationExecutor.connect(folder);
     if (shell) return shell;
     tried.push("the remote terminal has no shell integration");
   }
-  if (preference === "auto" || preference === "terminal") return new FileProtocolExecutor(folder, log);
+  if (preference === "auto" || preference === "terminal") return new FileProtocolExecutor(folder);
   throw new Error(`the remote executor "${preference}" is not available (${tried.join("; ")}); set tether.remoteExecutor to "auto"`);
 }

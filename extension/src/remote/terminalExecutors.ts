@@ -38,10 +38,7 @@ abstract class TerminalExecutorBase implements RemoteExecutor {
   protected readonly all = new Set<vscode.Terminal>();
   private ripgrepPresent: Promise<boolean> | undefined;
 
-  constructor(
-    protected readonly folder: vscode.Uri,
-    protected readonly log: (message: string) => void,
-  ) {
+  constructor(protected readonly folder: vscode.Uri) {
     const unique = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
     this.scratch = folder.with({ path: `/tmp/tether-${unique}` });
   }
@@ -128,8 +125,8 @@ export class ShellIntegrationExecutor extends TerminalExecutorBase {
   private readonly background = new Map<string, StreamedBackground>();
 
   /** Resolves to an executor when a terminal on the remote brings up shell integration. */
-  static async connect(folder: vscode.Uri, log: (message: string) => void): Promise<ShellIntegrationExecutor | undefined> {
-    const executor = new ShellIntegrationExecutor(folder, log);
+  static async connect(folder: vscode.Uri): Promise<ShellIntegrationExecutor | undefined> {
+    const executor = new ShellIntegrationExecutor(folder);
     const terminal = await executor.newTerminal().catch(() => undefined);
     if (!terminal) {
       executor.dispose();
