@@ -67,9 +67,15 @@ async function capture({ files, script, args }) {
       .split("\n")
       .filter(Boolean)
       .map((line) => JSON.parse(line));
-    // The CLI answers MCP calls and control requests in its own order; Tether's replies to them
-    // may interleave differently between runs, so they are compared as a set per kind.
-    return normalize({ argv, envKeys, stdin: canonicalStdin(stdin), events: canonicalEvents(result.events) }, dirs.base);
+    // The CLI asks (MCP calls, permission questions) in its own order and Tether's replies may
+    // interleave differently between runs, so replies are compared as a sorted set.
+    const clean = (value) => normalize(value, dirs.base);
+    return {
+      argv: clean(argv),
+      envKeys,
+      stdin: canonicalStdin(clean(stdin)),
+      events: clean(canonicalEvents(result.events)),
+    };
   } finally {
     dirs.cleanup();
   }
