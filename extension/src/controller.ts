@@ -34,7 +34,7 @@ import {
 } from "./remote/context";
 import { TIER_LABELS, type ExecutorTier, type RemoteExecutor } from "./remote/executor";
 import { selectExecutor } from "./remote/select";
-import type { PermissionAnswer, PermissionModeName } from "./session/agent";
+import type { PermissionAnswer, PermissionMode } from "./session/agent";
 import { findClaude, SessionDriver } from "./session/driver";
 import { isPermissionMode, readSettings, type TetherSettings } from "./settings";
 import { DiffReviews } from "./vscode/diffReview";
@@ -495,7 +495,7 @@ export class TetherController implements vscode.Disposable {
       ...(project.agentFiles?.length ? { agentFiles: project.agentFiles } : {}),
       ...(project.remote ? { remote: project.remote } : {}),
       claudePath: findClaude(settings.claudePath || undefined),
-      mode: (isPermissionMode(this.state.mode) ? this.state.mode : settings.defaultMode) as PermissionModeName,
+      mode: (isPermissionMode(this.state.mode) ? this.state.mode : settings.defaultMode) as PermissionMode,
       ...(this.state.model ? { model: this.state.model } : {}),
       ...(this.resumeId ? { resume: this.resumeId } : {}),
       env: settings.environment,
