@@ -22,7 +22,8 @@ use crate::paths::PathStyle;
 use crate::permissions::{
     persist_rules, AlwaysAllow, Decision, PermissionEngine, PermissionMode, Rule, SettingsKind, SettingsSource,
 };
-use crate::tools::edit::{self, ProposedWrite};
+use crate::tools::pipeline;
+use crate::tools::proposal::ProposedWrite;
 use crate::tools::{ToolError, ToolOutput, Toolset, ToolsetConfig};
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -723,7 +724,7 @@ impl<H: Host> ClaudeAgent<H> {
         };
         let always = always.filter(|_| !request.suppress_always_allow);
         let proposal = if EDIT_TOOLS.contains(&request.tool_name.as_str()) {
-            match edit::propose(self.toolset(), &request.tool_name, request.input.clone()).await {
+            match pipeline::propose(self.toolset(), &request.tool_name, request.input.clone()).await {
                 Ok(proposal) => Some(proposal),
                 // The tools are the authority on errors: the call reports this one itself.
                 Err(error) => return self.allow_failing(&id, request.tool_use_id, error),
@@ -736,7 +737,7 @@ impl<H: Host> ClaudeAgent<H> {
                 path: p.path.clone(),
                 original: p.original.clone(),
                 proposed: p.proposed.clone(),
-                hunks: edit::diff_of(p).hunks().to_vec(),
+                hunks: pipeline::diff_of(p).hunks().to_vec(),
             })
         });
         request.always_label = always.as_ref().map(AlwaysAllow::label);
@@ -829,9 +830,11 @@ impl<H: Host> ClaudeAgent<H> {
             .and_then(|id| self.prepared.borrow_mut().remove(id));
         if let Some(prepared) = prepared {
             let output = match prepared {
-                PreparedCall::Commit { proposal, content } => edit::commit(self.toolset(), *proposal, Some(content))
-                    .await
-                    .unwrap_or_else(|e| ToolOutput::error(e.0)),
+                PreparedCall::Commit { proposal, content } => {
+                    pipeline::commit(self.toolset(), *proposal, Some(content))
+                        .await
+                        .unwrap_or_else(|e| ToolOutput::error(e.0))
+                }
                 PreparedCall::Fail(error) => ToolOutput::error(error.0),
             };
             let id = message.get("id").cloned().unwrap_or(Value::Null);

@@ -7,7 +7,7 @@
 //! (`similar`'s relative timeout, which works on wasm through `web-time`): past it, `similar` finishes
 //! with a coarser but still valid diff rather than blocking.
 
-use crate::tools::text::{repeat_byte, zero_byte_mask};
+use crate::bytes::{repeat_byte, zero_byte_mask};
 use serde::{Deserialize, Serialize};
 use similar::algorithms::{myers, Capture, Replace};
 use similar::DiffOp;

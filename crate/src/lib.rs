@@ -3,6 +3,7 @@
 //! lives in `wasm.rs` alone.
 
 pub mod agent;
+mod bytes;
 pub mod cache;
 pub mod claude;
 pub mod diff;

@@ -8,7 +8,8 @@ use std::path::Path;
 use tempfile::TempDir;
 use tether_core::diff::Diff;
 use tether_core::native::NativeHost;
-use tether_core::tools::edit::{self, WriteRequest};
+use tether_core::tools::pipeline;
+use tether_core::tools::proposal::WriteRequest;
 use tether_core::tools::{Content, ToolOutput, Toolset, ToolsetConfig};
 
 struct Workspace {
@@ -1000,7 +1001,7 @@ fn propose_computes_the_new_file_without_touching_the_disk() {
     let ws = Workspace::new();
     let path = ws.put("p.txt", "one\ntwo\n");
     ws.read(&path);
-    let proposal = block_on(edit::propose(
+    let proposal = block_on(pipeline::propose(
         &ws.ts,
         "Edit",
         json!({"file_path": path, "old_string": "two", "new_string": "2"}),
@@ -1010,7 +1011,7 @@ fn propose_computes_the_new_file_without_touching_the_disk() {
     assert_eq!(proposal.proposed, "one\n2\n");
     assert_eq!(proposal.request.tool(), "Edit");
     assert_eq!(ws.bytes("p.txt"), b"one\ntwo\n");
-    let diff = edit::diff_of(&proposal);
+    let diff = pipeline::diff_of(&proposal);
     assert_eq!(diff.hunks()[0].lines, [" one", "-two", "+2"]);
     assert!(matches!(diff, Diff::Patch { .. }));
     assert_eq!(
@@ -1024,13 +1025,13 @@ fn commit_with_user_content_writes_it_and_reports_user_modified() {
     let ws = Workspace::new();
     let path = ws.put("p.txt", "one\r\ntwo\r\n");
     ws.read(&path);
-    let proposal = block_on(edit::propose(
+    let proposal = block_on(pipeline::propose(
         &ws.ts,
         "Edit",
         json!({"file_path": path, "old_string": "two", "new_string": "2"}),
     ))
     .unwrap();
-    let out = block_on(edit::commit(
+    let out = block_on(pipeline::commit(
         &ws.ts,
         proposal,
         Some("one\r\nTWO (user)\r\n".to_string()),
@@ -1049,14 +1050,14 @@ fn commit_with_user_content_writes_it_and_reports_user_modified() {
 fn commit_with_unchanged_user_content_is_not_user_modified() {
     let ws = Workspace::new();
     let path = ws.path("w.txt");
-    let proposal = block_on(edit::propose(
+    let proposal = block_on(pipeline::propose(
         &ws.ts,
         "Write",
         json!({"file_path": path, "content": "x\n"}),
     ))
     .unwrap();
     assert!(matches!(proposal.request, WriteRequest::Write));
-    let out = block_on(edit::commit(&ws.ts, proposal, Some("x\n".to_string()))).unwrap();
+    let out = block_on(pipeline::commit(&ws.ts, proposal, Some("x\n".to_string()))).unwrap();
     assert_eq!(structured(&out)["userModified"], false);
 }
 
@@ -1065,7 +1066,7 @@ fn commit_is_refused_when_the_file_changed_during_review() {
     let ws = Workspace::new();
     let path = ws.put("p.txt", "one\ntwo\n");
     ws.read(&path);
-    let proposal = block_on(edit::propose(
+    let proposal = block_on(pipeline::propose(
         &ws.ts,
         "Edit",
         json!({"file_path": path, "old_string": "two", "new_string": "2"}),
@@ -1073,7 +1074,7 @@ fn commit_is_refused_when_the_file_changed_during_review() {
     .unwrap();
     fs::write(&path, "one\ntwo\nthree (external)\n").unwrap();
     bump_mtime(&path);
-    let message = block_on(edit::commit(&ws.ts, proposal, None)).unwrap_err().0;
+    let message = block_on(pipeline::commit(&ws.ts, proposal, None)).unwrap_err().0;
     assert!(
         message.contains("was changed on disk while your change was waiting for review"),
         "{message}"
@@ -1085,14 +1086,14 @@ fn commit_is_refused_when_the_file_changed_during_review() {
 fn commit_of_a_new_file_is_refused_when_someone_created_it_meanwhile() {
     let ws = Workspace::new();
     let path = ws.path("race.txt");
-    let proposal = block_on(edit::propose(
+    let proposal = block_on(pipeline::propose(
         &ws.ts,
         "Write",
         json!({"file_path": path, "content": "mine\n"}),
     ))
     .unwrap();
     fs::write(&path, "theirs\n").unwrap();
-    let message = block_on(edit::commit(&ws.ts, proposal, None)).unwrap_err().0;
+    let message = block_on(pipeline::commit(&ws.ts, proposal, None)).unwrap_err().0;
     assert!(message.contains("was created on disk"), "{message}");
     assert_eq!(ws.bytes("race.txt"), b"theirs\n");
 }

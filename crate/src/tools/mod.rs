@@ -3,10 +3,13 @@
 
 pub mod bash;
 pub mod edit;
+mod files;
 pub mod glob;
 pub mod grep;
 pub mod ls;
 pub mod notebook;
+pub mod pipeline;
+pub mod proposal;
 pub mod read;
 mod search;
 pub mod text;
@@ -284,10 +287,7 @@ impl<H: Host> Toolset<H> {
         // V8 took ~0.4 s of CPU to optimise, stalling the first dozens of tool calls.
         let run: Pin<Box<dyn Future<Output = ToolResult<ToolOutput>> + '_>> = match name {
             "Read" => Box::pin(read::run(self, args)),
-            "Write" => Box::pin(write::run(self, args)),
-            "Edit" => Box::pin(edit::run_edit(self, args)),
-            "MultiEdit" => Box::pin(edit::run_multi_edit(self, args)),
-            "NotebookEdit" => Box::pin(notebook::run(self, args)),
+            "Write" | "Edit" | "MultiEdit" | "NotebookEdit" => Box::pin(pipeline::propose_and_write(self, name, args)),
             "Glob" => Box::pin(glob::run(self, args)),
             "Grep" => Box::pin(grep::run(self, args)),
             "LS" => Box::pin(ls::run(self, args)),

@@ -1,6 +1,7 @@
 //! Read: numbered lines like `cat -n` (`N<TAB>line`, as Claude Code 2.1.330 shows them), images as
 //! MCP image content, notebooks as cells, with the CLI's size limits and messages.
 
+use super::files::{extension, format_bytes, MAX_TOKENS, MAX_WHOLE_FILE_BYTES};
 use super::text::{self, Encoding};
 use super::{content_hash, notebook, parse_input, Content, Host, ToolError, ToolOutput, ToolResult, ToolSpec, Toolset};
 use crate::cache::CachedRead;
@@ -11,18 +12,12 @@ use serde_json::{json, Value};
 
 /// Lines returned when no limit is given.
 pub const DEFAULT_LINE_LIMIT: usize = 2000;
-/// Largest file read whole (no `limit`): the CLI's 256 KB.
-pub const MAX_WHOLE_FILE_BYTES: usize = 256 * 1024;
-/// The CLI's token budget for one read.
-pub const MAX_TOKENS: usize = 25_000;
 /// Largest line range returned when a `limit` is given (the CLI's `maxTokens * 128`).
 pub const MAX_SELECTED_BYTES: usize = MAX_TOKENS * 128;
 /// Largest image sent to the model (the CLI's target raw size; we do not resize images).
 pub const MAX_IMAGE_BYTES: usize = 3_932_160;
 
 const PARTIAL_VIEW: &str = "[Truncated: PARTIAL view \u{2014} ";
-/// Appended to successful writes, as the CLI does.
-pub(crate) const STATE_IS_CURRENT: &str = " (file state is current in your context \u{2014} no need to Read it back)";
 
 pub static SPEC: ToolSpec = ToolSpec {
     name: "Read",
@@ -449,37 +444,8 @@ fn file_stem(name: &str) -> &str {
     }
 }
 
-/// Lower-case extension without the dot; empty when there is none.
-pub(crate) fn extension(path: &str) -> String {
-    let name = path.rsplit(['/', '\\']).next().unwrap_or(path);
-    match name.rfind('.') {
-        Some(i) if i > 0 => name[i + 1..].to_ascii_lowercase(),
-        _ => String::new(),
-    }
-}
-
 pub(crate) fn is_valid_utf8_after_bom(bytes: &[u8]) -> bool {
     std::str::from_utf8(bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes)).is_ok()
-}
-
-/// Sizes as the CLI prints them: `512 bytes`, `1.5KB`, `256KB`, `10MB`.
-pub(crate) fn format_bytes(bytes: usize) -> String {
-    let kb = bytes as f64 / 1024.0;
-    if kb < 1.0 {
-        return format!("{bytes} bytes");
-    }
-    let one_decimal = |v: f64| {
-        let s = format!("{v:.1}");
-        s.strip_suffix(".0").map(str::to_string).unwrap_or(s)
-    };
-    if kb < 1024.0 {
-        return format!("{}KB", one_decimal(kb));
-    }
-    let mb = kb / 1024.0;
-    if mb < 1024.0 {
-        return format!("{}MB", one_decimal(mb));
-    }
-    format!("{}GB", one_decimal(mb / 1024.0))
 }
 
 #[cfg(test)]

@@ -1,8 +1,7 @@
 //! Write: create a file, or replace one the model has read, keeping its BOM, encoding and line
 //! endings.
 
-use super::edit::{self, BaseBytes, FileFormat, ProposedWrite, WriteRequest};
-use super::read::STATE_IS_CURRENT;
+use super::proposal::{decode_for_writing, BaseBytes, FileFormat, ProposedWrite, WriteRequest, STATE_IS_CURRENT};
 use super::text::{normalize_newlines, LineEnding};
 use super::{parse_input, Host, ToolError, ToolOutput, ToolResult, ToolSpec, Toolset};
 use crate::diff::{Hunk, KnownSame};
@@ -47,10 +46,6 @@ struct WriteInput {
     content: String,
 }
 
-pub async fn run<H: Host>(ts: &Toolset<H>, args: Value) -> ToolResult<ToolOutput> {
-    edit::propose_and_write(ts, "Write", args).await
-}
-
 /// The file after the write, without writing it. An existing file must have been read and be
 /// unchanged since.
 pub(crate) async fn propose<H: Host>(ts: &Toolset<H>, args: Value) -> ToolResult<ProposedWrite> {
@@ -59,7 +54,7 @@ pub(crate) async fn propose<H: Host>(ts: &Toolset<H>, args: Value) -> ToolResult
     match read {
         Ok(current) => {
             ts.check_fresh(&path, &current)?;
-            let decoded = edit::decode_for_writing(&current.bytes)?;
+            let decoded = decode_for_writing(&current.bytes)?;
             let proposed = match decoded.line_ending {
                 LineEnding::CrLf => normalize_newlines(&input.content),
                 LineEnding::Lf => input.content,
