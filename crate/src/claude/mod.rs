@@ -4,6 +4,7 @@
 //! subagents ([`agents`]).
 
 pub mod agents;
+mod events;
 pub mod guard;
 pub mod init;
 pub mod launch;
