@@ -4,40 +4,39 @@
 
 use futures::executor::block_on;
 use serde_json::{json, Value};
-use std::fs;
-use tempfile::TempDir;
 use tether_core::agent::{
     images_from_json, AgentConfig, AgentFile, AgentOutput, ClaudeAgent, UserAnswer, UserDecision,
 };
 use tether_core::native::NativeHost;
 use tether_core::permissions::PermissionMode;
 
+mod common;
+
+use common::TempWorkspace;
+
+/// A temporary workspace and the agents made on it.
 struct Workspace {
-    dir: TempDir,
+    files: TempWorkspace,
     root: String,
 }
 
 impl Workspace {
     fn new() -> Workspace {
-        let dir = tempfile::tempdir().unwrap();
-        let root = fs::canonicalize(dir.path()).unwrap().to_string_lossy().into_owned();
-        Workspace { dir, root }
+        let files = TempWorkspace::new();
+        let root = files.root().to_string();
+        Workspace { files, root }
     }
 
     fn path(&self, rel: &str) -> String {
-        format!("{}/{rel}", self.root)
+        self.files.path(rel)
     }
 
     fn write(&self, rel: &str, text: &str) {
-        let path = self.dir.path().join(rel);
-        if let Some(parent) = path.parent() {
-            fs::create_dir_all(parent).unwrap();
-        }
-        fs::write(path, text).unwrap();
+        self.files.write(rel, text);
     }
 
     fn read(&self, rel: &str) -> Option<String> {
-        fs::read_to_string(self.dir.path().join(rel)).ok()
+        self.files.read(rel)
     }
 
     fn config(&self) -> AgentConfig {

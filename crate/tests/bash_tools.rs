@@ -6,27 +6,28 @@ use std::path::Path;
 use std::process::Command;
 use std::thread;
 use std::time::Duration;
-use tempfile::TempDir;
 use tether_core::host::{Exec, ExecRequest, HostErrorKind};
 use tether_core::native::NativeHost;
 use tether_core::tools::{ToolOutput, Toolset, ToolsetConfig};
 
-fn workspace() -> (TempDir, String) {
-    let dir = tempfile::tempdir().expect("temp dir");
-    // The canonical path, so `pwd -P` reports the same spelling as the root.
-    let root = dir.path().canonicalize().expect("canonical temp dir");
-    let root = root.to_string_lossy().into_owned();
-    (dir, root)
+mod common;
+
+use common::TempWorkspace;
+
+fn workspace() -> (TempWorkspace, String) {
+    let ws = TempWorkspace::new();
+    let root = ws.root().to_string();
+    (ws, root)
 }
 
 fn toolset_with(config: ToolsetConfig) -> Toolset<NativeHost> {
     Toolset::new(NativeHost::new(), config).expect("toolset")
 }
 
-fn setup() -> (TempDir, String, Toolset<NativeHost>) {
-    let (dir, root) = workspace();
-    let ts = toolset_with(ToolsetConfig::new(root.clone()));
-    (dir, root, ts)
+fn setup() -> (TempWorkspace, String, Toolset<NativeHost>) {
+    let (ws, root) = workspace();
+    let ts = ws.toolset();
+    (ws, root, ts)
 }
 
 fn call(ts: &Toolset<NativeHost>, tool: &str, args: Value) -> ToolOutput {

@@ -7,7 +7,6 @@ use serde_json::{json, Value};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::fs;
-use tempfile::TempDir;
 use tether_core::host::{
     BackgroundStatus, Clock, DirEntry, Exec, ExecOutput, ExecRequest, FileSystem, HostError, HostResult, Metadata,
     Search,
@@ -159,23 +158,24 @@ impl Clock for LaggingHost {
     }
 }
 
+mod common;
+
+use common::TempWorkspace;
+
 struct Lagging {
-    _dir: TempDir,
+    files: TempWorkspace,
     ts: Toolset<LaggingHost>,
 }
 
 impl Lagging {
     fn new(lag_calls: usize) -> Self {
-        let dir = tempfile::tempdir().unwrap();
-        let root = dir.path().canonicalize().unwrap().to_string_lossy().into_owned();
-        let ts = Toolset::new(LaggingHost::new(lag_calls), ToolsetConfig::new(root)).unwrap();
-        Lagging { _dir: dir, ts }
+        let files = TempWorkspace::new();
+        let ts = Toolset::new(LaggingHost::new(lag_calls), ToolsetConfig::new(files.root())).unwrap();
+        Lagging { files, ts }
     }
 
     fn put(&self, name: &str, content: &str) -> String {
-        let path = format!("{}/{name}", self.ts.paths.root());
-        fs::write(&path, content).unwrap();
-        path
+        self.files.write(name, content)
     }
 
     fn ok(&self, tool: &str, args: Value) -> ToolOutput {

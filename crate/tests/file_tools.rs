@@ -4,47 +4,43 @@
 use futures::executor::block_on;
 use serde_json::{json, Value};
 use std::fs;
-use std::path::Path;
-use tempfile::TempDir;
 use tether_core::diff::Diff;
 use tether_core::native::NativeHost;
 use tether_core::tools::pipeline;
 use tether_core::tools::proposal::WriteRequest;
 use tether_core::tools::{Content, ToolOutput, Toolset, ToolsetConfig};
 
+mod common;
+
+use common::TempWorkspace;
+
+/// A temporary workspace with the tools on it.
 struct Workspace {
-    /// Kept so the directory lives as long as the workspace.
-    _dir: TempDir,
+    files: TempWorkspace,
     ts: Toolset<NativeHost>,
 }
 
 impl Workspace {
     fn new() -> Self {
-        let dir = tempfile::tempdir().unwrap();
-        let root = dir.path().canonicalize().unwrap().to_string_lossy().into_owned();
-        let ts = Toolset::new(NativeHost::new(), ToolsetConfig::new(root)).unwrap();
-        Workspace { _dir: dir, ts }
+        let files = TempWorkspace::new();
+        let ts = files.toolset();
+        Workspace { files, ts }
     }
 
     fn root(&self) -> String {
-        self.ts.paths.root().to_string()
+        self.files.root().to_string()
     }
 
     fn path(&self, rel: &str) -> String {
-        format!("{}/{rel}", self.root())
+        self.files.path(rel)
     }
 
     fn put(&self, rel: &str, bytes: impl AsRef<[u8]>) -> String {
-        let path = self.path(rel);
-        if let Some(parent) = Path::new(&path).parent() {
-            fs::create_dir_all(parent).unwrap();
-        }
-        fs::write(&path, bytes).unwrap();
-        path
+        self.files.write(rel, bytes)
     }
 
     fn bytes(&self, rel: &str) -> Vec<u8> {
-        fs::read(self.path(rel)).unwrap()
+        self.files.bytes(rel)
     }
 
     fn call(&self, tool: &str, args: Value) -> ToolOutput {

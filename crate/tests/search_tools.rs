@@ -9,7 +9,6 @@ use std::path::{Path, PathBuf};
 use std::pin::pin;
 use std::task::{Context, Poll, Waker};
 use std::time::{Duration, SystemTime};
-use tempfile::TempDir;
 use tether_core::native::NativeHost;
 use tether_core::tools::{ToolOutput, Toolset, ToolsetConfig};
 
@@ -31,8 +30,15 @@ fn block_on<F: Future>(future: F) -> F::Output {
 
 /// A workspace in a temporary directory. Each written file gets a modification time one second
 /// after the previous one, so "newest" and "oldest" are certain.
+mod common;
+
+use common::TempWorkspace;
+
+/// A workspace whose files get increasing modification times in the order they are written
+/// (Grep and Glob list files newest first).
 struct Ws {
-    _dir: TempDir,
+    /// Kept so the directory lives as long as the workspace.
+    _files: TempWorkspace,
     root: PathBuf,
     clock: std::cell::Cell<u64>,
 }
@@ -46,10 +52,10 @@ impl Ws {
     }
 
     fn bare() -> Ws {
-        let dir = tempfile::tempdir().unwrap();
-        let root = dir.path().canonicalize().unwrap();
+        let files = TempWorkspace::new();
+        let root = PathBuf::from(files.root());
         Ws {
-            _dir: dir,
+            _files: files,
             root,
             clock: std::cell::Cell::new(1_600_000_000),
         }

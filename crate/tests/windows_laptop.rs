@@ -5,33 +5,32 @@
 
 use futures::executor::block_on;
 use serde_json::{json, Value};
-use std::fs;
-use tempfile::TempDir;
 use tether_core::native::NativeHost;
 use tether_core::tools::{ToolOutput, Toolset, ToolsetConfig};
 
 const MIRROR: &str =
     r"C:\Users\dev\AppData\Roaming\Code\User\globalStorage\tether.tether\mirrors\ssh-remote+build\proj-1f2e3d4c5b";
 
+mod common;
+
+use common::TempWorkspace;
+
+/// The server's workspace, reached from a Windows laptop's mirror folder.
 struct Server {
-    _dir: TempDir,
-    root: String,
+    files: TempWorkspace,
     ts: Toolset<NativeHost>,
 }
 
 impl Server {
     fn new(files: &[(&str, &str)]) -> Self {
-        let dir = tempfile::tempdir().unwrap();
-        let root = dir.path().canonicalize().unwrap().to_string_lossy().into_owned();
+        let workspace = TempWorkspace::new();
         for (rel, text) in files {
-            let path = format!("{root}/{rel}");
-            fs::create_dir_all(std::path::Path::new(&path).parent().unwrap()).unwrap();
-            fs::write(path, text).unwrap();
+            workspace.write(rel, text);
         }
-        let mut config = ToolsetConfig::new(root.clone());
+        let mut config = ToolsetConfig::new(workspace.root());
         config.mirror = Some(MIRROR.to_string());
-        let ts = Toolset::new(NativeHost::new(), config).unwrap();
-        Server { _dir: dir, root, ts }
+        let ts = workspace.toolset_with(config);
+        Server { files: workspace, ts }
     }
 
     fn laptop(rel: &str) -> String {
@@ -49,7 +48,7 @@ impl Server {
     }
 
     fn read(&self, rel: &str) -> String {
-        fs::read_to_string(format!("{}/{rel}", self.root)).unwrap()
+        self.files.read(rel).unwrap()
     }
 }
 

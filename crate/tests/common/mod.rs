@@ -1,0 +1,66 @@
+//! What the crate's integration tests share: a temporary workspace on the real file system.
+// Each test crate compiles this module and uses part of it.
+#![allow(dead_code)]
+
+use std::fs;
+use std::path::Path;
+use tempfile::TempDir;
+use tether_core::native::NativeHost;
+use tether_core::tools::{Toolset, ToolsetConfig};
+
+/// A temporary directory as a workspace root, removed when dropped. The root is the canonical
+/// path, so `pwd -P` and `realpath` report the same spelling the tools use.
+pub struct TempWorkspace {
+    dir: TempDir,
+    root: String,
+}
+
+impl TempWorkspace {
+    pub fn new() -> TempWorkspace {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let root = dir.path().canonicalize().expect("canonical temp dir");
+        let root = root.to_string_lossy().into_owned();
+        TempWorkspace { dir, root }
+    }
+
+    pub fn root(&self) -> &str {
+        &self.root
+    }
+
+    pub fn dir(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// The absolute path of `rel`.
+    pub fn path(&self, rel: &str) -> String {
+        format!("{}/{rel}", self.root)
+    }
+
+    /// Write `rel` (its directories made as needed); returns its absolute path.
+    pub fn write(&self, rel: &str, bytes: impl AsRef<[u8]>) -> String {
+        let path = self.path(rel);
+        if let Some(parent) = Path::new(&path).parent() {
+            fs::create_dir_all(parent).unwrap();
+        }
+        fs::write(&path, bytes).unwrap();
+        path
+    }
+
+    /// The text of `rel`; None when it does not exist.
+    pub fn read(&self, rel: &str) -> Option<String> {
+        fs::read_to_string(self.path(rel)).ok()
+    }
+
+    pub fn bytes(&self, rel: &str) -> Vec<u8> {
+        fs::read(self.path(rel)).unwrap()
+    }
+
+    /// The tools on this workspace through the native host.
+    pub fn toolset(&self) -> Toolset<NativeHost> {
+        self.toolset_with(ToolsetConfig::new(self.root.clone()))
+    }
+
+    pub fn toolset_with(&self, config: ToolsetConfig) -> Toolset<NativeHost> {
+        Toolset::new(NativeHost::new(), config).expect("toolset")
+    }
+}
