@@ -262,6 +262,40 @@ pub struct PermissionRequest {
     /// For file edits: the whole proposed file, so the user can review (and change) it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub review: Option<Box<EditReview>>,
+    /// The answers the agent offers, in the order to show them.
+    #[serde(default)]
+    pub options: Vec<PermissionOption>,
+}
+
+/// One answer to a permission request, as ACP offers them: an id to answer with, a label, and
+/// what it means.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct PermissionOption {
+    pub option_id: String,
+    pub name: String,
+    pub kind: PermissionOptionKind,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "snake_case")]
+pub enum PermissionOptionKind {
+    AllowOnce,
+    /// Allow, and the same next time (a rule, or a mode, says what "the same" covers).
+    AllowAlways,
+    RejectOnce,
+    RejectAlways,
+}
+
+impl PermissionOptionKind {
+    pub fn allows(self) -> bool {
+        matches!(
+            self,
+            PermissionOptionKind::AllowOnce | PermissionOptionKind::AllowAlways
+        )
+    }
 }
 
 /// A proposed file change shown for review before it is written.

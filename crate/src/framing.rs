@@ -1,16 +1,47 @@
-//! NDJSON framing: split a byte stream that arrives in arbitrary chunks into complete lines.
-//! Lines are UTF-8 JSON; a line over the size limit is dropped (and reported) rather than buffered
-//! without bound, and invalid UTF-8 never panics.
+//! NDJSON framing, the one every stdio peer uses (the agent's stdout in the session driver, the
+//! MCP server's stdin; through the wasm export `NdjsonSplitter`): a byte stream that arrives in
+//! arbitrary chunks split into complete lines. Bytes are decoded only once a line is whole, so a
+//! character split across chunks survives; a line over the size limit is dropped and reported
+//! rather than buffered without bound; a line that is not UTF-8 is reported, never repaired.
 
 /// Lines longer than this are discarded: 64 MiB is far beyond any real message (a 10 MB file read
 /// JSON-escaped fits comfortably).
 pub const DEFAULT_MAX_LINE_BYTES: usize = 64 * 1024 * 1024;
 
-#[derive(Debug, PartialEq, Eq)]
+/// What one line of the stream was.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(
+    test,
+    derive(ts_rs::TS),
+    ts(
+        rename = "NdjsonFrame",
+        tag = "kind",
+        rename_all = "camelCase",
+        rename_all_fields = "camelCase"
+    )
+)]
 pub enum Frame {
-    Line(String),
-    /// A line that exceeded the limit; its length so far.
-    Oversized(usize),
+    /// A complete line, without its `\n` (or `\r\n`).
+    Line { line: String },
+    /// A line over the limit, dropped; `bytes` is its length.
+    Oversized { bytes: usize },
+    /// A line that is not UTF-8, dropped; the bytes before `valid_up_to` were valid.
+    InvalidUtf8 { bytes: usize, valid_up_to: usize },
+}
+
+impl Frame {
+    /// What went wrong with a line that is not one, for a log or an error reply.
+    pub fn problem(&self, max_line_bytes: usize) -> Option<String> {
+        match self {
+            Frame::Line { .. } => None,
+            Frame::Oversized { bytes } => Some(format!(
+                "a message of {bytes} bytes exceeds the limit of {max_line_bytes} bytes"
+            )),
+            Frame::InvalidUtf8 { bytes, valid_up_to } => Some(format!(
+                "a message of {bytes} bytes is not valid UTF-8 (from byte {valid_up_to})"
+            )),
+        }
+    }
 }
 
 pub struct LineSplitter {
@@ -35,27 +66,37 @@ impl LineSplitter {
         }
     }
 
+    pub fn max_line_bytes(&self) -> usize {
+        self.max_line_bytes
+    }
+
     /// Feed a chunk; returns the frames it completed. Empty lines are skipped, `\r\n` is accepted.
     pub fn push(&mut self, chunk: &[u8]) -> Vec<Frame> {
         let mut frames = Vec::new();
         let mut rest = chunk;
-        while let Some(pos) = rest.iter().position(|&b| b == b'\n') {
+        while let Some(pos) = memchr::memchr(b'\n', rest) {
             let (head, tail) = rest.split_at(pos);
             rest = &tail[1..];
             if let Some(seen) = self.discarding.take() {
-                frames.push(Frame::Oversized(seen + head.len()));
+                frames.push(Frame::Oversized {
+                    bytes: seen + head.len(),
+                });
                 continue;
             }
             if self.buf.len() + head.len() > self.max_line_bytes {
-                frames.push(Frame::Oversized(self.buf.len() + head.len()));
+                frames.push(Frame::Oversized {
+                    bytes: self.buf.len() + head.len(),
+                });
                 self.buf.clear();
                 continue;
             }
-            self.buf.extend_from_slice(head);
-            let line = std::mem::take(&mut self.buf);
-            if let Some(frame) = finish_line(line) {
-                frames.push(frame);
-            }
+            let line = if self.buf.is_empty() {
+                head.to_vec()
+            } else {
+                self.buf.extend_from_slice(head);
+                std::mem::take(&mut self.buf)
+            };
+            frames.extend(finish_line(line));
         }
         if let Some(seen) = self.discarding.as_mut() {
             *seen += rest.len();
@@ -71,7 +112,7 @@ impl LineSplitter {
     /// The stream ended: a final line without a newline still counts.
     pub fn finish(&mut self) -> Option<Frame> {
         if let Some(seen) = self.discarding.take() {
-            return Some(Frame::Oversized(seen));
+            return Some(Frame::Oversized { bytes: seen });
         }
         let line = std::mem::take(&mut self.buf);
         finish_line(line)
@@ -85,7 +126,14 @@ fn finish_line(mut line: Vec<u8>) -> Option<Frame> {
     if line.iter().all(|b| b.is_ascii_whitespace()) {
         return None;
     }
-    Some(Frame::Line(String::from_utf8_lossy(&line).into_owned()))
+    let bytes = line.len();
+    Some(match String::from_utf8(line) {
+        Ok(line) => Frame::Line { line },
+        Err(e) => Frame::InvalidUtf8 {
+            bytes,
+            valid_up_to: e.utf8_error().valid_up_to(),
+        },
+    })
 }
 
 #[cfg(test)]
@@ -96,8 +144,9 @@ mod tests {
         frames
             .into_iter()
             .map(|f| match f {
-                Frame::Line(l) => l,
-                Frame::Oversized(n) => format!("<oversized {n}>"),
+                Frame::Line { line } => line,
+                Frame::Oversized { bytes } => format!("<oversized {bytes}>"),
+                Frame::InvalidUtf8 { bytes, valid_up_to } => format!("<not utf-8 {bytes} {valid_up_to}>"),
             })
             .collect()
     }
@@ -112,10 +161,37 @@ mod tests {
     }
 
     #[test]
+    fn every_split_of_a_stream_gives_the_same_lines() {
+        let stream = "{\"a\":\"é✓\"}\r\n\n{\"b\":2}\n  \nlast".as_bytes();
+        let whole = {
+            let mut s = LineSplitter::default();
+            let mut out = lines(s.push(stream));
+            out.extend(lines(s.finish().into_iter().collect()));
+            out
+        };
+        assert_eq!(whole, ["{\"a\":\"é✓\"}", "{\"b\":2}", "last"]);
+        for cut in 0..stream.len() {
+            for second in cut..stream.len() {
+                let mut s = LineSplitter::default();
+                let mut out = lines(s.push(&stream[..cut]));
+                out.extend(lines(s.push(&stream[cut..second])));
+                out.extend(lines(s.push(&stream[second..])));
+                out.extend(lines(s.finish().into_iter().collect()));
+                assert_eq!(out, whole, "cut at {cut} and {second}");
+            }
+        }
+    }
+
+    #[test]
     fn final_line_without_newline_is_delivered_on_finish() {
         let mut s = LineSplitter::default();
         s.push(b"{\"x\":true}");
-        assert_eq!(s.finish(), Some(Frame::Line("{\"x\":true}".into())));
+        assert_eq!(
+            s.finish(),
+            Some(Frame::Line {
+                line: "{\"x\":true}".into()
+            })
+        );
     }
 
     #[test]
@@ -124,13 +200,19 @@ mod tests {
         let out = lines(s.push(b"0123456789abc"));
         assert!(out.is_empty());
         assert_eq!(lines(s.push(b"def\nok\n")), vec!["<oversized 16>", "ok"]);
+        assert_eq!(
+            Frame::Oversized { bytes: 16 }.problem(8).unwrap(),
+            "a message of 16 bytes exceeds the limit of 8 bytes"
+        );
     }
 
     #[test]
-    fn invalid_utf8_does_not_panic() {
+    fn invalid_utf8_is_reported_not_replaced() {
         let mut s = LineSplitter::default();
-        let out = lines(s.push(b"\xff\xfe{}\n"));
-        assert_eq!(out.len(), 1);
+        assert_eq!(
+            lines(s.push(b"{\"a\":\"\xff\xfe\"}\nok\n")),
+            vec!["<not utf-8 10 6>", "ok"]
+        );
     }
 
     #[test]

@@ -3,16 +3,20 @@
 //! lives in `wasm.rs` alone.
 
 pub mod agent;
+pub mod backend;
 mod bytes;
 pub mod cache;
 pub mod claude;
+pub mod config;
 pub mod diff;
 pub mod events;
 pub mod framing;
+pub mod gate;
 pub mod host;
 pub mod mcp;
 pub mod paths;
 pub mod permissions;
+pub mod rpc;
 pub mod tools;
 
 #[cfg(test)]

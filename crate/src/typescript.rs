@@ -4,12 +4,16 @@
 //! the types produce; `TETHER_UPDATE_GENERATED=1 cargo test -p tether-core --lib typescript`
 //! rewrites it.
 
-use crate::agent::{AgentConfig, AgentFile, AgentOutput, RemoteConfig, UserAnswer, UserDecision};
+use crate::agent::AgentOutput;
+use crate::claude::{AgentFile, ClaudeConfig};
+use crate::config::{AgentConfig, BackendConfig, CommonConfig, RemoteConfig};
 use crate::diff::Hunk;
 use crate::events::{
-    CommandInfo, EditReview, ErrorKind, Location, McpServerStatus, ModelOption, PermissionRequest, SessionState,
-    Severity, TodoItem, ToolKind, UiEvent,
+    CommandInfo, EditReview, ErrorKind, Location, McpServerStatus, ModelOption, PermissionOption, PermissionOptionKind,
+    PermissionRequest, SessionState, Severity, TodoItem, ToolKind, UiEvent,
 };
+use crate::framing::Frame;
+use crate::gate::{UserAnswer, UserDecision};
 use crate::permissions::PermissionMode;
 use std::path::PathBuf;
 use ts_rs::{Config, TS};
@@ -29,6 +33,24 @@ fn string_list(items: impl IntoIterator<Item = &'static str>) -> String {
     format!("[{}]", quoted.join(", "))
 }
 
+/// `{claude: {displayName, command, pathVariable, installDirs, installHint}}`.
+fn agent_programs() -> String {
+    let programs: serde_json::Map<String, serde_json::Value> = crate::config::BACKENDS
+        .iter()
+        .map(|(name, program)| {
+            let value = serde_json::json!({
+                "displayName": program.display_name,
+                "command": program.command,
+                "pathVariable": program.path_variable,
+                "installDirs": program.install_dirs,
+                "installHint": program.install_hint,
+            });
+            (name.to_string(), value)
+        })
+        .collect();
+    serde_json::to_string_pretty(&programs).unwrap()
+}
+
 /// The whole file: every type, then the constants the TypeScript side needs at run time.
 fn generated() -> String {
     // JavaScript numbers carry every count and duration Tether sends.
@@ -40,6 +62,8 @@ fn generated() -> String {
         declaration::<Location>(&cfg),
         declaration::<TodoItem>(&cfg),
         declaration::<PermissionRequest>(&cfg),
+        declaration::<PermissionOption>(&cfg),
+        declaration::<PermissionOptionKind>(&cfg),
         declaration::<EditReview>(&cfg),
         declaration::<Hunk>(&cfg),
         declaration::<SessionState>(&cfg),
@@ -50,11 +74,15 @@ fn generated() -> String {
         declaration::<Severity>(&cfg),
         declaration::<AgentOutput>(&cfg),
         declaration::<AgentConfig>(&cfg),
-        declaration::<AgentFile>(&cfg),
+        declaration::<CommonConfig>(&cfg),
         declaration::<RemoteConfig>(&cfg),
+        declaration::<BackendConfig>(&cfg),
+        declaration::<ClaudeConfig>(&cfg),
+        declaration::<AgentFile>(&cfg),
         declaration::<PermissionMode>(&cfg),
         declaration::<UserAnswer>(&cfg),
         declaration::<UserDecision>(&cfg),
+        declaration::<Frame>(&cfg),
     ];
     let constants = [
         format!(
@@ -66,9 +94,13 @@ fn generated() -> String {
             string_list(crate::tools::TOOL_NAMES)
         ),
         format!(
+            "/** The agent programs the driver starts, by backend. */\nexport const AGENT_PROGRAMS = {} as const;\n",
+            agent_programs()
+        ),
+        format!(
             "/** How an agent sees Tether's tools: `{}Read`, ... */\nexport const MCP_PREFIX = {:?};\n",
-            crate::claude::MCP_PREFIX,
-            crate::claude::MCP_PREFIX
+            crate::mcp::MCP_PREFIX,
+            crate::mcp::MCP_PREFIX
         ),
     ];
     format!(

@@ -1,18 +1,68 @@
-//! The Claude session host (`ClaudeAgent`) driven with CLI lines in the shapes the real CLI sends
+//! The agent with the Claude Code backend driven with CLI lines in the shapes the real CLI sends
 //! (tests/fixtures/claude-cli-examples.jsonl, claude-transcript-probe.jsonl), against a real
 //! temporary workspace through `NativeHost`.
 
 use futures::executor::block_on;
 use serde_json::{json, Value};
-use tether_core::agent::{
-    images_from_json, AgentConfig, AgentFile, AgentOutput, ClaudeAgent, UserAnswer, UserDecision,
-};
+use std::collections::BTreeMap;
+use tether_core::agent::{Agent, AgentOutput};
+use tether_core::backend::ImageInput;
+use tether_core::claude::{AgentFile, ClaudeBackend, ClaudeConfig};
+use tether_core::config::{AgentConfig, BackendConfig, CommonConfig, RemoteConfig};
+use tether_core::gate::{UserAnswer, UserDecision};
 use tether_core::native::NativeHost;
 use tether_core::permissions::PermissionMode;
 
 mod common;
 
 use common::TempWorkspace;
+
+type ClaudeAgent = Agent<NativeHost, ClaudeBackend>;
+
+/// The session config, flat as the driver writes it: the common keys and Claude Code's.
+#[derive(Clone, Default)]
+struct Config {
+    root: String,
+    home_dir: String,
+    user_settings: Option<String>,
+    mode: Option<String>,
+    model: Option<String>,
+    resume: Option<String>,
+    env: Option<BTreeMap<String, String>>,
+    remote: Option<RemoteConfig>,
+    extra_system_prompt: Option<String>,
+    agent_files: Option<Vec<AgentFile>>,
+    allowed_tools: Option<Vec<String>>,
+    disallowed_tools: Option<Vec<String>>,
+}
+
+fn new_agent(config: Config) -> Result<ClaudeAgent, String> {
+    let common = CommonConfig {
+        root: config.root,
+        mirror: None,
+        home_dir: config.home_dir,
+        user_settings: config.user_settings,
+        mode: config.mode,
+        model: config.model,
+        resume: config.resume,
+        env: config.env,
+        remote: config.remote,
+    };
+    let claude = ClaudeConfig {
+        extra_system_prompt: config.extra_system_prompt,
+        agent_files: config.agent_files,
+        allowed_tools: config.allowed_tools,
+        disallowed_tools: config.disallowed_tools,
+    };
+    Agent::new(NativeHost::new(), common, |context| {
+        Ok(ClaudeBackend::new(context, claude))
+    })
+}
+
+/// The user's answer, which the agent must take.
+fn answered(agent: &ClaudeAgent, id: &str, given: UserAnswer) -> Vec<AgentOutput> {
+    block_on(agent.answer_permission(id, given)).unwrap()
+}
 
 /// A temporary workspace and the agents made on it.
 struct Workspace {
@@ -39,20 +89,20 @@ impl Workspace {
         self.files.read(rel)
     }
 
-    fn config(&self) -> AgentConfig {
-        AgentConfig {
+    fn config(&self) -> Config {
+        Config {
             root: self.root.clone(),
             home_dir: "/home/tester".into(),
-            ..AgentConfig::default()
+            ..Config::default()
         }
     }
 
-    fn agent(&self) -> ClaudeAgent<NativeHost> {
+    fn agent(&self) -> ClaudeAgent {
         self.agent_with(self.config())
     }
 
-    fn agent_with(&self, config: AgentConfig) -> ClaudeAgent<NativeHost> {
-        let agent = ClaudeAgent::new(NativeHost::new(), config).unwrap();
+    fn agent_with(&self, config: Config) -> ClaudeAgent {
+        let agent = new_agent(config).unwrap();
         block_on(agent.start());
         agent
     }
@@ -62,7 +112,7 @@ fn writes(outputs: &[AgentOutput]) -> Vec<Value> {
     outputs
         .iter()
         .filter_map(|o| match o {
-            AgentOutput::Write { line } => Some(serde_json::from_str(line).unwrap()),
+            AgentOutput::Send { message } => Some(serde_json::from_str(message).unwrap()),
             AgentOutput::Event { .. } => None,
         })
         .collect()
@@ -73,7 +123,7 @@ fn events(outputs: &[AgentOutput]) -> Vec<Value> {
         .iter()
         .filter_map(|o| match o {
             AgentOutput::Event { event } => Some(serde_json::to_value(event).unwrap()),
-            AgentOutput::Write { .. } => None,
+            AgentOutput::Send { .. } => None,
         })
         .collect()
 }
@@ -137,8 +187,8 @@ fn permission_request(outputs: &[AgentOutput]) -> Value {
 }
 
 /// Read a file through the agent's MCP tool, as the CLI does before an edit.
-fn read_through_agent(agent: &ClaudeAgent<NativeHost>, path: &str) {
-    let out = block_on(agent.on_line(&tools_call("read-1", "Read", json!({"file_path": path}), "toolu_read")));
+fn read_through_agent(agent: &ClaudeAgent, path: &str) {
+    let out = block_on(agent.on_message(&tools_call("read-1", "Read", json!({"file_path": path}), "toolu_read")));
     let result = &control_response(&out, "read-1")["mcp_response"]["result"];
     assert_eq!(result["isError"], false, "{result}");
 }
@@ -148,11 +198,11 @@ fn edit_input(ws: &Workspace) -> Value {
 }
 
 /// A workspace with src/lib.rs read by the model, and an Edit of it waiting for the user.
-fn pending_edit(ws: &Workspace) -> (ClaudeAgent<NativeHost>, Value) {
+fn pending_edit(ws: &Workspace) -> (ClaudeAgent, Value) {
     ws.write("src/lib.rs", "fn old() {}\n");
     let agent = ws.agent();
     read_through_agent(&agent, &ws.path("src/lib.rs"));
-    let out = block_on(agent.on_line(&can_use_tool("perm-1", "Edit", edit_input(ws), "toolu_edit")));
+    let out = block_on(agent.on_message(&can_use_tool("perm-1", "Edit", edit_input(ws), "toolu_edit")));
     assert!(writes(&out).is_empty(), "nothing is answered before the user: {out:?}");
     (agent, permission_request(&out))
 }
@@ -160,7 +210,7 @@ fn pending_edit(ws: &Workspace) -> (ClaudeAgent<NativeHost>, Value) {
 #[test]
 fn start_sends_initialize_with_the_tether_manifest() {
     let ws = Workspace::new();
-    let agent = ClaudeAgent::new(NativeHost::new(), ws.config()).unwrap();
+    let agent = new_agent(ws.config()).unwrap();
     let out = block_on(agent.start());
     let lines = writes(&out);
     assert_eq!(lines.len(), 1, "{lines:?}");
@@ -189,7 +239,7 @@ fn mcp_read_call_runs_the_tool_and_answers_with_a_control_response() {
     let ws = Workspace::new();
     ws.write("README.md", "hello from the workspace\n");
     let agent = ws.agent();
-    let out = block_on(agent.on_line(&tools_call(
+    let out = block_on(agent.on_message(&tools_call(
         "call-1",
         "Read",
         json!({"file_path": ws.path("README.md")}),
@@ -210,7 +260,7 @@ fn read_inside_the_workspace_is_allowed_without_asking() {
     let ws = Workspace::new();
     let agent = ws.agent();
     let input = json!({"file_path": ws.path("README.md")});
-    let out = block_on(agent.on_line(&can_use_tool("perm-1", "Read", input.clone(), "toolu_1")));
+    let out = block_on(agent.on_message(&can_use_tool("perm-1", "Read", input.clone(), "toolu_1")));
     let response = control_response(&out, "perm-1");
     assert_eq!(response["behavior"], "allow");
     assert_eq!(response["updatedInput"], input);
@@ -225,7 +275,7 @@ fn read_outside_the_workspace_asks() {
     outside.write("notes.txt", "elsewhere\n");
     let agent = ws.agent();
     let input = json!({"file_path": outside.path("notes.txt")});
-    let out = block_on(agent.on_line(&can_use_tool("perm-1", "Read", input, "toolu_1")));
+    let out = block_on(agent.on_message(&can_use_tool("perm-1", "Read", input, "toolu_1")));
     let request = permission_request(&out);
     assert!(writes(&out).is_empty());
     assert!(
@@ -260,7 +310,7 @@ fn edit_asks_with_a_review_of_the_proposed_file_and_an_always_label() {
 fn allow_answers_the_cli_with_the_original_input() {
     let ws = Workspace::new();
     let (agent, _) = pending_edit(&ws);
-    let out = block_on(agent.answer_permission("perm-1", UserAnswer::new(UserDecision::Allow)));
+    let out = answered(&agent, "perm-1", UserAnswer::new(UserDecision::Allow));
     let response = control_response(&out, "perm-1");
     assert_eq!(response["behavior"], "allow");
     assert_eq!(response["updatedInput"], edit_input(&ws));
@@ -275,7 +325,7 @@ fn deny_answers_with_the_rejection_and_the_users_reason() {
         reason: Some("use a better name".into()),
         ..UserAnswer::new(UserDecision::Deny)
     };
-    let out = block_on(agent.answer_permission("perm-1", answer));
+    let out = answered(&agent, "perm-1", answer);
     let response = control_response(&out, "perm-1");
     assert_eq!(response["behavior"], "deny");
     let message = response["message"].as_str().unwrap();
@@ -295,9 +345,9 @@ fn user_content_is_what_the_following_tool_call_writes() {
         user_content: Some("fn renamed_by_user() {}\n".into()),
         ..UserAnswer::new(UserDecision::Allow)
     };
-    let out = block_on(agent.answer_permission("perm-1", answer));
+    let out = answered(&agent, "perm-1", answer);
     assert_eq!(control_response(&out, "perm-1")["behavior"], "allow");
-    let out = block_on(agent.on_line(&tools_call("call-2", "Edit", edit_input(&ws), "toolu_edit")));
+    let out = block_on(agent.on_message(&tools_call("call-2", "Edit", edit_input(&ws), "toolu_edit")));
     let result = &control_response(&out, "call-2")["mcp_response"]["result"];
     assert_eq!(result["isError"], false, "{result}");
     assert_eq!(result["_meta"]["tether/toolResult"]["userModified"], true, "{result}");
@@ -308,7 +358,7 @@ fn user_content_is_what_the_following_tool_call_writes() {
 fn always_on_an_edit_switches_to_accept_edits_for_the_session() {
     let ws = Workspace::new();
     let (agent, _) = pending_edit(&ws);
-    let out = block_on(agent.answer_permission("perm-1", UserAnswer::new(UserDecision::Always)));
+    let out = answered(&agent, "perm-1", UserAnswer::new(UserDecision::Always));
     assert_eq!(control_response(&out, "perm-1")["behavior"], "allow");
     assert!(
         events(&out).contains(&json!({"type": "modeChanged", "mode": "acceptEdits"})),
@@ -330,10 +380,10 @@ fn always_persists_the_rule_in_the_workspace_and_allows_the_next_identical_reque
     let ws = Workspace::new();
     let agent = ws.agent();
     let input = json!({"command": "npm run build"});
-    let out = block_on(agent.on_line(&can_use_tool("perm-1", "Bash", input.clone(), "toolu_1")));
+    let out = block_on(agent.on_message(&can_use_tool("perm-1", "Bash", input.clone(), "toolu_1")));
     let request = permission_request(&out);
     assert_eq!(request["alwaysLabel"], "Always allow `npm run:*`");
-    let out = block_on(agent.answer_permission("perm-1", UserAnswer::new(UserDecision::Always)));
+    let out = answered(&agent, "perm-1", UserAnswer::new(UserDecision::Always));
     let response = control_response(&out, "perm-1");
     assert_eq!(response["behavior"], "allow");
     assert!(
@@ -342,7 +392,7 @@ fn always_persists_the_rule_in_the_workspace_and_allows_the_next_identical_reque
     );
     let saved: Value = serde_json::from_str(&ws.read(".claude/settings.local.json").unwrap()).unwrap();
     assert_eq!(saved, json!({"permissions": {"allow": ["Bash(npm run:*)"]}}));
-    let out = block_on(agent.on_line(&can_use_tool("perm-2", "Bash", input, "toolu_2")));
+    let out = block_on(agent.on_message(&can_use_tool("perm-2", "Bash", input, "toolu_2")));
     assert_eq!(control_response(&out, "perm-2")["behavior"], "allow");
     assert!(events(&out).is_empty(), "{out:?}");
 }
@@ -355,9 +405,9 @@ fn always_keeps_the_other_settings_of_the_local_file() {
         r#"{"env": {"A": "1"}, "permissions": {"allow": ["WebSearch"]}}"#,
     );
     let agent = ws.agent();
-    let out = block_on(agent.on_line(&can_use_tool("perm-1", "Bash", json!({"command": "make all"}), "t1")));
+    let out = block_on(agent.on_message(&can_use_tool("perm-1", "Bash", json!({"command": "make all"}), "t1")));
     permission_request(&out);
-    block_on(agent.answer_permission("perm-1", UserAnswer::new(UserDecision::Always)));
+    answered(&agent, "perm-1", UserAnswer::new(UserDecision::Always));
     let saved: Value = serde_json::from_str(&ws.read(".claude/settings.local.json").unwrap()).unwrap();
     assert_eq!(
         saved,
@@ -369,11 +419,11 @@ fn always_keeps_the_other_settings_of_the_local_file() {
 fn always_with_a_broken_local_settings_file_warns_and_still_allows() {
     let ws = Workspace::new();
     ws.write(".claude/settings.local.json", "{ not json");
-    let agent = ClaudeAgent::new(NativeHost::new(), ws.config()).unwrap();
+    let agent = new_agent(ws.config()).unwrap();
     block_on(agent.start());
-    let out = block_on(agent.on_line(&can_use_tool("perm-1", "Bash", json!({"command": "make all"}), "t1")));
+    let out = block_on(agent.on_message(&can_use_tool("perm-1", "Bash", json!({"command": "make all"}), "t1")));
     permission_request(&out);
-    let out = block_on(agent.answer_permission("perm-1", UserAnswer::new(UserDecision::Always)));
+    let out = answered(&agent, "perm-1", UserAnswer::new(UserDecision::Always));
     assert_eq!(control_response(&out, "perm-1")["behavior"], "allow");
     let notice = events(&out).into_iter().find(|e| e["type"] == "error").unwrap();
     assert_eq!(notice["severity"], "notice");
@@ -393,7 +443,7 @@ fn deny_rule_in_project_settings_denies_an_edit_without_asking() {
     );
     ws.write("src/lib.rs", "fn old() {}\n");
     let agent = ws.agent();
-    let out = block_on(agent.on_line(&can_use_tool("perm-1", "Edit", edit_input(&ws), "toolu_edit")));
+    let out = block_on(agent.on_message(&can_use_tool("perm-1", "Edit", edit_input(&ws), "toolu_edit")));
     let response = control_response(&out, "perm-1");
     assert_eq!(response["behavior"], "deny");
     assert!(
@@ -410,11 +460,11 @@ fn deny_rule_in_project_settings_denies_an_edit_without_asking() {
 fn accept_edits_mode_allows_edits_inside_the_workspace() {
     let ws = Workspace::new();
     ws.write("src/lib.rs", "fn old() {}\n");
-    let agent = ws.agent_with(AgentConfig {
+    let agent = ws.agent_with(Config {
         mode: Some("acceptEdits".into()),
         ..ws.config()
     });
-    let out = block_on(agent.on_line(&can_use_tool("perm-1", "Edit", edit_input(&ws), "toolu_edit")));
+    let out = block_on(agent.on_message(&can_use_tool("perm-1", "Edit", edit_input(&ws), "toolu_edit")));
     assert_eq!(control_response(&out, "perm-1")["behavior"], "allow");
     assert!(events(&out).is_empty(), "{out:?}");
 }
@@ -423,12 +473,12 @@ fn accept_edits_mode_allows_edits_inside_the_workspace() {
 fn accept_edits_mode_still_asks_for_an_edit_outside_the_workspace() {
     let ws = Workspace::new();
     let outside = Workspace::new();
-    let agent = ws.agent_with(AgentConfig {
+    let agent = ws.agent_with(Config {
         mode: Some("acceptEdits".into()),
         ..ws.config()
     });
     let input = json!({"file_path": outside.path("new.txt"), "content": "x\n"});
-    let out = block_on(agent.on_line(&can_use_tool("perm-1", "Write", input, "toolu_w")));
+    let out = block_on(agent.on_message(&can_use_tool("perm-1", "Write", input, "toolu_w")));
     let request = permission_request(&out);
     assert_eq!(request["review"]["original"], Value::Null);
     assert_eq!(request["review"]["proposed"], "x\n");
@@ -440,12 +490,12 @@ fn an_edit_that_cannot_be_computed_is_allowed_and_its_call_reports_the_tools_err
     ws.write("src/lib.rs", "fn old() {}\n");
     let agent = ws.agent();
     // Not read first: the tool refuses, and says why.
-    let out = block_on(agent.on_line(&can_use_tool("perm-1", "Edit", edit_input(&ws), "toolu_edit")));
+    let out = block_on(agent.on_message(&can_use_tool("perm-1", "Edit", edit_input(&ws), "toolu_edit")));
     assert_eq!(control_response(&out, "perm-1")["behavior"], "allow");
     assert!(events(&out).is_empty(), "{out:?}");
     // Even if the file was read meanwhile, the unreviewed change is not written.
     read_through_agent(&agent, &ws.path("src/lib.rs"));
-    let out = block_on(agent.on_line(&tools_call("call-2", "Edit", edit_input(&ws), "toolu_edit")));
+    let out = block_on(agent.on_message(&tools_call("call-2", "Edit", edit_input(&ws), "toolu_edit")));
     let result = &control_response(&out, "call-2")["mcp_response"]["result"];
     assert_eq!(result["isError"], true, "{result}");
     assert!(
@@ -463,7 +513,7 @@ fn malformed_project_settings_become_a_notice_and_the_other_files_still_apply() 
         ".claude/settings.local.json",
         r#"{"permissions": {"deny": ["WebFetch"]}}"#,
     );
-    let agent = ClaudeAgent::new(NativeHost::new(), ws.config()).unwrap();
+    let agent = new_agent(ws.config()).unwrap();
     let out = block_on(agent.start());
     let notices: Vec<Value> = events(&out).into_iter().filter(|e| e["type"] == "error").collect();
     assert_eq!(notices.len(), 1, "{notices:?}");
@@ -479,18 +529,18 @@ fn malformed_project_settings_become_a_notice_and_the_other_files_still_apply() 
     let line = json!({"type": "control_request", "request_id": "perm-1", "request": {
         "subtype": "can_use_tool", "tool_name": "WebFetch", "input": {"url": "https://example.com"}, "tool_use_id": "t1"}})
     .to_string();
-    let out = block_on(agent.on_line(&line));
+    let out = block_on(agent.on_message(&line));
     assert_eq!(control_response(&out, "perm-1")["behavior"], "deny");
 }
 
 #[test]
 fn user_settings_text_from_the_config_applies() {
     let ws = Workspace::new();
-    let agent = ws.agent_with(AgentConfig {
+    let agent = ws.agent_with(Config {
         user_settings: Some(r#"{"permissions": {"allow": ["Bash(npm run build:*)"]}}"#.into()),
         ..ws.config()
     });
-    let out = block_on(agent.on_line(&can_use_tool(
+    let out = block_on(agent.on_message(&can_use_tool(
         "perm-1",
         "Bash",
         json!({"command": "npm run build"}),
@@ -503,7 +553,7 @@ fn user_settings_text_from_the_config_applies() {
 fn settings_default_mode_applies_when_the_config_names_none() {
     let ws = Workspace::new();
     ws.write(".claude/settings.json", r#"{"permissions": {"defaultMode": "plan"}}"#);
-    let agent = ClaudeAgent::new(NativeHost::new(), ws.config()).unwrap();
+    let agent = new_agent(ws.config()).unwrap();
     assert!(agent
         .launch(Vec::new())
         .args
@@ -523,7 +573,7 @@ fn settings_default_mode_applies_when_the_config_names_none() {
 fn initialize_goes_out_before_the_settings_are_read_and_start_then_applies_them() {
     let ws = Workspace::new();
     ws.write(".claude/settings.json", r#"{"permissions": {"defaultMode": "plan"}}"#);
-    let agent = ClaudeAgent::new(NativeHost::new(), ws.config()).unwrap();
+    let agent = new_agent(ws.config()).unwrap();
     let early = agent.initialize();
     let lines = writes(&early);
     assert_eq!(lines.len(), 1, "{lines:?}");
@@ -544,7 +594,7 @@ fn initialize_goes_out_before_the_settings_are_read_and_start_then_applies_them(
 fn the_configured_mode_wins_over_the_settings_default_mode() {
     let ws = Workspace::new();
     ws.write(".claude/settings.json", r#"{"permissions": {"defaultMode": "plan"}}"#);
-    let agent = ws.agent_with(AgentConfig {
+    let agent = ws.agent_with(Config {
         mode: Some("acceptEdits".into()),
         ..ws.config()
     });
@@ -555,14 +605,11 @@ fn the_configured_mode_wins_over_the_settings_default_mode() {
 fn launch_tells_the_cli_only_about_plan_mode() {
     let ws = Workspace::new();
     let launch_mode = |mode: &str| {
-        let config = AgentConfig {
+        let config = Config {
             mode: Some(mode.into()),
             ..ws.config()
         };
-        let args = ClaudeAgent::new(NativeHost::new(), config)
-            .unwrap()
-            .launch(Vec::new())
-            .args;
+        let args = new_agent(config).unwrap().launch(Vec::new()).args;
         args.into_iter().find(|a| a.starts_with("--permission-mode=")).unwrap()
     };
     assert_eq!(launch_mode("plan"), "--permission-mode=plan");
@@ -574,7 +621,7 @@ fn launch_tells_the_cli_only_about_plan_mode() {
 #[test]
 fn launch_passes_model_resume_tools_and_environment() {
     let ws = Workspace::new();
-    let config = AgentConfig {
+    let config = Config {
         model: Some("opus".into()),
         resume: Some("session-1".into()),
         env: Some([("ANTHROPIC_BASE_URL".to_string(), "http://proxy".to_string())].into()),
@@ -582,7 +629,7 @@ fn launch_passes_model_resume_tools_and_environment() {
         disallowed_tools: Some(vec!["WebSearch".into()]),
         ..ws.config()
     };
-    let agent = ClaudeAgent::new(NativeHost::new(), config).unwrap();
+    let agent = new_agent(config).unwrap();
     let parent = vec![
         ("PATH".to_string(), "/usr/bin".to_string()),
         ("CLAUDECODE".to_string(), "1".to_string()),
@@ -618,11 +665,11 @@ fn launch_passes_model_resume_tools_and_environment() {
 #[test]
 fn an_unknown_mode_in_the_config_is_refused() {
     let ws = Workspace::new();
-    let config = AgentConfig {
+    let config = Config {
         mode: Some("yolo".into()),
         ..ws.config()
     };
-    let error = ClaudeAgent::new(NativeHost::new(), config).err().unwrap();
+    let error = new_agent(config).err().unwrap();
     assert!(error.contains("yolo"), "{error}");
 }
 
@@ -632,7 +679,7 @@ fn interrupt_set_model_and_set_mode_write_control_requests() {
     let agent = ws.agent();
     let interrupt = writes(&agent.interrupt());
     assert_eq!(interrupt[0]["request"], json!({"subtype": "interrupt"}));
-    let model = writes(&agent.set_model(Some("sonnet")));
+    let model = writes(&agent.set_config_option("model", Some("sonnet")).unwrap());
     assert_eq!(model[0]["request"], json!({"subtype": "set_model", "model": "sonnet"}));
     let out = agent.set_mode(PermissionMode::Plan);
     assert_eq!(
@@ -661,7 +708,7 @@ fn set_mode_to_accept_edits_stays_inside_tether_unless_leaving_plan() {
     // The CLI's confirmation that it is in default mode does not hide Tether's mode.
     let id = writes(&out)[0]["request_id"].as_str().unwrap().to_string();
     let confirm = json!({"type": "control_response", "response": {"subtype": "success", "request_id": id, "response": {"mode": "default"}}});
-    let out = block_on(agent.on_line(&confirm.to_string()));
+    let out = block_on(agent.on_message(&confirm.to_string()));
     assert!(out.is_empty(), "{out:?}");
     assert_eq!(agent.mode(), PermissionMode::BypassPermissions);
 }
@@ -669,7 +716,7 @@ fn set_mode_to_accept_edits_stays_inside_tether_unless_leaving_plan() {
 #[test]
 fn exit_plan_mode_always_asks_the_user_and_approval_leaves_plan_mode() {
     let ws = Workspace::new();
-    let agent = ws.agent_with(AgentConfig {
+    let agent = ws.agent_with(Config {
         mode: Some("plan".into()),
         ..ws.config()
     });
@@ -677,10 +724,10 @@ fn exit_plan_mode_always_asks_the_user_and_approval_leaves_plan_mode() {
         "subtype": "can_use_tool", "tool_name": "ExitPlanMode", "input": {"plan": "1. do it"}, "tool_use_id": "t1",
         "requires_user_interaction": true}})
     .to_string();
-    let out = block_on(agent.on_line(&line));
+    let out = block_on(agent.on_message(&line));
     let request = permission_request(&out);
     assert_eq!(request["toolName"], "ExitPlanMode");
-    let out = block_on(agent.answer_permission("perm-1", UserAnswer::new(UserDecision::Allow)));
+    let out = answered(&agent, "perm-1", UserAnswer::new(UserDecision::Allow));
     assert_eq!(control_response(&out, "perm-1")["behavior"], "allow");
     assert!(
         events(&out).contains(&json!({"type": "modeChanged", "mode": "default"})),
@@ -692,11 +739,11 @@ fn exit_plan_mode_always_asks_the_user_and_approval_leaves_plan_mode() {
 #[test]
 fn bypass_mode_allows_an_outside_read_without_asking() {
     let ws = Workspace::new();
-    let agent = ws.agent_with(AgentConfig {
+    let agent = ws.agent_with(Config {
         mode: Some("bypassPermissions".into()),
         ..ws.config()
     });
-    let out = block_on(agent.on_line(&can_use_tool(
+    let out = block_on(agent.on_message(&can_use_tool(
         "perm-1",
         "Read",
         json!({"file_path": "/etc/hostname"}),
@@ -708,11 +755,11 @@ fn bypass_mode_allows_an_outside_read_without_asking() {
 #[test]
 fn dont_ask_mode_denies_what_would_ask() {
     let ws = Workspace::new();
-    let agent = ws.agent_with(AgentConfig {
+    let agent = ws.agent_with(Config {
         mode: Some("dontAsk".into()),
         ..ws.config()
     });
-    let out = block_on(agent.on_line(&can_use_tool("perm-1", "Bash", json!({"command": "npm publish"}), "t1")));
+    let out = block_on(agent.on_message(&can_use_tool("perm-1", "Bash", json!({"command": "npm publish"}), "t1")));
     assert_eq!(control_response(&out, "perm-1")["behavior"], "deny");
 }
 
@@ -720,10 +767,10 @@ fn dont_ask_mode_denies_what_would_ask() {
 fn unknown_and_already_answered_permission_ids_are_ignored() {
     let ws = Workspace::new();
     let (agent, _) = pending_edit(&ws);
-    let out = block_on(agent.answer_permission("nope", UserAnswer::new(UserDecision::Allow)));
+    let out = answered(&agent, "nope", UserAnswer::new(UserDecision::Allow));
     assert!(out.is_empty(), "{out:?}");
-    block_on(agent.answer_permission("perm-1", UserAnswer::new(UserDecision::Allow)));
-    let again = block_on(agent.answer_permission("perm-1", UserAnswer::new(UserDecision::Deny)));
+    answered(&agent, "perm-1", UserAnswer::new(UserDecision::Allow));
+    let again = answered(&agent, "perm-1", UserAnswer::new(UserDecision::Deny));
     assert!(again.is_empty(), "{again:?}");
 }
 
@@ -732,12 +779,12 @@ fn a_withdrawn_question_cannot_be_answered() {
     let ws = Workspace::new();
     let (agent, _) = pending_edit(&ws);
     let cancel = json!({"type": "control_cancel_request", "request_id": "perm-1"}).to_string();
-    let out = block_on(agent.on_line(&cancel));
+    let out = block_on(agent.on_message(&cancel));
     assert_eq!(
         events(&out),
         vec![json!({"type": "permissionCancelled", "id": "perm-1"})]
     );
-    let out = block_on(agent.answer_permission("perm-1", UserAnswer::new(UserDecision::Allow)));
+    let out = answered(&agent, "perm-1", UserAnswer::new(UserDecision::Allow));
     assert!(out.is_empty(), "{out:?}");
 }
 
@@ -746,14 +793,14 @@ fn relative_paths_in_commands_are_judged_from_the_shells_directory() {
     let ws = Workspace::new();
     ws.write("sub/file.txt", "x\n");
     let agent = ws.agent();
-    let out = block_on(agent.on_line(&tools_call("call-1", "Bash", json!({"command": "cd sub"}), "t1")));
+    let out = block_on(agent.on_message(&tools_call("call-1", "Bash", json!({"command": "cd sub"}), "t1")));
     assert_eq!(
         control_response(&out, "call-1")["mcp_response"]["result"]["isError"],
         false
     );
     // `cat ../../x` from <root>/sub leaves the workspace; from the root it would too, but
     // `cat ../sub/file.txt` only stays inside when judged from sub.
-    let out = block_on(agent.on_line(&can_use_tool(
+    let out = block_on(agent.on_message(&can_use_tool(
         "perm-1",
         "Bash",
         json!({"command": "cat ../sub/file.txt"}),
@@ -765,13 +812,13 @@ fn relative_paths_in_commands_are_judged_from_the_shells_directory() {
 #[test]
 fn session_events_show_tethers_mode_not_the_clis() {
     let ws = Workspace::new();
-    let agent = ws.agent_with(AgentConfig {
+    let agent = ws.agent_with(Config {
         mode: Some("acceptEdits".into()),
         ..ws.config()
     });
     let init = json!({"type": "system", "subtype": "init", "session_id": "s1", "model": "m", "tools": [],
         "mcp_servers": [], "permissionMode": "default", "claude_code_version": "2.1.330"});
-    let out = block_on(agent.on_line(&init.to_string()));
+    let out = block_on(agent.on_message(&init.to_string()));
     let found = events(&out);
     assert_eq!(found[0]["type"], "sessionInit", "{found:?}");
     assert_eq!(found[0]["permissionMode"], "acceptEdits");
@@ -785,7 +832,7 @@ fn file_changed_refreshes_the_cache() {
     read_through_agent(&agent, &ws.path("a.txt"));
     ws.write("a.txt", "two\n");
     block_on(agent.file_changed(&ws.path("a.txt")));
-    let out = block_on(agent.on_line(&tools_call(
+    let out = block_on(agent.on_message(&tools_call(
         "call-2",
         "Read",
         json!({"file_path": ws.path("a.txt")}),
@@ -798,55 +845,77 @@ fn file_changed_refreshes_the_cache() {
 #[test]
 fn config_from_json_reads_every_field() {
     let config = AgentConfig::from_json(&json!({
-        "root": "/w", "mirror": "/m", "homeDir": "/h", "userSettings": "{}", "mode": "plan", "model": "opus",
-        "resume": "s1", "env": {"A": "1"}, "remote": {"os": "Linux", "shell": "zsh", "gitBranch": "main"},
+        "backend": "claude", "root": "/w", "mirror": "/m", "homeDir": "/h", "userSettings": "{}", "mode": "plan",
+        "model": "opus", "resume": "s1", "env": {"A": "1"}, "remote": {"os": "Linux", "shell": "zsh", "gitBranch": "main"},
         "extraSystemPrompt": "x", "allowedTools": ["T"], "disallowedTools": ["U"], "model2": null
     }));
-    assert_eq!(config.unwrap_err(), "unknown field `model2` in the config; expected one of root, mirror, homeDir, userSettings, mode, model, resume, env, remote, extraSystemPrompt, agentFiles, allowedTools, disallowedTools");
-    let config = AgentConfig::from_json(&json!({
-        "root": "/w", "mirror": null, "homeDir": "/h", "mode": "plan", "env": {"A": "1"},
+    assert_eq!(config.unwrap_err(), "unknown field `model2` in the config; expected one of backend, root, mirror, homeDir, userSettings, mode, model, resume, env, remote, extraSystemPrompt, agentFiles, allowedTools, disallowedTools");
+    let AgentConfig { common, backend } = AgentConfig::from_json(&json!({
+        "backend": "claude", "root": "/w", "mirror": null, "homeDir": "/h", "mode": "plan", "env": {"A": "1"},
         "remote": {"gitBranch": "main"}, "allowedTools": ["T"]
     }))
     .unwrap();
-    assert_eq!((config.root.as_str(), config.home_dir.as_str()), ("/w", "/h"));
-    assert_eq!(config.mirror, None);
-    assert_eq!(config.mode.as_deref(), Some("plan"));
-    assert_eq!(config.env.unwrap()["A"], "1");
-    assert_eq!(config.remote.unwrap().git_branch.as_deref(), Some("main"));
-    assert_eq!(config.allowed_tools, Some(vec!["T".to_string()]));
+    assert_eq!((common.root.as_str(), common.home_dir.as_str()), ("/w", "/h"));
+    assert_eq!(common.mirror, None);
+    assert_eq!(common.mode.as_deref(), Some("plan"));
+    assert_eq!(common.env.unwrap()["A"], "1");
+    assert_eq!(common.remote.unwrap().git_branch.as_deref(), Some("main"));
+    let BackendConfig::Claude(claude) = backend;
+    assert_eq!(claude.allowed_tools, Some(vec!["T".to_string()]));
 }
 
 #[test]
 fn config_from_json_names_the_bad_field() {
     let error = |value: Value| AgentConfig::from_json(&value).unwrap_err();
-    assert_eq!(error(json!({"homeDir": "/h"})), "`root` is missing");
-    assert_eq!(error(json!({"root": 1, "homeDir": "/h"})), "`root` must be a string");
     assert_eq!(
-        error(json!({"root": "/w", "homeDir": "/h", "env": {"A": 1}})),
+        error(json!({"backend": "claude", "homeDir": "/h"})),
+        "`root` is missing"
+    );
+    assert_eq!(
+        error(json!({"backend": "claude", "root": 1, "homeDir": "/h"})),
+        "`root` must be a string"
+    );
+    assert_eq!(
+        error(json!({"backend": "claude", "root": "/w", "homeDir": "/h", "env": {"A": 1}})),
         "env.A must be a string"
     );
     assert_eq!(
-        error(json!({"root": "/w", "homeDir": "/h", "allowedTools": "Bash"})),
+        error(json!({"backend": "claude", "root": "/w", "homeDir": "/h", "allowedTools": "Bash"})),
         "`allowedTools` must be a list of strings"
     );
-    assert!(error(json!({"root": "/w", "homeDir": "/h", "remote": {"arch": "x"}}))
-        .contains("unknown field `arch` in remote"));
-    assert_eq!(error(json!("nope")), "the config must be an object");
+    assert!(
+        error(json!({"backend": "claude", "root": "/w", "homeDir": "/h", "remote": {"arch": "x"}}))
+            .contains("unknown field `arch` in remote")
+    );
+    assert_eq!(error(json!({"backend": "claude"})).as_str(), "`root` is missing");
+    assert_eq!(error(json!("nope")), "`backend` is missing; use one of claude");
+    assert_eq!(
+        error(json!({"root": "/w", "homeDir": "/h"})),
+        "`backend` is missing; use one of claude"
+    );
+    assert_eq!(
+        error(json!({"backend": "acp", "root": "/w", "homeDir": "/h"})),
+        "unknown backend \"acp\"; use one of claude"
+    );
 }
 
 #[test]
 fn answer_and_images_from_json() {
     let answer = UserAnswer::from_json(&json!({"decision": "deny", "reason": "no"})).unwrap();
-    assert_eq!(answer.decision, UserDecision::Deny);
+    assert_eq!(answer.decision, Some(UserDecision::Deny));
     assert_eq!(answer.reason.as_deref(), Some("no"));
+    let answer = UserAnswer::from_json(&json!({"optionId": "always"})).unwrap();
+    assert_eq!(answer.option_id.as_deref(), Some("always"));
     let error = UserAnswer::from_json(&json!({"decision": "maybe"})).unwrap_err();
     assert!(error.contains("\"maybe\""), "{error}");
-    let images = images_from_json(&json!([{"mediaType": "image/png", "data": "AAAA"}])).unwrap();
+    let error = UserAnswer::from_json(&json!({"reason": "no"})).unwrap_err();
+    assert!(error.contains("decision") && error.contains("optionId"), "{error}");
+    let images = ImageInput::list_from_json(&json!([{"mediaType": "image/png", "data": "AAAA"}])).unwrap();
     assert_eq!(
         (images[0].media_type.as_str(), images[0].data_base64.as_str()),
         ("image/png", "AAAA")
     );
-    assert!(images_from_json(&json!([{"mediaType": "image/png"}])).is_err());
+    assert!(ImageInput::list_from_json(&json!([{"mediaType": "image/png"}])).is_err());
 }
 
 #[test]
@@ -863,7 +932,7 @@ fn the_projects_subagents_go_into_initialize_with_tethers_tools_and_explore_stay
             text: "---\nname: Explore\ndescription: mine\ntools: Write\n---\nWrite freely.\n".into(),
         },
     ]);
-    let agent = ClaudeAgent::new(NativeHost::new(), config).unwrap();
+    let agent = new_agent(config).unwrap();
     let out = block_on(agent.start());
     let agents = &writes(&out)[0]["request"]["agents"];
     assert_eq!(agents["reviewer"]["prompt"], "Review the diff.");
@@ -886,7 +955,7 @@ fn a_broken_subagent_file_becomes_a_notice_and_the_session_still_starts() {
         name: "broken.md".into(),
         text: "no front matter".into(),
     }]);
-    let agent = ClaudeAgent::new(NativeHost::new(), config).unwrap();
+    let agent = new_agent(config).unwrap();
     let out = block_on(agent.start());
     assert_eq!(writes(&out)[0]["request"]["subtype"], "initialize");
     let notices = events(&out);

@@ -7,7 +7,7 @@
 //! is the agent's system prompt.
 
 use super::protocol::AgentDefinition;
-use super::MCP_PREFIX;
+use crate::mcp::MCP_PREFIX;
 use crate::tools::TOOL_NAMES;
 
 /// One agent file: its name and definition, or why it was skipped.

@@ -2,8 +2,9 @@
 //! subagents, forks, workflow agents, forked skills), before any permission prompt, and keeps
 //! everything that would act on this machine from running.
 
-use super::{builtin_name, MCP_PREFIX};
+use super::builtin_name;
 use crate::claude::protocol::HookOutput;
+use crate::mcp::MCP_PREFIX;
 use serde_json::Value;
 
 /// The callback id registered for the guard in `initialize.hooks`.

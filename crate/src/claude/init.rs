@@ -4,7 +4,8 @@
 
 use super::guard::{GUARD_CALLBACK_ID, READ_ONLY_TETHER_TOOLS};
 use super::protocol::{AgentDefinition, HookMatcher, InitializeRequest, McpManifest};
-use super::{MCP_PREFIX, SERVER_NAME};
+use super::SERVER_NAME;
+use crate::mcp::MCP_PREFIX;
 use std::collections::BTreeMap;
 
 /// Where the tools act: the remote workspace, not the CLI's local (mirror) working directory.

@@ -21,6 +21,7 @@
 //!   Unknown names in `--tools`/`--disallowedTools` are accepted silently; `TodoWrite` is accepted
 //!   but not offered in print mode, and `TaskStop` disappears with `Bash` disallowed.
 
+pub use crate::backend::Launch;
 use crate::tools::TOOL_NAMES;
 use std::collections::BTreeMap;
 
@@ -124,13 +125,6 @@ impl Default for LaunchConfig {
             env: Vec::new(),
         }
     }
-}
-
-/// What to spawn: the arguments after the binary, and the complete environment.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Launch {
-    pub args: Vec<String>,
-    pub env: BTreeMap<String, String>,
 }
 
 impl LaunchConfig {

@@ -323,6 +323,8 @@ impl Session {
             always_label: None,
             reason: None,
             review: None,
+            // The backend offers Claude Code's answers.
+            options: Vec::new(),
         })]
     }
 

@@ -6,11 +6,11 @@ use super::bash;
 use super::command_prefixes;
 use super::engine::{PathKind, StoredRule};
 use super::read_only;
-use super::rules::{canonical_tool_name, Behavior, Rule};
+use super::request::{Access, Target, ToolRequest};
+use super::rules::{Behavior, Rule};
 use super::shell::{split_commands, SimpleCommand};
 use super::{AlwaysAllow, Decision, PermissionEngine, PermissionMode};
 use crate::paths::PathStyle;
-use serde_json::Value;
 
 /// A tool's own verdict before modes and tool-wide rules are applied.
 enum Check {
@@ -110,26 +110,26 @@ const DENIAL_ADVICE: &str = "IMPORTANT: You *may* attempt to accomplish this act
 const MAX_NESTING_DEPTH: usize = 8;
 
 impl PermissionEngine {
-    /// Decide whether `tool_name` may run with `input`.
-    pub fn decide(&self, tool_name: &str, input: &Value) -> Decision {
-        let tool = canonical_tool_name(tool_name);
-        if let Some(rule) = self.tool_rule(Behavior::Deny, &tool) {
+    /// Decide whether the call `request` describes may run.
+    pub fn decide(&self, request: &ToolRequest) -> Decision {
+        let tool = &request.tool;
+        if let Some(rule) = self.tool_rule(Behavior::Deny, tool) {
             return Decision::Deny {
                 message: format!("Permission to use {tool} has been denied. {DENIAL_ADVICE}"),
                 reason: format!("denied by rule {}", rule.describe()),
             };
         }
-        if let Some(rule) = self.tool_rule(Behavior::Ask, &tool) {
-            return self.finish_ask(&tool, format!("ask rule {}", rule.describe()), None);
+        if let Some(rule) = self.tool_rule(Behavior::Ask, tool) {
+            return self.finish_ask(tool, format!("ask rule {}", rule.describe()), None);
         }
-        let check = match tool.as_str() {
-            "Read" | "Glob" | "Grep" | "LS" => self.check_read(&tool, input),
-            "Edit" | "MultiEdit" | "Write" | "NotebookEdit" => self.check_edit(&tool, input),
-            "Bash" => self.check_bash(input),
-            "BashOutput" | "KillShell" => Check::Allow(format!("{tool} needs no permission")),
-            _ => Check::ask(
+        let check = match &request.access {
+            Access::Read(targets) => self.check_read(tool, targets),
+            Access::Write(target) => self.check_edit(tool, target),
+            Access::Execute(line) => self.check_bash(tool, line),
+            Access::Harmless => Check::Allow(format!("{tool} needs no permission")),
+            Access::Other => Check::ask(
                 format!("{tool} needs approval"),
-                Some(AlwaysAllow::Rules(vec![Rule::tool(&tool)])),
+                Some(AlwaysAllow::Rules(vec![Rule::tool(tool)])),
             ),
         };
         let (reason, always) = match check {
@@ -138,7 +138,7 @@ impl PermissionEngine {
                 reason,
                 always,
                 firm: true,
-            } => return self.finish_ask(&tool, reason, always),
+            } => return self.finish_ask(tool, reason, always),
             Check::Ask { reason, always, .. } => (reason, always),
             Check::Allow(reason) => {
                 return Decision::Allow { reason };
@@ -149,12 +149,12 @@ impl PermissionEngine {
                 reason: "bypassPermissions mode".into(),
             };
         }
-        if let Some(rule) = self.tool_rule(Behavior::Allow, &tool) {
+        if let Some(rule) = self.tool_rule(Behavior::Allow, tool) {
             return Decision::Allow {
                 reason: format!("allowed by rule {}", rule.describe()),
             };
         }
-        self.finish_ask(&tool, reason, always)
+        self.finish_ask(tool, reason, always)
     }
 
     fn finish_ask(&self, tool: &str, reason: String, always: Option<AlwaysAllow>) -> Decision {
@@ -172,26 +172,17 @@ impl PermissionEngine {
         }
     }
 
-    /// The workspace path a file tool's input names (Glob and Grep default to the workspace
-    /// root); Err with the verdict when it is missing or cannot name a workspace path.
-    fn input_path(&self, tool: &str, input: &Value) -> Result<String, Check> {
-        let field = match tool {
-            "Read" | "Write" | "Edit" | "MultiEdit" => "file_path",
-            "NotebookEdit" => "notebook_path",
-            _ => "path",
-        };
-        let given = input
-            .get(field)
-            .and_then(Value::as_str)
-            .map(str::trim)
-            .filter(|p| !p.is_empty());
-        match given {
-            None if matches!(tool, "Glob" | "Grep") => Ok(self.paths.root().to_string()),
-            None => Err(Check::ask(format!("{tool} was called without {field}"), None)),
-            Some(given) => self
+    /// The workspace path a target names; Err with the verdict when it is missing or cannot name
+    /// a workspace path.
+    fn input_path(&self, tool: &str, target: &Target) -> Result<String, Check> {
+        match target {
+            Target::Root => Ok(self.paths.root().to_string()),
+            Target::Missing(field) => Err(Check::ask(format!("{tool} was called without {field}"), None)),
+            Target::PatternBase(base) => Ok(self.paths.resolve(base).unwrap_or_else(|_| base.clone())),
+            Target::Path { path, .. } => self
                 .paths
-                .resolve(given)
-                .map_err(|_| Check::ask(format!("{given} is outside the workspace"), None)),
+                .resolve(path)
+                .map_err(|_| Check::ask(format!("{path} is outside the workspace"), None)),
         }
     }
 
@@ -226,36 +217,27 @@ impl PermissionEngine {
         )]))
     }
 
-    fn check_read(&self, tool: &str, input: &Value) -> Check {
-        let path = match self.input_path(tool, input) {
-            Ok(path) => path,
-            Err(check) => return check,
-        };
-        let verdict = self.check_read_path(tool, path);
-        // Glob searches below the fixed start of an absolute pattern, whatever `path` says.
-        match self.glob_pattern_base(tool, input) {
-            Some(base) => more_restrictive(verdict, self.check_read_path(tool, base)),
-            None => verdict,
+    /// The strictest verdict on the places a call reads (a Glob also searches below the fixed
+    /// start of an absolute pattern, whatever its `path` says).
+    fn check_read(&self, tool: &str, targets: &[Target]) -> Check {
+        let mut verdict: Option<Check> = None;
+        for target in targets {
+            let path = match self.input_path(tool, target) {
+                Ok(path) => path,
+                Err(check) => return check,
+            };
+            let directory = !matches!(target, Target::Path { directory: false, .. });
+            let check = self.check_read_path(path, directory);
+            verdict = Some(match verdict {
+                Some(verdict) => more_restrictive(verdict, check),
+                None => check,
+            });
         }
+        verdict.unwrap_or_else(|| Check::ask(format!("{tool} names nothing to read"), None))
     }
 
-    /// The directory an absolute Glob pattern starts from (`/etc/**/*.conf` → `/etc`).
-    fn glob_pattern_base(&self, tool: &str, input: &Value) -> Option<String> {
-        if tool != "Glob" {
-            return None;
-        }
-        let pattern = input.get("pattern").and_then(Value::as_str)?.trim();
-        PathStyle::of_absolute(pattern)?;
-        let literal = &pattern[..pattern.find(['*', '?', '[', '{']).unwrap_or(pattern.len())];
-        let base = match literal.rfind(['/', '\\']) {
-            Some(0) => &literal[..1],
-            Some(end) => &literal[..end],
-            None => literal,
-        };
-        Some(self.paths.resolve(base).unwrap_or_else(|_| base.to_string()))
-    }
-
-    fn check_read_path(&self, tool: &str, path: String) -> Check {
+    /// A read of `path`; "always allow" offers the directory it is, or the one it is in.
+    fn check_read_path(&self, path: String, directory: bool) -> Check {
         let shown = self.display(&path);
         if let Some(rule) = self.path_rule(Behavior::Deny, PathKind::Read, &path) {
             return Check::Deny {
@@ -278,10 +260,10 @@ impl PermissionEngine {
         if let Some(rule) = self.path_rule(Behavior::Allow, PathKind::Read, &path) {
             return Check::Allow(format!("allowed by rule {}", rule.describe()));
         }
-        let dir = if tool == "Read" {
-            self.paths.parent(&path).unwrap_or_else(|| path.clone())
-        } else {
+        let dir = if directory {
             path.clone()
+        } else {
+            self.paths.parent(&path).unwrap_or_else(|| path.clone())
         };
         Check::ask(
             format!("{path} is outside the workspace"),
@@ -306,8 +288,8 @@ impl PermissionEngine {
         in_sensitive_dir || sensitive_name
     }
 
-    fn check_edit(&self, tool: &str, input: &Value) -> Check {
-        let path = match self.input_path(tool, input) {
+    fn check_edit(&self, tool: &str, target: &Target) -> Check {
+        let path = match self.input_path(tool, target) {
             Ok(path) => path,
             Err(check) => return check,
         };
@@ -347,14 +329,11 @@ impl PermissionEngine {
         )
     }
 
-    fn check_bash(&self, input: &Value) -> Check {
-        let line = input
-            .get("command")
-            .and_then(Value::as_str)
-            .map(str::trim)
-            .unwrap_or("");
+    /// A command line; it is judged by `Bash(…)` rules whichever tool runs it.
+    fn check_bash(&self, tool: &str, line: &str) -> Check {
+        let line = line.trim();
         if line.is_empty() {
-            return Check::ask("Bash was called without a command".into(), None);
+            return Check::ask(format!("{tool} was called without a command"), None);
         }
         let denied = |rule: &StoredRule| Check::Deny {
             message: format!("Permission to use Bash with command {line} has been denied. {DENIAL_ADVICE}"),

@@ -15,13 +15,15 @@ mod decide;
 mod engine;
 mod path_rules;
 mod read_only;
+mod request;
 mod rules;
 mod settings;
 mod shell;
 mod suggestions;
 
 pub use engine::PermissionEngine;
-pub use rules::{canonical_tool_name, Rule, TETHER_PREFIX};
+pub use request::{Access, Target, ToolRequest};
+pub use rules::{canonical_tool_name, Rule};
 pub use settings::{persist_rules, PersistError};
 pub use suggestions::{describe_suggestions, mirror_settings_rules, rewrite_suggestions, AlwaysAllow};
 

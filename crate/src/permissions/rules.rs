@@ -3,13 +3,9 @@
 //! between the first unescaped `(` and a final unescaped `)`, `\(`, `\)` and `\\` are escapes, and
 //! `Tool()` / `Tool(*)` mean the whole tool.
 
+use crate::mcp::MCP_PREFIX;
+use crate::tools;
 use std::fmt;
-
-/// Tether's MCP server name; its tools carry the built-ins' names behind this prefix.
-pub const TETHER_PREFIX: &str = "mcp__tether__";
-
-/// The built-in tools Tether replaces. Rules written for them apply to Tether's tools.
-pub const TETHER_TOOLS: [&str; 11] = crate::tools::TOOL_NAMES;
 
 /// What a rule does when it matches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -120,9 +116,9 @@ fn unescape(content: &str) -> String {
 /// CLI's newer and older names for the shell helpers map onto the names Tether serves.
 pub fn canonical_tool_name(name: &str) -> String {
     let name = name.trim();
-    if let Some(rest) = name.strip_prefix(TETHER_PREFIX) {
+    if let Some(rest) = name.strip_prefix(MCP_PREFIX) {
         let rest = canonical_builtin(rest);
-        if TETHER_TOOLS.contains(&rest) {
+        if tools::is_known_tool(rest) {
             return rest.to_string();
         }
     }
@@ -171,7 +167,7 @@ pub fn tool_rule_covers(rule_tool: &str, tool: &str) -> bool {
     if !matches!(rule_part, None | Some("*")) {
         return false;
     }
-    if TETHER_TOOLS.contains(&tool) {
+    if tools::is_known_tool(tool) {
         return rule_server == "tether";
     }
     matches!(mcp_parts(tool), Some((server, _)) if server == rule_server)

@@ -12,6 +12,13 @@ use serde_json::Value;
 use std::future::Future;
 use std::pin::Pin;
 
+/// The tools that write files, all through this pipeline.
+pub const WRITE_TOOLS: [&str; 4] = ["Edit", "MultiEdit", "Write", "NotebookEdit"];
+
+pub fn is_write_tool(name: &str) -> bool {
+    WRITE_TOOLS.contains(&name)
+}
+
 /// Compute the full new file for `tool` ("Edit", "MultiEdit", "Write" or "NotebookEdit") with the
 /// tool's checks (read before edit, unchanged since read, match rules), without writing anything.
 pub async fn propose<H: Host>(ts: &Toolset<H>, tool: &str, args: Value) -> ToolResult<ProposedWrite> {

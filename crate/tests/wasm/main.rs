@@ -6,6 +6,7 @@
 #![cfg(target_arch = "wasm32")]
 
 mod agent;
+mod framing;
 mod host_imports;
 mod server;
 mod support;

@@ -24,7 +24,7 @@ the turn succeeded, 1 when it failed, 2 on a usage error.
                                  "interrupt", the first permission prompt is left unanswered
                                  and the turn is stopped (it only has to end, not succeed)
                              {"mode": MODE} | {"model": NAME}               switch for the next turns
-  --mode MODE              default, acceptEdits, plan, dontAsk or bypassPermissions
+  --mode MODE              ${PERMISSION_MODES.join(", ")}
   --model NAME             the model
   --resume ID              continue a session (the sessionId of an earlier run's events)
   --approve LIST           answer permission prompts: all, none, or a comma-separated list of

@@ -5,14 +5,14 @@ import { statSync } from "node:fs";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
 import { createTetherServer, type TetherServer } from "../core/wasm";
+import { TOOL_NAMES } from "../generated/core";
 import { serveNdjson, type MessageHandler } from "../node/ndjson";
 import { NodeHost } from "../node/nodeHost";
 
 const USAGE = `Usage: tether-mcp --root DIR [--mirror DIR] [--allow-outside-root] [--verbose]
 
-Serves Tether's tools (Read, Write, Edit, MultiEdit, NotebookEdit, Glob, Grep, LS, Bash,
-BashOutput, KillShell) to an MCP client over stdio: one JSON-RPC message per line on stdin and
-stdout. Logs go to stderr.
+Serves Tether's tools (${TOOL_NAMES.join(", ")})
+to an MCP client over stdio: one JSON-RPC message per line on stdin and stdout. Logs go to stderr.
 
   --root DIR             the workspace the tools work on (required)
   --mirror DIR           a local folder whose paths are mapped onto the root

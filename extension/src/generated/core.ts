@@ -101,7 +101,20 @@ reason?: string | null,
 /**
  * For file edits: the whole proposed file, so the user can review (and change) it.
  */
-review?: EditReview | null, };
+review?: EditReview | null, 
+/**
+ * The answers the agent offers, in the order to show them.
+ */
+options: Array<PermissionOption>, };
+
+/**
+ * One answer to a permission request, as ACP offers them: an id to answer with, a label, and
+ * what it means.
+ */
+
+export type PermissionOption = { optionId: string, name: string, kind: PermissionOptionKind, };
+
+export type PermissionOptionKind = "allow_once" | "allow_always" | "reject_once" | "reject_always";
 
 /**
  * A proposed file change shown for review before it is written.
@@ -145,14 +158,14 @@ export type ErrorKind = "notLoggedIn" | "maxTurns" | "maxBudget" | "interrupted"
 export type Severity = "notice" | "error";
 
 /**
- * One thing for the driver to do (JS: `{type: "write", line}` / `{type: "event", event}`).
+ * One thing for the driver to do (JS: `{type: "send", message}` / `{type: "event", event}`).
  */
 
-export type AgentOutput = { "type": "write", line: string, }
+export type AgentOutput = { "type": "send", message: string, }
   | { "type": "event", event: UiEvent, };
 
 /**
- * What the driver passes to [`ClaudeAgent::new`] (JS: `AgentConfig`).
+ * Everything that makes an agent (JS: `AgentConfig`).
  */
 
 export type AgentConfig = { 
@@ -161,7 +174,7 @@ export type AgentConfig = {
  */
 root: string, 
 /**
- * The CLI's local working directory; paths under it map onto `root`.
+ * The agent's local working directory; paths under it map onto `root`.
  */
 mirror?: string, 
 /**
@@ -173,8 +186,7 @@ homeDir: string,
  */
 userSettings?: string, 
 /**
- * `default`, `acceptEdits`, `plan`, `dontAsk` or `bypassPermissions`; when absent, the
- * settings' `defaultMode` applies.
+ * A permission mode; when absent, the settings' `defaultMode` applies.
  */
 mode?: PermissionMode, model?: string, 
 /**
@@ -182,9 +194,53 @@ mode?: PermissionMode, model?: string,
  */
 resume?: string, 
 /**
- * Extra environment for the CLI (not for the commands the tools run).
+ * Extra environment for the agent's program (not for the commands the tools run).
  */
-env?: { [key in string]: string }, remote?: RemoteConfig, 
+env?: { [key in string]: string }, remote?: RemoteConfig, } & ({ "backend": "claude" } & ClaudeConfig);
+
+export type CommonConfig = { 
+/**
+ * The workspace root (the remote path for a remote workspace).
+ */
+root: string, 
+/**
+ * The agent's local working directory; paths under it map onto `root`.
+ */
+mirror?: string, 
+/**
+ * For `~/` in permission rules and commands.
+ */
+homeDir: string, 
+/**
+ * The text of the user's `~/.claude/settings.json`, read by the driver.
+ */
+userSettings?: string, 
+/**
+ * A permission mode; when absent, the settings' `defaultMode` applies.
+ */
+mode?: PermissionMode, model?: string, 
+/**
+ * A session id to resume.
+ */
+resume?: string, 
+/**
+ * Extra environment for the agent's program (not for the commands the tools run).
+ */
+env?: { [key in string]: string }, remote?: RemoteConfig, };
+
+/**
+ * What the model is told about the machine the workspace is on.
+ */
+
+export type RemoteConfig = { os?: string, shell?: string, gitBranch?: string, };
+
+/**
+ * The backend a session runs, with its own part of the config.
+ */
+
+export type BackendConfig = { "backend": "claude" } & ClaudeConfig;
+
+export type ClaudeConfig = { 
 /**
  * More system prompt, e.g. the remote project's CLAUDE.md.
  */
@@ -214,22 +270,21 @@ export type AgentFile = {
 name: string, text: string, };
 
 /**
- * What the model is told about the machine the workspace is on.
- */
-
-export type RemoteConfig = { os?: string, shell?: string, gitBranch?: string, };
-
-/**
  * Claude Code's permission modes.
  */
 
 export type PermissionMode = "default" | "acceptEdits" | "plan" | "dontAsk" | "bypassPermissions";
 
 /**
- * The user's answer to a `permissionRequest` event (JS: `PermissionAnswer`).
+ * The user's answer to a `permissionRequest` event (JS: `PermissionAnswer`): one of its options
+ * by id, or a decision.
  */
 
-export type PermissionAnswer = { decision: UserDecision, 
+export type PermissionAnswer = { decision?: UserDecision, 
+/**
+ * One of the request's `options`; wins over `decision`.
+ */
+optionId?: string, 
 /**
  * Why the user refused; the model reads it.
  */
@@ -239,13 +294,39 @@ reason?: string,
  */
 userContent?: string, };
 
+/**
+ * The answers people give without naming an option: each stands for a kind of option.
+ */
+
 export type UserDecision = "allow" | "always" | "deny";
+
+/**
+ * What one line of the stream was.
+ */
+
+export type NdjsonFrame = { "kind": "line", line: string, }
+  | { "kind": "oversized", bytes: number, }
+  | { "kind": "invalidUtf8", bytes: number, validUpTo: number, };
 
 /** Every permission mode, in the order the pickers show them. */
 export const PERMISSION_MODES: readonly PermissionMode[] = ["default", "acceptEdits", "plan", "dontAsk", "bypassPermissions"];
 
 /** Tether's tools, by the built-in names the model knows. */
 export const TOOL_NAMES = ["Read", "Write", "Edit", "MultiEdit", "NotebookEdit", "Glob", "Grep", "LS", "Bash", "BashOutput", "KillShell"] as const;
+
+/** The agent programs the driver starts, by backend. */
+export const AGENT_PROGRAMS = {
+  "claude": {
+    "displayName": "Claude Code",
+    "command": "claude",
+    "pathVariable": "TETHER_CLAUDE_PATH",
+    "installDirs": [
+      "~/.claude/local",
+      "~/.local/bin"
+    ],
+    "installHint": "npm install -g @anthropic-ai/claude-code"
+  }
+} as const;
 
 /** How an agent sees Tether's tools: `mcp__tether__Read`, ... */
 export const MCP_PREFIX = "mcp__tether__";

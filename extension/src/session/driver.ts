@@ -1,62 +1,72 @@
-// Runs one Claude Code session: spawns the CLI with the launch line the TetherAgent builds, pipes
-// its stdout lines into the agent (which serves Tether's tools in-process and answers what the
-// permission engine can decide), writes the agent's lines to the CLI's stdin, and hands UI events
-// and permission prompts to the front end. Shared by dist/tether-cli.js and the VS Code
-// extension, so nothing here knows about vscode.
+// Runs one agent session, whatever the backend: starts the agent's program with the launch line
+// the TetherAgent builds, hands every message from it to the agent (which serves Tether's tools
+// in-process and answers what the permission gate can decide), sends the agent's messages back
+// through the transport, and hands UI events and permission prompts to the front end. Shared by
+// dist/tether-cli.js and the VS Code extension, so nothing here knows about vscode; what is
+// particular to a backend comes from the core (its config keys, its program, its protocol).
 
-import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, promises as fsp } from "node:fs";
+import { promises as fsp } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import type { TetherHost } from "../core/host";
-import { LineSplitter } from "../node/ndjson";
+import { AGENT_PROGRAMS } from "../generated/core";
 import { createTetherAgent, type AgentConfig, type AgentOutput, type PermissionAnswer, type PermissionMode, type TetherAgent } from "./agent";
 import { isEvent, type DoneEvent, type ErrorEvent, type PermissionRequestEvent, type UiEvent } from "./events";
+import { findProgram, type BackendName } from "./program";
+import { StdioTransport, type Transport, type TransportExit } from "./transport";
 
-/** After stdin is closed, how long the CLI gets to finish and exit before it is killed. */
+export { findClaude, findProgram, type BackendName } from "./program";
+
+/** After its input is closed, how long the agent gets to finish and exit before it is killed. */
 const DEFAULT_STOP_GRACE_MS = 5000;
-/** When the CLI exits, how long the lines it wrote last may take before the exit is reported. */
+/** When the agent exits, how long the messages it sent last may take before the exit is reported. */
 const EXIT_REPORT_WAIT_MS = 500;
-/** How much of the CLI's stderr is kept for error messages. */
-const STDERR_KEEP_CHARS = 4000;
 
 export interface SessionDriverOptions {
   host: TetherHost;
+  /** Which agent; default "claude". */
+  backend?: BackendName;
   /** The workspace root, in the host's namespace. */
   root: string;
-  /** The CLI's local cwd, whose paths map onto root; default: root itself (a local workspace). */
+  /** The agent's local cwd, whose paths map onto root; default: root itself (a local workspace). */
   mirror?: string;
-  /** The claude binary; default: found by findClaude(). */
+  /** The agent's binary; default: found by findProgram(). */
+  agentPath?: string;
+  /** The same as agentPath, by the name the Claude-only driver had. */
   claudePath?: string;
   mode?: PermissionMode;
   model?: string;
   /** A session id to resume (same mirror and HOME as the session that made it). */
   resume?: string;
-  /** Extra environment for the CLI, e.g. ANTHROPIC_BASE_URL; the driver's own env is inherited. */
+  /** Extra environment for the agent, e.g. ANTHROPIC_BASE_URL; the driver's own env is inherited. */
   env?: Record<string, string>;
-  /** The laptop's Claude settings; default ~/.claude/settings.json (skipped when missing). */
+  /** The laptop's Claude settings (Tether's permission rules); default ~/.claude/settings.json
+   * (skipped when missing). */
   userSettingsPath?: string;
   /** For ~/ in permission rules; default the user's home directory. */
   homeDir?: string;
   remote?: AgentConfig["remote"];
+  /** Claude Code: more system prompt. */
   extraSystemPrompt?: string;
-  /** The project's `.claude/agents/*.md` files, offered to the model as subagents. */
+  /** Claude Code: the project's `.claude/agents/*.md` files, offered to the model as subagents. */
   agentFiles?: { name: string; text: string }[];
+  /** Claude Code: extra built-ins for `--tools`. */
   allowedTools?: string[];
+  /** Claude Code: extra entries for `--disallowedTools`. */
   disallowedTools?: string[];
   onEvent(event: UiEvent): void;
-  /** Asked only when the user has to choose. `signal` aborts when the CLI withdraws the
+  /** Asked only when the user has to choose. `signal` aborts when the agent withdraws the
    * question (an interrupt) or the session ends; the answer is then ignored. */
   onPermission(request: PermissionRequestEvent, signal: AbortSignal): Promise<PermissionAnswer>;
   log?(message: string): void;
   stopGraceMs?: number;
 }
 
-/** How a turn ended: `ok` when the CLI reported success. */
+/** How a turn ended: `ok` when the agent reported success. */
 export interface TurnOutcome {
   ok: boolean;
   done?: DoneEvent;
-  /** The last error event of the turn (the CLI's, or the driver's when the CLI died). */
+  /** The last error event of the turn (the agent's, or the driver's when the agent died). */
   error?: ErrorEvent;
 }
 
@@ -67,45 +77,49 @@ interface TurnWaiter {
 
 export class SessionDriver {
   private agent: TetherAgent | undefined;
-  private child: ChildProcess | undefined;
+  private transport: Transport | undefined;
   private closed: Promise<void> | undefined;
   private hasExited = false;
   private stopping = false;
-  private stderrTail = "";
   private currentSessionId: string | null = null;
   private readonly turns: TurnWaiter[] = [];
   private readonly openPermissions = new Map<string, AbortController>();
   private readonly inFlight = new Set<Promise<void>>();
   private readonly log: (message: string) => void;
+  private readonly backend: BackendName;
+  private readonly program: (typeof AGENT_PROGRAMS)[BackendName];
 
   constructor(private readonly options: SessionDriverOptions) {
     this.log = options.log ?? (() => undefined);
     this.currentSessionId = options.resume ?? null;
+    this.backend = options.backend ?? "claude";
+    this.program = AGENT_PROGRAMS[this.backend];
   }
 
-  /** The CLI's session id, once known (the resumed one before the first turn). */
+  /** The agent's session id, once known (the resumed one before the first turn). */
   get sessionId(): string | null {
     return this.currentSessionId;
   }
 
-  /** The CLI's process id while it runs. */
+  /** The agent's process id while it runs. */
   get pid(): number | undefined {
-    return this.hasExited ? undefined : this.child?.pid;
+    return this.hasExited ? undefined : this.transport?.pid;
   }
 
   get running(): boolean {
-    return this.child !== undefined && !this.hasExited;
+    return this.transport !== undefined && !this.hasExited;
   }
 
-  /** Spawn the CLI, send `initialize` and load the permission settings; resolves once the first
-   * prompt may be sent. Rejects with a clear message when the config is bad or the binary cannot
-   * be started. */
+  /** Start the agent, send its first messages and load the permission settings; resolves once
+   * the first prompt may be sent. Rejects with a clear message when the config is bad or the
+   * program cannot be started. */
   async start(): Promise<void> {
-    if (this.child) throw new Error("the session was already started");
+    if (this.transport) throw new Error("the session was already started");
     const options = this.options;
     const homeDir = options.homeDir ?? os.homedir();
     const userSettings = await readOptional(options.userSettingsPath ?? path.join(homeDir, ".claude", "settings.json"));
     const config: AgentConfig = {
+      backend: this.backend,
       root: options.root,
       homeDir,
       ...defined({
@@ -122,24 +136,32 @@ export class SessionDriver {
         disallowedTools: options.disallowedTools,
       }),
     };
-    const claudePath = options.claudePath ?? findClaude();
+    const programPath = findProgram(this.backend, options.agentPath ?? options.claudePath);
     const agent = createTetherAgent(options.host, config);
     const launch = agent.launch(stringEnv(process.env));
     const cwd = options.mirror ?? options.root;
-    this.log(`spawning ${claudePath} ${launch.args.join(" ")} in ${cwd}`);
-    let child: ChildProcess;
+    this.log(`spawning ${programPath} ${launch.args.join(" ")} in ${cwd}`);
+    let transport: StdioTransport;
     try {
-      child = await spawnChild(claudePath, launch.args, { cwd, env: launch.env });
+      transport = await StdioTransport.start({
+        displayName: this.program.displayName,
+        logName: this.program.command,
+        program: programPath,
+        args: launch.args,
+        cwd,
+        env: launch.env,
+        log: this.log,
+      });
     } catch (error) {
       agent.free();
       throw error;
     }
     this.agent = agent;
-    this.child = child;
-    this.log(`claude pid ${child.pid}`);
-    this.wire(child);
-    // initialize needs no settings: the CLI takes it up as soon as it reads its stdin, while the
-    // agent reads the workspace's settings (round trips on a remote workspace).
+    this.transport = transport;
+    this.log(`${this.program.command} pid ${transport.pid}`);
+    this.wire(transport);
+    // The first messages need no settings: the agent takes them up as soon as it reads its
+    // input, while the core reads the workspace's settings (round trips on a remote workspace).
     this.apply(agent.initialize());
     let outputs: AgentOutput[];
     try {
@@ -148,13 +170,13 @@ export class SessionDriver {
       outputs = await agent.start();
     } catch (error) {
       this.stopping = true;
-      this.kill();
+      transport.kill();
       throw error;
     }
     this.apply(outputs);
   }
 
-  /** Send a user turn; settles when the turn ends (or the CLI dies). */
+  /** Send a user turn; settles when the turn ends (or the agent dies). */
   prompt(text: string, images?: { mediaType: string; data: string }[]): Promise<TurnOutcome> {
     const agent = this.requireRunning();
     const outcome = new Promise<TurnOutcome>((resolve) => this.turns.push({ resolve }));
@@ -171,8 +193,14 @@ export class SessionDriver {
     this.apply(this.requireRunning().setMode(mode));
   }
 
+  /** `null` returns to the agent's default model. */
   setModel(model: string | null): void {
-    this.apply(this.requireRunning().setModel(model));
+    this.setConfigOption("model", model);
+  }
+
+  /** One of the agent's options; throws for one it does not have. */
+  setConfigOption(option: string, value: string | null): void {
+    this.apply(this.requireRunning().setConfigOption(option, value));
   }
 
   /** A file watcher saw a workspace file change. */
@@ -180,58 +208,28 @@ export class SessionDriver {
     await this.agent?.fileChanged(file);
   }
 
-  /** Close the CLI's stdin, give it the grace period to exit, then kill it. Settles once it is
+  /** Ask the agent to finish, give it the grace period to exit, then kill it. Settles once it is
    * gone; open turns end with an error outcome. */
   async stop(): Promise<void> {
-    if (!this.child || !this.closed) return;
+    if (!this.transport || !this.closed) return;
     this.stopping = true;
-    if (!this.hasExited) {
-      this.child.stdin?.end();
-      const grace = this.options.stopGraceMs ?? DEFAULT_STOP_GRACE_MS;
-      let timer: NodeJS.Timeout | undefined;
-      const gone = await Promise.race([
-        this.closed.then(() => true),
-        new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), grace))),
-      ]);
-      clearTimeout(timer);
-      if (!gone) {
-        this.log(`claude did not exit within ${grace} ms of closing its stdin; killing pid ${this.child.pid}`);
-        this.kill();
-      }
-    }
+    if (!this.hasExited) await this.transport.close(this.options.stopGraceMs ?? DEFAULT_STOP_GRACE_MS);
     await this.closed;
     // Tool calls still running finish on their own; their answers have nowhere to go.
   }
 
-  // ---- the process ----
+  // ---- the transport ----
 
-  private wire(child: ChildProcess): void {
-    const splitter = new LineSplitter();
-    child.stdout?.on("data", (chunk: Buffer) => {
-      for (const frame of splitter.push(chunk)) {
-        if ("line" in frame) this.feed(frame.line);
-        else this.log(`dropped an oversized line of ${frame.oversized} bytes from claude`);
-      }
-    });
-    child.stdout?.on("end", () => {
-      const last = splitter.finish();
-      if (last && "line" in last) this.feed(last.line);
-    });
-    child.stderr?.on("data", (chunk: Buffer) => {
-      const text = chunk.toString("utf8");
-      this.log(`claude stderr: ${text.trimEnd()}`);
-      this.stderrTail = (this.stderrTail + text).slice(-STDERR_KEEP_CHARS);
-    });
-    // A write after the CLI died fails with EPIPE; the exit is handled on "close".
-    child.stdin?.on("error", (error) => this.log(`claude stdin: ${error.message}`));
+  private wire(transport: Transport): void {
+    transport.onMessage((message) => this.feed(message));
     this.closed = new Promise((resolve) => {
-      child.once("close", (code, signal) => {
+      transport.onExit((exit) => {
         this.hasExited = true;
-        // The last lines the CLI wrote (its `result`, say) come before the news of its exit;
-        // a tool call that runs on does not hold that news back for long.
+        // The last messages the agent sent (its turn's result, say) come before the news of its
+        // exit; a tool call that runs on does not hold that news back for long.
         const settled = Promise.allSettled([...this.inFlight]);
         void Promise.race([settled, delay(EXIT_REPORT_WAIT_MS)]).then(() => {
-          this.onExit(code, signal);
+          this.onExit(exit);
           resolve();
           void this.freeAgentWhenIdle();
         });
@@ -239,34 +237,23 @@ export class SessionDriver {
     });
   }
 
-  /** Feed one stdout line without waiting for the previous ones: a long tool call must not hold
-   * up the lines behind it. */
-  private feed(line: string): void {
+  /** Feed one message without waiting for the previous ones: a long tool call must not hold up
+   * the messages behind it. */
+  private feed(message: string): void {
     const agent = this.agent;
     if (!agent) return;
-    const task = agent.onLine(line).then(
+    const task = agent.onMessage(message).then(
       (outputs) => this.apply(outputs),
-      (error: unknown) => this.internalError("handling a line from claude", error),
+      (error: unknown) => this.internalError(`handling a message from ${this.program.command}`, error),
     );
-    const tracked = task.finally(() => this.inFlight.delete(tracked));
-    this.inFlight.add(tracked);
+    this.track(task);
   }
 
   private apply(outputs: AgentOutput[]): void {
     for (const output of outputs) {
-      if (output.type === "write") this.write(output.line);
-      // The wasm types leave events open; events.ts spells out the ones the driver reads.
-      else this.emit(output.event as UiEvent);
+      if (output.type === "send") this.transport?.send(output.message);
+      else this.emit(output.event);
     }
-  }
-
-  private write(line: string): void {
-    const stdin = this.child?.stdin;
-    if (!stdin || !stdin.writable || this.hasExited) {
-      this.log(`claude is gone; dropped a line for its stdin: ${line.slice(0, 200)}`);
-      return;
-    }
-    stdin.write(line + "\n");
   }
 
   private emit(event: UiEvent): void {
@@ -278,7 +265,7 @@ export class SessionDriver {
       this.log(`onEvent threw: ${describe(error)}`);
     }
     if (isEvent(event, "permissionRequest")) {
-      this.ask(event);
+      this.track(this.askAndAnswer(event));
     } else if (isEvent(event, "permissionCancelled")) {
       this.openPermissions.get(event.id)?.abort();
       this.openPermissions.delete(event.id);
@@ -291,8 +278,7 @@ export class SessionDriver {
     }
   }
 
-  private ask(request: PermissionRequestEvent): void {
-    const task = this.askAndAnswer(request);
+  private track(task: Promise<void>): void {
     const tracked = task.finally(() => this.inFlight.delete(tracked));
     this.inFlight.add(tracked);
   }
@@ -317,22 +303,21 @@ export class SessionDriver {
     }
   }
 
-  private onExit(code: number | null, signal: NodeJS.Signals | null): void {
+  private onExit(exit: TransportExit): void {
     for (const controller of this.openPermissions.values()) controller.abort();
     this.openPermissions.clear();
-    const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
-    this.log(`claude ${how}`);
+    const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
+    this.log(`${this.program.command} ${how}`);
     let error: ErrorEvent;
     if (this.stopping) {
       error = { type: "error", kind: "other", severity: "notice", message: "The session was stopped.", hint: null };
     } else {
-      const stderr = this.stderrTail.trim();
       const id = this.currentSessionId;
       error = {
         type: "error",
         kind: "crash",
         severity: "error",
-        message: `Claude Code ${how} unexpectedly.${stderr ? `\n${stderr}` : ""}`,
+        message: `${this.program.displayName} ${how} unexpectedly.${exit.detail ? `\n${exit.detail}` : ""}`,
         hint: id ? `Start again with resume ${id} to continue this session.` : "Start a new session.",
         retryable: true,
         sessionId: id,
@@ -343,7 +328,7 @@ export class SessionDriver {
   }
 
   /** The wasm object's memory is not garbage-collected: release it once no call uses it. Tool
-   * calls still running when the CLI died are left to finish first. */
+   * calls still running when the agent died are left to finish first. */
   private async freeAgentWhenIdle(): Promise<void> {
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
     const agent = this.agent;
@@ -351,19 +336,9 @@ export class SessionDriver {
     agent?.free();
   }
 
-  private kill(): void {
-    const pid = this.child?.pid;
-    if (pid === undefined || this.hasExited) return;
-    try {
-      process.kill(pid, "SIGKILL");
-    } catch (error) {
-      this.log(`could not kill claude (pid ${pid}): ${describe(error)}`);
-    }
-  }
-
   private requireRunning(): TetherAgent {
-    if (this.hasExited) throw new Error("Claude Code is no longer running; start a new session (or resume this one)");
-    if (!this.agent || !this.child) throw new Error("the session has not been started");
+    if (this.hasExited) throw new Error(`${this.program.displayName} is no longer running; start a new session (or resume this one)`);
+    if (!this.agent || !this.transport) throw new Error("the session has not been started");
     return this.agent;
   }
 
@@ -371,60 +346,6 @@ export class SessionDriver {
     this.log(`internal error ${what}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     this.emit({ type: "error", kind: "other", severity: "error", message: `Tether failed ${what}: ${describe(error)}`, hint: null });
   }
-}
-
-// ---- finding and starting the binary ----
-
-/** The claude binary: `explicit`, else $TETHER_CLAUDE_PATH, else `claude` on PATH, else the places
- * the installers use. Throws a message that says where it looked. */
-export function findClaude(explicit?: string, env: NodeJS.ProcessEnv = process.env): string {
-  const configured = explicit ?? env["TETHER_CLAUDE_PATH"];
-  if (configured) {
-    if (!existsSync(configured)) throw new Error(`the Claude Code binary ${configured} does not exist`);
-    return configured;
-  }
-  const isWindows = process.platform === "win32";
-  const names = isWindows ? ["claude.exe", "claude.cmd", "claude"] : ["claude"];
-  const home = env["HOME"] ?? os.homedir();
-  const dirs = [
-    ...(env["PATH"] ?? "").split(path.delimiter).filter(Boolean),
-    path.join(home, ".claude", "local"),
-    path.join(home, ".local", "bin"),
-    // npm's global bin: next to node itself on POSIX installs, %APPDATA%\npm on Windows.
-    ...(env["npm_config_prefix"] ? [isWindows ? env["npm_config_prefix"] : path.join(env["npm_config_prefix"], "bin")] : []),
-    path.dirname(process.execPath),
-    ...(isWindows && env["APPDATA"] ? [path.join(env["APPDATA"], "npm")] : []),
-    ...(isWindows ? [] : ["/usr/local/bin", "/opt/homebrew/bin"]),
-  ];
-  for (const dir of dirs) {
-    for (const name of names) {
-      const candidate = path.join(dir, name);
-      if (existsSync(candidate)) return candidate;
-    }
-  }
-  throw new Error(
-    "Claude Code (claude) was not found on PATH, in ~/.claude/local, ~/.local/bin or npm's global bin. " +
-      "Install it (npm install -g @anthropic-ai/claude-code) or give its path (TETHER_CLAUDE_PATH).",
-  );
-}
-
-/** Resolves once the process runs; rejects with a clear message when it cannot start. */
-function spawnChild(file: string, args: string[], options: { cwd: string; env: Record<string, string> }): Promise<ChildProcess> {
-  return new Promise((resolve, reject) => {
-    let child: ChildProcess;
-    try {
-      child = spawn(file, args, { cwd: options.cwd, env: options.env, stdio: ["pipe", "pipe", "pipe"], windowsHide: true });
-    } catch (error) {
-      reject(new Error(`could not start Claude Code (${file}): ${describe(error)}`));
-      return;
-    }
-    child.once("spawn", () => resolve(child));
-    child.once("error", (error: NodeJS.ErrnoException) => {
-      if (child.pid !== undefined) return;
-      const reason = error.code === "ENOENT" && !existsSync(options.cwd) ? `its working directory ${options.cwd} does not exist` : error.message;
-      reject(new Error(`could not start Claude Code (${file}): ${reason}`));
-    });
-  });
 }
 
 // ---- small helpers ----

@@ -1,16 +1,7 @@
 //! The lines Tether writes for a user turn, and the reply an MCP notification gets.
 
-use serde::{Deserialize, Serialize};
+pub use crate::backend::ImageInput;
 use serde_json::{json, Value};
-
-/// An image attached to a prompt.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ImageInput {
-    /// image/png, image/jpeg, image/gif or image/webp.
-    pub media_type: String,
-    pub data_base64: String,
-}
 
 /// The stdin line for a user prompt: images first (the model reads them before the question),
 /// then the text.

@@ -1,0 +1,302 @@
+//! The seam every agent backend plugs into. A backend speaks one agent's protocol, sans I/O: it
+//! turns the user's commands into messages for the agent, and the agent's messages into UI
+//! events, tool runs and permission questions. Everything else — Tether's tools, the permission
+//! gate, the settings — is [`crate::agent::Agent`]'s, the same for every backend.
+//!
+//! What a backend puts out is an [`Output`] (a message to send to the agent, or a UI event) or,
+//! from the agent's own messages, an [`Action`]: one of those, a tool to run, or a permission
+//! question for the gate. Operations an agent cannot do answer [`Unsupported`] by default, as an
+//! ACP agent answers a method it lacks with "method not found".
+
+use crate::config::common::CommonConfig;
+use crate::config::json::JsonObject;
+use crate::events::{PermissionOption, PermissionRequest, UiEvent};
+use crate::mcp::Manifest;
+use crate::permissions::{AlwaysAllow, PermissionMode, ToolRequest};
+use crate::tools::ToolOutput;
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// What to do for the backend.
+// Outputs only travel from the backend to the driver; boxing the event would buy nothing.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Debug, PartialEq)]
+pub enum Output {
+    /// Send this message to the agent (one line of its stdio stream, or one WebSocket message).
+    Send(String),
+    Event(UiEvent),
+}
+
+/// What the agent's own messages ask for.
+// Actions only travel from the backend to the agent; boxing the question would buy nothing.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Debug, PartialEq)]
+pub enum Action {
+    Output(Output),
+    /// Run one of Tether's tools, then answer with [`Backend::tool_result`].
+    RunTool(ToolRun),
+    /// Let the gate decide (or ask the user), then answer with [`Backend::answer_permission`].
+    AskPermission(PermissionAsk),
+}
+
+/// A call of one of Tether's tools the agent makes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ToolRun {
+    /// The backend's handle for the answer.
+    pub call: String,
+    /// The tool's built-in name (`Edit`).
+    pub tool: String,
+    pub input: Value,
+    /// The id of the tool use the model made, which permission questions name too: a change the
+    /// user reviewed is written as reviewed.
+    pub tool_use_id: Option<String>,
+}
+
+/// A permission question from the agent.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PermissionAsk {
+    /// What the UI shows, with the options the backend offers; the gate adds why it asks, the
+    /// review of an edit and what "always" would do.
+    pub request: PermissionRequest,
+    /// The call, as the permission engine judges it.
+    pub access: ToolRequest,
+    pub policy: AskPolicy,
+}
+
+/// Who decides a permission question.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AskPolicy {
+    /// The permission engine (modes, rules); it asks the user when it must.
+    Engine,
+    /// The user, whatever the rules say: the tool is itself a question (a plan to approve).
+    /// `always` is what choosing an "always" option applies.
+    User {
+        reason: String,
+        always: Option<AlwaysAllow>,
+    },
+}
+
+/// The answer to a permission question, for the backend to tell its agent.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Allowed by the permission engine without asking.
+    Allowed,
+    /// The user chose one of the request's options; `reason` is what they said with a refusal.
+    Chosen {
+        option: PermissionOption,
+        reason: Option<String>,
+    },
+    /// Refused by Tether (a rule, the mode, a change that cannot be made); the model reads
+    /// `message`.
+    Denied { message: String },
+}
+
+/// An image attached to a prompt.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ImageInput {
+    pub media_type: String,
+    /// Base64.
+    pub data_base64: String,
+}
+
+impl ImageInput {
+    /// A prompt's images as the driver passes them: `[{mediaType, data}]` with base64 data.
+    pub fn list_from_json(value: &Value) -> Result<Vec<ImageInput>, String> {
+        let Some(items) = value.as_array() else {
+            return Err("images must be a list".into());
+        };
+        items
+            .iter()
+            .map(|item| {
+                let image = JsonObject::new(item, "an image", &["mediaType", "data"])?;
+                Ok(ImageInput {
+                    media_type: image.string("mediaType")?,
+                    data_base64: image.string("data")?,
+                })
+            })
+            .collect()
+    }
+}
+
+/// How to start the agent's program: its arguments (after the binary) and its complete
+/// environment.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Launch {
+    pub args: Vec<String>,
+    pub env: BTreeMap<String, String>,
+}
+
+/// The program of a stdio agent, as the driver finds it on the laptop.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AgentProgram {
+    /// What people call the agent ("Claude Code").
+    pub display_name: &'static str,
+    /// Its command's name on PATH (`claude`).
+    pub command: &'static str,
+    /// The environment variable that may name its binary.
+    pub path_variable: &'static str,
+    /// More places its installers put it (`~` is the home directory).
+    pub install_dirs: &'static [&'static str],
+    /// How to install it.
+    pub install_hint: &'static str,
+}
+
+/// What a backend is told about the session when it is made.
+pub struct SessionContext<'a> {
+    pub config: &'a CommonConfig,
+    /// The workspace root as the tools spell it.
+    pub root: &'a str,
+    pub windows: bool,
+    /// The mode the session starts in (the configured one; the settings may change it at start).
+    pub mode: PermissionMode,
+}
+
+/// An operation this agent cannot do.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unsupported {
+    pub agent: &'static str,
+    pub operation: String,
+}
+
+impl fmt::Display for Unsupported {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} is not supported by this agent ({})", self.operation, self.agent)
+    }
+}
+
+impl std::error::Error for Unsupported {}
+
+pub type Supported<T> = Result<T, Unsupported>;
+
+/// One agent protocol. Methods take `&mut self` and never wait: the agent drives them one at a
+/// time and runs what they ask for.
+pub trait Backend {
+    /// The agent's name as people know it ("Claude Code").
+    fn name(&self) -> &'static str;
+
+    /// How to start the agent's program; `parent_env` is the driver's own environment.
+    fn launch(&self, parent_env: Vec<(String, String)>) -> Launch;
+
+    /// The first messages, sent as soon as the program runs; `tools` describes Tether's tools.
+    fn start(&mut self, tools: &Manifest) -> Vec<Output>;
+
+    /// Problems in the backend's own configuration, told once the session has started.
+    fn notices(&self) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// Log in with one of the agent's authentication methods.
+    fn authenticate(&mut self, method: &str) -> Supported<Vec<Output>> {
+        Err(self.unsupported(format!("Logging in ({method})")))
+    }
+
+    /// A user turn.
+    fn prompt(&mut self, text: &str, images: &[ImageInput]) -> Vec<Output>;
+
+    /// One message from the agent.
+    fn on_message(&mut self, message: &str) -> Vec<Action>;
+
+    /// The result of a [`ToolRun`].
+    fn tool_result(&mut self, call: &str, output: ToolOutput) -> Vec<Output>;
+
+    /// The answer to a [`PermissionAsk`] (by its request's id).
+    fn answer_permission(&mut self, id: &str, verdict: Verdict) -> Vec<Output>;
+
+    /// Tether's permission mode changed (the agent may have a mode of its own to follow).
+    fn set_mode(&mut self, mode: PermissionMode) -> Vec<Output>;
+
+    /// Set one of the agent's options (`model`, …); None returns it to the agent's default.
+    fn set_config_option(&mut self, option: &str, _value: Option<&str>) -> Supported<Vec<Output>> {
+        Err(self.unsupported(format!("The option {option}")))
+    }
+
+    /// Stop the current turn.
+    fn interrupt(&mut self) -> Vec<Output>;
+
+    /// Ask for the agent's sessions; they arrive as events.
+    fn list_sessions(&mut self) -> Supported<Vec<Output>> {
+        Err(self.unsupported("Listing sessions".into()))
+    }
+
+    /// Replay the session `id` into this one.
+    fn load_session(&mut self, id: &str) -> Supported<Vec<Output>> {
+        Err(self.unsupported(format!("Loading session {id}")))
+    }
+
+    /// Continue the session `id` without replaying it.
+    fn resume_session(&mut self, id: &str) -> Supported<Vec<Output>> {
+        Err(self.unsupported(format!("Resuming session {id}")))
+    }
+
+    /// Continue from the session `id` as a new session.
+    fn fork_session(&mut self, id: &str) -> Supported<Vec<Output>> {
+        Err(self.unsupported(format!("Forking session {id}")))
+    }
+
+    /// End the current session (the program may keep running).
+    fn close_session(&mut self) -> Supported<Vec<Output>> {
+        Err(self.unsupported("Closing the session".into()))
+    }
+
+    fn unsupported(&self, operation: String) -> Unsupported {
+        Unsupported {
+            agent: self.name(),
+            operation,
+        }
+    }
+}
+
+impl<B: Backend + ?Sized> Backend for Box<B> {
+    fn name(&self) -> &'static str {
+        (**self).name()
+    }
+    fn launch(&self, parent_env: Vec<(String, String)>) -> Launch {
+        (**self).launch(parent_env)
+    }
+    fn start(&mut self, tools: &Manifest) -> Vec<Output> {
+        (**self).start(tools)
+    }
+    fn notices(&self) -> Vec<String> {
+        (**self).notices()
+    }
+    fn authenticate(&mut self, method: &str) -> Supported<Vec<Output>> {
+        (**self).authenticate(method)
+    }
+    fn prompt(&mut self, text: &str, images: &[ImageInput]) -> Vec<Output> {
+        (**self).prompt(text, images)
+    }
+    fn on_message(&mut self, message: &str) -> Vec<Action> {
+        (**self).on_message(message)
+    }
+    fn tool_result(&mut self, call: &str, output: ToolOutput) -> Vec<Output> {
+        (**self).tool_result(call, output)
+    }
+    fn answer_permission(&mut self, id: &str, verdict: Verdict) -> Vec<Output> {
+        (**self).answer_permission(id, verdict)
+    }
+    fn set_mode(&mut self, mode: PermissionMode) -> Vec<Output> {
+        (**self).set_mode(mode)
+    }
+    fn set_config_option(&mut self, option: &str, value: Option<&str>) -> Supported<Vec<Output>> {
+        (**self).set_config_option(option, value)
+    }
+    fn interrupt(&mut self) -> Vec<Output> {
+        (**self).interrupt()
+    }
+    fn list_sessions(&mut self) -> Supported<Vec<Output>> {
+        (**self).list_sessions()
+    }
+    fn load_session(&mut self, id: &str) -> Supported<Vec<Output>> {
+        (**self).load_session(id)
+    }
+    fn resume_session(&mut self, id: &str) -> Supported<Vec<Output>> {
+        (**self).resume_session(id)
+    }
+    fn fork_session(&mut self, id: &str) -> Supported<Vec<Output>> {
+        (**self).fork_session(id)
+    }
+    fn close_session(&mut self) -> Supported<Vec<Output>> {
+        (**self).close_session()
+    }
+}

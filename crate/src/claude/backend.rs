@@ -1,0 +1,374 @@
+//! Claude Code behind the backend seam: the CLI's launch, its stream-json session ([`Session`]),
+//! and the glue between them and Tether's agent — Tether's tools reached over `mcp_message`, the
+//! CLI's permission questions handed to the gate with the options Claude Code offers, and the
+//! permission mode.
+//!
+//! The CLI only learns about plan mode (it changes the model's prompt); it runs in `default` for
+//! every other mode and Tether's engine implements acceptEdits, dontAsk and bypassPermissions
+//! (the CLI refuses bypassPermissions under `--restricted`). The CLI's own "always allow"
+//! suggestions are never passed back: a whole-tool rule like `mcp__tether__Edit` kept by the CLI
+//! would stop it from asking, and so from reaching the engine.
+
+use super::agents::parse_agent_file;
+use super::config::ClaudeConfig;
+use super::init::RemoteEnvironment;
+use super::launch::{disallowed_builtin_tools, LaunchConfig};
+use super::protocol::McpManifest;
+use super::session::{self, PermissionAnswer, Session, SessionConfig};
+use crate::backend::{
+    Action, AskPolicy, Backend, ImageInput, Launch, Output, PermissionAsk, SessionContext, Supported, ToolRun, Verdict,
+};
+use crate::events::{PermissionOption, PermissionOptionKind, PermissionRequest, UiEvent};
+use crate::mcp::{self, Dispatch, Manifest, Step};
+use crate::permissions::{AlwaysAllow, PermissionMode, ToolRequest};
+use crate::rpc::Id;
+use crate::tools::ToolOutput;
+use serde_json::Value;
+use std::collections::HashMap;
+
+/// The CLI's own text for a refused tool call, so the model reacts as it is used to.
+const USER_REJECTED: &str = "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file).";
+
+/// Where Claude Code puts the id of the tool use in a `tools/call` it sends over `mcp_message`.
+const TOOL_USE_ID_META: &str = "claudecode/toolUseId";
+
+/// One Claude Code session, sans I/O.
+pub struct ClaudeBackend {
+    session: Session,
+    launch: LaunchConfig,
+    /// Tether's permission mode, as the agent last told it (the CLI's is plan or default).
+    mode: PermissionMode,
+    /// Tether's MCP server as the CLI reaches it; set by `start`, which brings the manifest.
+    tools: Option<Dispatch>,
+    /// Tool calls running, by the control request that carried them: the MCP request's id.
+    calls: HashMap<String, Id>,
+    /// Permission questions open: the tool each one is about.
+    asks: HashMap<String, String>,
+    /// Project subagent files that were skipped, and why.
+    notices: Vec<String>,
+}
+
+impl ClaudeBackend {
+    pub fn new(context: &SessionContext, config: ClaudeConfig) -> ClaudeBackend {
+        let remote = context.config.remote.clone().unwrap_or_default();
+        let environment = RemoteEnvironment {
+            cwd: context.root.to_string(),
+            os: remote
+                .os
+                .unwrap_or_else(|| if context.windows { "Windows" } else { "Unix-like" }.to_string()),
+            shell: remote.shell.unwrap_or_else(|| {
+                if context.windows {
+                    "the workspace's default shell"
+                } else {
+                    "bash"
+                }
+                .to_string()
+            }),
+            git_branch: remote.git_branch,
+        };
+        let extra_tools = extra_tools(&config);
+        let mut session_config = SessionConfig::new(environment);
+        session_config.allowed_builtins.extend(extra_tools.iter().cloned());
+        session_config.extra_system_prompt = config.extra_system_prompt.clone();
+        let mut notices = Vec::new();
+        for file in config.agent_files.iter().flatten() {
+            match parse_agent_file(&file.name, &file.text) {
+                Ok((name, agent)) => {
+                    session_config.project_agents.insert(name, agent);
+                }
+                Err(message) => notices.push(message),
+            }
+        }
+        let launch = LaunchConfig {
+            permission_mode: cli_mode(context.mode),
+            model: context.config.model.clone(),
+            resume: context.config.resume.clone(),
+            include_partial_messages: true,
+            setting_sources: Vec::new(),
+            restricted: true,
+            extra_tools,
+            allowed_tools: Vec::new(),
+            disallowed_tools: config.disallowed_tools.clone().unwrap_or_default(),
+            env: context.config.env.clone().unwrap_or_default().into_iter().collect(),
+        };
+        ClaudeBackend {
+            session: Session::new(session_config),
+            launch,
+            mode: context.mode,
+            tools: None,
+            calls: HashMap::new(),
+            asks: HashMap::new(),
+            notices,
+        }
+    }
+
+    /// The session's lines and events (the only outputs outside `on_message`).
+    fn outputs(&mut self, outputs: Vec<session::Output>) -> Vec<Output> {
+        let mut out = Vec::with_capacity(outputs.len());
+        for output in outputs {
+            match output {
+                session::Output::WriteLine(line) => out.push(Output::Send(line)),
+                session::Output::Event(event) => out.extend(self.follow(event).map(Output::Event)),
+                // Only `on_line` gives tool calls and permission questions, and `on_message`
+                // handles them.
+                session::Output::McpCall { .. } | session::Output::PermissionRequest(_) => {}
+            }
+        }
+        out
+    }
+
+    /// Keeps Tether's mode in step with the CLI's plan mode, and shows Tether's mode rather than
+    /// the CLI's (which is `default` whenever Tether's is not plan).
+    fn follow(&mut self, mut event: UiEvent) -> Option<UiEvent> {
+        match &mut event {
+            UiEvent::PermissionCancelled { id } => {
+                self.asks.remove(id.as_str());
+            }
+            UiEvent::ModeChanged { mode } => {
+                let before = self.mode;
+                self.follow_cli_mode(mode);
+                if self.mode == before {
+                    return None;
+                }
+                *mode = self.mode.as_str().to_string();
+            }
+            UiEvent::SessionInit { permission_mode, .. } | UiEvent::SessionReady { permission_mode, .. } => {
+                if let Some(mode) = permission_mode {
+                    self.follow_cli_mode(mode);
+                    *mode = self.mode.as_str().to_string();
+                }
+            }
+            _ => {}
+        }
+        Some(event)
+    }
+
+    /// The CLI entered plan mode (EnterPlanMode) or left it (an approved plan).
+    fn follow_cli_mode(&mut self, cli_mode: &str) {
+        match PermissionMode::parse(cli_mode) {
+            Some(PermissionMode::Plan) => self.mode = PermissionMode::Plan,
+            Some(_) if self.mode == PermissionMode::Plan => self.mode = PermissionMode::Default,
+            _ => {}
+        }
+    }
+
+    /// An MCP message from the CLI for Tether's server: answered here, or a tool to run.
+    fn mcp_call(&mut self, request_id: String, message: Value) -> Vec<Action> {
+        let step = match &self.tools {
+            Some(tools) => tools.receive(message),
+            // The CLI learns of the server from `initialize`, which `start` sends.
+            None => Step::Reply(None),
+        };
+        match step {
+            Step::Reply(reply) => {
+                let replies = self.session.mcp_reply(&request_id, reply);
+                self.outputs(replies).into_iter().map(Action::Output).collect()
+            }
+            Step::Call(call) => {
+                let tool_use_id = call
+                    .meta
+                    .as_ref()
+                    .and_then(|meta| meta.get(TOOL_USE_ID_META))
+                    .and_then(Value::as_str)
+                    .map(str::to_string);
+                self.calls.insert(request_id.clone(), call.id);
+                vec![Action::RunTool(ToolRun {
+                    call: request_id,
+                    tool: call.name,
+                    input: call.arguments,
+                    tool_use_id,
+                })]
+            }
+        }
+    }
+
+    /// A `can_use_tool` question, for the gate.
+    fn ask(&mut self, mut request: PermissionRequest) -> PermissionAsk {
+        let policy = if request.tool_name == "ExitPlanMode" {
+            AskPolicy::User {
+                reason: "the plan needs your approval".into(),
+                always: Some(AlwaysAllow::Mode(PermissionMode::AcceptEdits)),
+            }
+        } else if request.requires_user_interaction {
+            AskPolicy::User {
+                reason: format!("{} asks you", request.tool_name),
+                always: None,
+            }
+        } else {
+            AskPolicy::Engine
+        };
+        let access = ToolRequest::for_tool(&request.raw_tool_name, &request.input);
+        request.options = options(!request.suppress_always_allow);
+        self.asks.insert(request.id.clone(), request.tool_name.clone());
+        PermissionAsk {
+            request,
+            access,
+            policy,
+        }
+    }
+
+    fn answer(&mut self, id: &str, answer: PermissionAnswer) -> Vec<Output> {
+        let outputs = self.session.answer_permission(id, answer);
+        self.outputs(outputs)
+    }
+}
+
+impl Backend for ClaudeBackend {
+    fn name(&self) -> &'static str {
+        "Claude Code"
+    }
+
+    fn launch(&self, parent_env: Vec<(String, String)>) -> Launch {
+        self.launch.build(parent_env)
+    }
+
+    fn start(&mut self, tools: &Manifest) -> Vec<Output> {
+        self.tools = Some(Dispatch::new(tools.clone()));
+        let manifest = McpManifest {
+            initialize_result: tools.initialize_result.clone(),
+            tools_list_result: tools.tools_list_result.clone(),
+        };
+        let outputs = self.session.start(manifest);
+        self.outputs(outputs)
+    }
+
+    fn notices(&self) -> Vec<String> {
+        self.notices.clone()
+    }
+
+    fn prompt(&mut self, text: &str, images: &[ImageInput]) -> Vec<Output> {
+        let outputs = self.session.send_prompt(text, images);
+        self.outputs(outputs)
+    }
+
+    fn on_message(&mut self, message: &str) -> Vec<Action> {
+        let outputs = self.session.on_line(message);
+        let mut actions = Vec::new();
+        for output in outputs {
+            match output {
+                session::Output::McpCall { request_id, message } => actions.extend(self.mcp_call(request_id, message)),
+                session::Output::PermissionRequest(request) => actions.push(Action::AskPermission(self.ask(request))),
+                other => actions.extend(self.outputs(vec![other]).into_iter().map(Action::Output)),
+            }
+        }
+        actions
+    }
+
+    fn tool_result(&mut self, call: &str, output: ToolOutput) -> Vec<Output> {
+        let Some(id) = self.calls.remove(call) else {
+            return Vec::new();
+        };
+        let replies = self.session.mcp_reply(call, Some(mcp::tool_call_response(&id, output)));
+        self.outputs(replies)
+    }
+
+    fn answer_permission(&mut self, id: &str, verdict: Verdict) -> Vec<Output> {
+        let tool = self.asks.remove(id);
+        match verdict {
+            Verdict::Allowed => self.answer(id, allow()),
+            Verdict::Denied { message } => self.answer(
+                id,
+                PermissionAnswer::Deny {
+                    message,
+                    interrupt: false,
+                },
+            ),
+            Verdict::Chosen { option, .. } if option.kind.allows() => {
+                let mut out = self.answer(id, allow());
+                // An approved plan ends plan mode (the CLI leaves it by itself); "always" brings
+                // its own mode through the gate.
+                let approves_plan =
+                    tool.as_deref() == Some("ExitPlanMode") && option.kind == PermissionOptionKind::AllowOnce;
+                if approves_plan && self.mode == PermissionMode::Plan {
+                    out.extend(self.set_mode(PermissionMode::Default));
+                    out.push(Output::Event(UiEvent::ModeChanged {
+                        mode: PermissionMode::Default.as_str().to_string(),
+                    }));
+                }
+                out
+            }
+            Verdict::Chosen { reason, .. } => {
+                let message = match reason.as_deref().map(str::trim).filter(|r| !r.is_empty()) {
+                    Some(reason) => format!("{USER_REJECTED} To tell you how to proceed, the user said:\n{reason}"),
+                    None => format!(
+                        "{USER_REJECTED} STOP what you are doing and wait for the user to tell you how to proceed."
+                    ),
+                };
+                self.answer(
+                    id,
+                    PermissionAnswer::Deny {
+                        message,
+                        interrupt: false,
+                    },
+                )
+            }
+        }
+    }
+
+    /// The CLI hears only about entering or leaving plan mode.
+    fn set_mode(&mut self, mode: PermissionMode) -> Vec<Output> {
+        let before = std::mem::replace(&mut self.mode, mode);
+        if cli_mode(mode) == cli_mode(before) {
+            return Vec::new();
+        }
+        let outputs = self.session.set_mode(cli_mode(mode));
+        self.outputs(outputs)
+    }
+
+    fn set_config_option(&mut self, option: &str, value: Option<&str>) -> Supported<Vec<Output>> {
+        match option {
+            "model" => {
+                let outputs = self.session.set_model(value);
+                Ok(self.outputs(outputs))
+            }
+            other => Err(self.unsupported(format!("The option {other}"))),
+        }
+    }
+
+    fn interrupt(&mut self) -> Vec<Output> {
+        let outputs = self.session.interrupt();
+        self.outputs(outputs)
+    }
+}
+
+/// The answers Claude Code takes: allow, allow always (unless the CLI asks not to offer it),
+/// deny.
+fn options(with_always: bool) -> Vec<PermissionOption> {
+    let option = |id: &str, name: &str, kind| PermissionOption {
+        option_id: id.to_string(),
+        name: name.to_string(),
+        kind,
+    };
+    let mut options = vec![option("allow", "Allow", PermissionOptionKind::AllowOnce)];
+    if with_always {
+        options.push(option("always", "Always allow", PermissionOptionKind::AllowAlways));
+    }
+    options.push(option("deny", "Deny", PermissionOptionKind::RejectOnce));
+    options
+}
+
+fn allow() -> PermissionAnswer {
+    PermissionAnswer::Allow {
+        updated_input: None,
+        updated_permissions: None,
+    }
+}
+
+/// The mode the CLI runs in for Tether's `mode`.
+fn cli_mode(mode: PermissionMode) -> PermissionMode {
+    match mode {
+        PermissionMode::Plan => PermissionMode::Plan,
+        _ => PermissionMode::Default,
+    }
+}
+
+/// The configured extra built-ins, without those that act on this machine (they stay disabled).
+fn extra_tools(config: &ClaudeConfig) -> Vec<String> {
+    config
+        .allowed_tools
+        .iter()
+        .flatten()
+        .filter(|t| !disallowed_builtin_tools().any(|d| d == t.as_str()))
+        .cloned()
+        .collect()
+}

@@ -1,0 +1,59 @@
+//! Claude Code's own part of the session config: more system prompt, the project's subagents,
+//! and extra entries for the CLI's `--tools` and `--disallowedTools`.
+
+use crate::config::json::JsonObject;
+
+/// The keys of [`ClaudeConfig`] in the JSON the driver passes.
+pub const CLAUDE_KEYS: [&str; 4] = ["extraSystemPrompt", "agentFiles", "allowedTools", "disallowedTools"];
+
+#[derive(Clone, Debug, Default)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename_all = "camelCase", optional_fields))]
+pub struct ClaudeConfig {
+    /// More system prompt, e.g. the remote project's CLAUDE.md.
+    pub extra_system_prompt: Option<String>,
+    /// The project's `.claude/agents/*.md` files, read by the driver: offered to the model as
+    /// subagents.
+    pub agent_files: Option<Vec<AgentFile>>,
+    /// Extra built-ins for `--tools`.
+    pub allowed_tools: Option<Vec<String>>,
+    /// Extra entries for `--disallowedTools`.
+    pub disallowed_tools: Option<Vec<String>>,
+}
+
+/// One of the project's `.claude/agents/*.md` files.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct AgentFile {
+    /// The file name (`reviewer.md`).
+    pub name: String,
+    pub text: String,
+}
+
+impl ClaudeConfig {
+    /// Claude Code's keys of the config.
+    pub fn from_object(config: &JsonObject) -> Result<ClaudeConfig, String> {
+        Ok(ClaudeConfig {
+            extra_system_prompt: config.opt_string("extraSystemPrompt")?,
+            agent_files: config.get("agentFiles").map(agent_files).transpose()?,
+            allowed_tools: config.opt_strings("allowedTools")?,
+            disallowed_tools: config.opt_strings("disallowedTools")?,
+        })
+    }
+}
+
+/// `agentFiles`: `[{name, text}]`.
+fn agent_files(value: &serde_json::Value) -> Result<Vec<AgentFile>, String> {
+    let Some(items) = value.as_array() else {
+        return Err("agentFiles must be a list of {name, text}".to_string());
+    };
+    items
+        .iter()
+        .map(|item| {
+            let file = JsonObject::new(item, "an agentFiles entry", &["name", "text"])?;
+            Ok(AgentFile {
+                name: file.string("name")?,
+                text: file.string("text")?,
+            })
+        })
+        .collect()
+}

@@ -1,0 +1,92 @@
+//! The part of the session's config every backend shares: the workspace, the permission mode and
+//! settings, the model, the session to resume, the agent's environment, and what the model is
+//! told about the machine the workspace is on.
+
+use super::json::{string_map, JsonObject};
+use crate::permissions::PermissionMode;
+use std::collections::BTreeMap;
+
+/// The keys of [`CommonConfig`] in the JSON the driver passes.
+pub const COMMON_KEYS: [&str; 9] = [
+    "root",
+    "mirror",
+    "homeDir",
+    "userSettings",
+    "mode",
+    "model",
+    "resume",
+    "env",
+    "remote",
+];
+
+#[derive(Clone, Debug, Default)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename_all = "camelCase", optional_fields))]
+pub struct CommonConfig {
+    /// The workspace root (the remote path for a remote workspace).
+    pub root: String,
+    /// The agent's local working directory; paths under it map onto `root`.
+    pub mirror: Option<String>,
+    /// For `~/` in permission rules and commands.
+    pub home_dir: String,
+    /// The text of the user's `~/.claude/settings.json`, read by the driver.
+    pub user_settings: Option<String>,
+    /// A permission mode; when absent, the settings' `defaultMode` applies.
+    #[cfg_attr(test, ts(as = "Option<PermissionMode>"))]
+    pub mode: Option<String>,
+    pub model: Option<String>,
+    /// A session id to resume.
+    pub resume: Option<String>,
+    /// Extra environment for the agent's program (not for the commands the tools run).
+    pub env: Option<BTreeMap<String, String>>,
+    pub remote: Option<RemoteConfig>,
+}
+
+/// What the model is told about the machine the workspace is on.
+#[derive(Clone, Debug, Default)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename_all = "camelCase", optional_fields))]
+pub struct RemoteConfig {
+    pub os: Option<String>,
+    pub shell: Option<String>,
+    pub git_branch: Option<String>,
+}
+
+impl CommonConfig {
+    /// The common keys of `config` (read by the caller, which knows the backend's keys too).
+    pub fn from_object(config: &JsonObject) -> Result<CommonConfig, String> {
+        let remote = match config.get("remote") {
+            None => None,
+            Some(remote) => {
+                let remote = JsonObject::new(remote, "remote", &["os", "shell", "gitBranch"])?;
+                Some(RemoteConfig {
+                    os: remote.opt_string("os")?,
+                    shell: remote.opt_string("shell")?,
+                    git_branch: remote.opt_string("gitBranch")?,
+                })
+            }
+        };
+        Ok(CommonConfig {
+            root: config.string("root")?,
+            mirror: config.opt_string("mirror")?,
+            home_dir: config.string("homeDir")?,
+            user_settings: config.opt_string("userSettings")?,
+            mode: config.opt_string("mode")?,
+            model: config.opt_string("model")?,
+            resume: config.opt_string("resume")?,
+            env: config.get("env").map(|env| string_map(env, "env")).transpose()?,
+            remote,
+        })
+    }
+
+    /// The configured mode; an unknown one is refused.
+    pub fn permission_mode(&self) -> Result<Option<PermissionMode>, String> {
+        self.mode.as_deref().map(parse_mode).transpose()
+    }
+}
+
+/// A permission mode by name, or an error that lists them.
+pub fn parse_mode(text: &str) -> Result<PermissionMode, String> {
+    PermissionMode::parse(text).ok_or_else(|| {
+        let names: Vec<&str> = PermissionMode::ALL.iter().map(|m| m.as_str()).collect();
+        format!("unknown permission mode {text:?}; use one of {}", names.join(", "))
+    })
+}

@@ -1,0 +1,78 @@
+//! The config the driver passes to make an agent: a common part every backend shares
+//! ([`CommonConfig`]) and the part of the backend it names (`backend: "claude"` and Claude Code's
+//! own keys). Read strictly ([`json`]): an unknown key or a value of the wrong type is refused with
+//! a message that names it.
+
+pub mod common;
+pub mod json;
+
+pub use common::{parse_mode, CommonConfig, RemoteConfig};
+
+use crate::backend::{AgentProgram, Backend, SessionContext};
+use crate::claude::{ClaudeBackend, ClaudeConfig, CLAUDE_KEYS};
+use json::JsonObject;
+use serde_json::Value;
+
+/// The backend a session runs, with its own part of the config.
+#[derive(Clone, Debug)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(tag = "backend", rename_all = "lowercase"))]
+pub enum BackendConfig {
+    /// Claude Code (its CLI over stream-json).
+    Claude(ClaudeConfig),
+}
+
+/// Everything that makes an agent (JS: `AgentConfig`).
+#[derive(Clone, Debug)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct AgentConfig {
+    #[cfg_attr(test, ts(flatten))]
+    pub common: CommonConfig,
+    #[cfg_attr(test, ts(flatten))]
+    pub backend: BackendConfig,
+}
+
+/// The backends by the name the config gives them, with the program the driver starts.
+pub const BACKENDS: [(&str, AgentProgram); 1] = [("claude", crate::claude::PROGRAM)];
+
+/// The backends' names, for messages.
+fn backend_names() -> String {
+    let names: Vec<&str> = BACKENDS.iter().map(|(name, _)| *name).collect();
+    names.join(", ")
+}
+
+impl AgentConfig {
+    pub fn from_json(value: &Value) -> Result<AgentConfig, String> {
+        let backend = match value.get("backend") {
+            None | Some(Value::Null) => return Err(format!("`backend` is missing; use one of {}", backend_names())),
+            Some(Value::String(name)) => name.as_str(),
+            Some(_) => return Err("`backend` must be a string".into()),
+        };
+        match backend {
+            "claude" => {
+                let config = JsonObject::new(value, "the config", &known_keys(&CLAUDE_KEYS))?;
+                Ok(AgentConfig {
+                    common: CommonConfig::from_object(&config)?,
+                    backend: BackendConfig::Claude(ClaudeConfig::from_object(&config)?),
+                })
+            }
+            other => Err(format!("unknown backend {other:?}; use one of {}", backend_names())),
+        }
+    }
+}
+
+/// The keys a config for a backend with `own_keys` may have.
+fn known_keys<'a>(own_keys: &[&'a str]) -> Vec<&'a str> {
+    let mut known: Vec<&str> = vec!["backend"];
+    known.extend(common::COMMON_KEYS);
+    known.extend(own_keys);
+    known
+}
+
+impl BackendConfig {
+    /// The backend, made for the session `context` describes.
+    pub fn create(self, context: &SessionContext) -> Result<Box<dyn Backend>, String> {
+        match self {
+            BackendConfig::Claude(config) => Ok(Box::new(ClaudeBackend::new(context, config))),
+        }
+    }
+}

@@ -1,0 +1,79 @@
+//! The MCP server Tether's tools are served by, as pure message handling over [`crate::rpc`]: one
+//! JSON-RPC 2.0 message in, at most one out. [`Dispatch`] answers every method but `tools/call`
+//! itself and hands tool calls to whoever runs them: [`McpServer`] runs them on its [`Toolset`]
+//! (`dist/tether-mcp.js` over stdio); an agent backend hands them to the gate first (Claude Code
+//! reaches the server over its `mcp_message` control requests: no port, no lock file).
+//!
+//! [`Toolset`]: crate::tools::Toolset
+
+mod dispatch;
+mod server;
+
+pub use dispatch::{Dispatch, Step, ToolCall};
+pub use server::McpServer;
+
+use crate::rpc::{self, Id};
+use crate::tools::{self, ToolOutput};
+use serde_json::{json, Value};
+
+pub const PROTOCOL_VERSION: &str = "2025-11-25";
+pub const SERVER_NAME: &str = "tether";
+/// How an agent sees Tether's tools: `mcp__tether__Read`, … (MCP clients prefix a server's tools
+/// with `mcp__<server>__`).
+pub const MCP_PREFIX: &str = "mcp__tether__";
+
+/// Key under `result._meta` that carries a tool's structured result for the UI.
+pub const STRUCTURED_META_KEY: &str = "tether/toolResult";
+
+/// The `initialize` and `tools/list` results: what a client learns in the handshake, also sent
+/// ahead as a manifest so an agent's first turn does not wait for one.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Manifest {
+    pub initialize_result: Value,
+    pub tools_list_result: Value,
+}
+
+impl Manifest {
+    /// The manifest of Tether's tools on the workspace at `root`.
+    pub fn of_workspace(root: &str) -> Manifest {
+        Manifest {
+            initialize_result: json!({
+                "protocolVersion": PROTOCOL_VERSION,
+                "capabilities": {"tools": {"listChanged": true}},
+                "serverInfo": {"name": SERVER_NAME, "title": "Tether", "version": env!("CARGO_PKG_VERSION")},
+                "instructions": format!(
+                    "Tether's tools work on the workspace at {root}. Use them for every file read, edit, search and shell command."
+                ),
+            }),
+            tools_list_result: json!({"tools": tools::specs().iter().map(|s| s.to_json()).collect::<Vec<_>>()}),
+        }
+    }
+}
+
+/// A `tools/call` result: the model-facing content, and the structured result for the UI under
+/// `_meta[STRUCTURED_META_KEY]`.
+pub fn tool_call_result(output: ToolOutput) -> Value {
+    let mut result = json!({
+        "content": output.content.iter().map(|c| c.to_json()).collect::<Vec<_>>(),
+        "isError": output.is_error,
+    });
+    if let Some(structured) = output.structured {
+        result["_meta"] = json!({ STRUCTURED_META_KEY: structured });
+    }
+    result
+}
+
+/// The response to the `tools/call` request `id`.
+pub fn tool_call_response(id: &Id, output: ToolOutput) -> Value {
+    rpc::response(id, tool_call_result(output))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_prefix_is_the_server_name_as_clients_write_it() {
+        assert_eq!(MCP_PREFIX, format!("mcp__{SERVER_NAME}__"));
+    }
+}

@@ -1,0 +1,168 @@
+//! `TetherAgent`: one agent session (any backend the config names), bound to one host and
+//! workspace. Its outputs are arrays of `{type: "send", message}` / `{type: "event", event}`.
+
+use super::host::{JsHost, WasmHost};
+use super::{json_from_js, spawn, value_to_js};
+use crate::agent::{Agent, AgentOutput};
+use crate::backend::{Backend, ImageInput};
+use crate::config::json::string_map;
+use crate::config::{parse_mode, AgentConfig};
+use crate::gate::UserAnswer;
+use js_sys::Promise;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+
+// The types are generated from the Rust ones (crate/src/typescript.rs); the bindings' .d.ts lands
+// in target/wasm-pkg/, two levels below the repository.
+#[wasm_bindgen(typescript_custom_section)]
+const AGENT_TYPES: &str = r#"
+import type { AgentConfig, AgentOutput, NdjsonFrame, PermissionAnswer, PermissionMode } from "../../extension/src/generated/core";
+"#;
+
+fn outputs_to_js(outputs: Vec<AgentOutput>) -> JsValue {
+    value_to_js(&outputs)
+}
+
+fn error(message: String) -> JsError {
+    JsError::new(&message)
+}
+
+#[wasm_bindgen]
+pub struct TetherAgent {
+    inner: Rc<Agent<WasmHost, Box<dyn Backend>>>,
+}
+
+#[wasm_bindgen]
+impl TetherAgent {
+    /// `config`: the common keys and the backend's (`{backend: "claude", root, homeDir, …}`).
+    /// Throws an Error on a bad host object or configuration.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        host: JsHost,
+        #[wasm_bindgen(unchecked_param_type = "AgentConfig")] config: JsValue,
+    ) -> Result<TetherAgent, JsError> {
+        let AgentConfig { common, backend } = json_from_js(config)
+            .and_then(|json| AgentConfig::from_json(&json))
+            .map_err(|e| error(format!("Invalid Tether agent config: {e}.")))?;
+        let host = WasmHost::new(host).map_err(error)?;
+        let agent = Agent::new(host, common, |context| backend.create(context))
+            .map_err(|e| error(format!("Invalid Tether agent config: {e}")))?;
+        Ok(TetherAgent { inner: Rc::new(agent) })
+    }
+
+    /// The agent program's arguments (without the binary) and its complete environment.
+    #[wasm_bindgen(unchecked_return_type = "{ args: string[]; env: Record<string, string> }")]
+    pub fn launch(
+        &self,
+        #[wasm_bindgen(js_name = parentEnv, unchecked_param_type = "Record<string, string>")] parent_env: JsValue,
+    ) -> Result<JsValue, JsError> {
+        let parent_env = json_from_js(parent_env)
+            .and_then(|json| string_map(&json, "parentEnv"))
+            .map_err(|e| error(format!("launch(parentEnv): expected Record<string, string>: {e}")))?;
+        let launch = self.inner.launch(parent_env);
+        Ok(value_to_js(
+            &serde_json::json!({"args": launch.args, "env": launch.env}),
+        ))
+    }
+
+    /// The first messages, without waiting for the settings: send them right after the spawn.
+    /// `start()` then leaves them out.
+    #[wasm_bindgen(unchecked_return_type = "AgentOutput[]")]
+    pub fn initialize(&self) -> JsValue {
+        outputs_to_js(self.inner.initialize())
+    }
+
+    /// Loads the workspace's permission settings; resolves to the outputs with the first
+    /// messages (unless `initialize()` took them). Send the first prompt after this: the settings
+    /// may switch the mode.
+    #[wasm_bindgen(unchecked_return_type = "Promise<AgentOutput[]>")]
+    pub fn start(&self) -> Promise {
+        let agent = self.inner.clone();
+        spawn(Box::pin(async move { outputs_to_js(agent.start().await) }))
+    }
+
+    /// A user turn: text and optional images `{mediaType, data}` (base64).
+    #[wasm_bindgen(unchecked_return_type = "AgentOutput[]")]
+    pub fn prompt(
+        &self,
+        text: &str,
+        #[wasm_bindgen(unchecked_param_type = "{ mediaType: string; data: string }[] | undefined")] images: JsValue,
+    ) -> Result<JsValue, JsError> {
+        let images = if images.is_undefined() || images.is_null() {
+            Vec::new()
+        } else {
+            json_from_js(images)
+                .and_then(|json| ImageInput::list_from_json(&json))
+                .map_err(|e| {
+                    error(format!(
+                        "prompt(images): expected {{mediaType: string, data: string}}[]: {e}"
+                    ))
+                })?
+        };
+        Ok(outputs_to_js(self.inner.prompt(text, &images)))
+    }
+
+    /// One message from the agent. Calls may overlap: each runs as its own task.
+    #[wasm_bindgen(js_name = onMessage, unchecked_return_type = "Promise<AgentOutput[]>")]
+    pub fn on_message(&self, message: String) -> Promise {
+        let agent = self.inner.clone();
+        spawn(Box::pin(async move { outputs_to_js(agent.on_message(&message).await) }))
+    }
+
+    /// The user's answer to a `permissionRequest` event: `{optionId}` (one of its options) or
+    /// `{decision: "allow" | "always" | "deny"}`, with `reason?` and `userContent?`. Rejects an
+    /// answer that picks none of the request's options.
+    #[wasm_bindgen(js_name = answerPermission, unchecked_return_type = "Promise<AgentOutput[]>")]
+    pub fn answer_permission(
+        &self,
+        #[wasm_bindgen(js_name = requestId)] request_id: String,
+        #[wasm_bindgen(unchecked_param_type = "PermissionAnswer")] answer: JsValue,
+    ) -> Promise {
+        let answer = match json_from_js(answer).and_then(|json| UserAnswer::from_json(&json)) {
+            Ok(answer) => answer,
+            Err(e) => return Promise::reject(&error(format!("answerPermission: {e}")).into()),
+        };
+        let agent = self.inner.clone();
+        wasm_bindgen_futures::future_to_promise(async move {
+            match agent.answer_permission(&request_id, answer).await {
+                Ok(outputs) => Ok(outputs_to_js(outputs)),
+                Err(e) => Err(error(format!("answerPermission: {e}")).into()),
+            }
+        })
+    }
+
+    #[wasm_bindgen(unchecked_return_type = "AgentOutput[]")]
+    pub fn interrupt(&self) -> JsValue {
+        outputs_to_js(self.inner.interrupt())
+    }
+
+    #[wasm_bindgen(js_name = setMode, unchecked_return_type = "AgentOutput[]")]
+    pub fn set_mode(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "PermissionMode")] mode: &str,
+    ) -> Result<JsValue, JsError> {
+        let mode = parse_mode(mode).map_err(|e| error(format!("setMode: {e}")))?;
+        Ok(outputs_to_js(self.inner.set_mode(mode)))
+    }
+
+    /// One of the agent's options (`model`, …); `null` returns it to the agent's default. Throws
+    /// for an option the agent does not have.
+    #[wasm_bindgen(js_name = setConfigOption, unchecked_return_type = "AgentOutput[]")]
+    pub fn set_config_option(&self, option: &str, value: Option<String>) -> Result<JsValue, JsError> {
+        let outputs = self
+            .inner
+            .set_config_option(option, value.as_deref())
+            .map_err(|e| error(e.to_string()))?;
+        Ok(outputs_to_js(outputs))
+    }
+
+    /// A file watcher saw a workspace path change.
+    #[wasm_bindgen(js_name = fileChanged, unchecked_return_type = "Promise<void>")]
+    pub fn file_changed(&self, path: String) -> Promise {
+        let agent = self.inner.clone();
+        spawn(Box::pin(async move {
+            agent.file_changed(&path).await;
+            JsValue::UNDEFINED
+        }))
+    }
+}
