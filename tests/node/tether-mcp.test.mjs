@@ -254,6 +254,19 @@ describe("tether-mcp on raw NDJSON lines", { timeout: TEST_TIMEOUT_MS }, () => {
     assert.deepEqual(await raw.exited, { code: 0, signal: null });
   });
 
+  test("a line that is not UTF-8 is answered with -32700 and the server keeps serving", async () => {
+    const raw = startRaw(["--root", makeWorkspace()]);
+    raw.child.stdin.write(Buffer.concat([Buffer.from('{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}}\n')]));
+    raw.send(JSON.stringify({ jsonrpc: "2.0", id: 2, method: "ping" }));
+    const responses = await raw.responses(2);
+    const parseError = responses.find((r) => r.error);
+    assert.equal(parseError.error.code, -32700);
+    assert.match(parseError.error.message, /not valid UTF-8/);
+    assert.deepEqual(responses.find((r) => r.id === 2), { jsonrpc: "2.0", id: 2, result: {} });
+    raw.child.stdin.end();
+    assert.deepEqual(await raw.exited, { code: 0, signal: null });
+  });
+
   test("a request split across writes and ending with CRLF is answered", async () => {
     const raw = startRaw(["--root", makeWorkspace()]);
     const line = JSON.stringify({ jsonrpc: "2.0", id: 9, method: "ping" });
