@@ -97,3 +97,14 @@ test("Open diff opens the review of an open edit request only", async () => {
   await b.openReview("nope");
   assert.equal(reviews.opened.size, 0);
 });
+
+test("a review that cannot open is reported; the question stays open for the card", async () => {
+  const reviews = new RecordingReviews();
+  reviews.open = () => Promise.reject(new Error("no diff editor"));
+  const { b, failures } = broker(reviews);
+  const answer = b.ask(permissionRequest("p1", { kind: "edit", review }), new AbortController().signal);
+  await settle();
+  assert.deepEqual(failures, ["opening the diff"]);
+  await b.answer("p1", "allow");
+  assert.deepEqual(await answer, { decision: "allow" });
+});
