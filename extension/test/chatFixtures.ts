@@ -78,6 +78,11 @@ export function permissionRequest(id: string, fields: Partial<PermissionRequest>
     decisionReasonType: null,
     suppressAlwaysAllow: false,
     requiresUserInteraction: false,
+    options: [
+      { optionId: "allow", name: "Allow", kind: "allow_once" },
+      { optionId: "always", name: "Always allow", kind: "allow_always" },
+      { optionId: "deny", name: "Deny", kind: "reject_once" },
+    ],
     ...fields,
   };
 }
