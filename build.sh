@@ -268,7 +268,8 @@ build_wasm() {
   local raw="$CARGO_TARGET_DIR/$WASM_TARGET/release/tether_core.wasm"
   local stamp="$WASM_PKG/.input-hash" want
   # wasm-bindgen + wasm-opt take seconds: redo them only when their input or tools changed.
-  want="$(hash_of "$raw") $("$WASM_BINDGEN" --version) $(hash_of extension/package-lock.json) $("$TWIGGY" --version 2>/dev/null)"
+  # build.sh is an input too: it holds the size measurement.
+  want="$(hash_of "$raw" build.sh extension/package-lock.json) $("$WASM_BINDGEN" --version) $("$TWIGGY" --version 2>/dev/null)"
   if [[ -f "$stamp" && "$(cat "$stamp")" == "$want" && -f "$WASM_PKG/tether_core_bg.wasm" ]]; then
     echo "    wasm-bindgen and wasm-opt output is up to date"
   else
