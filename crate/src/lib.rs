@@ -1,6 +1,7 @@
 //! tether-core: the proxied tool suite, the MCP server that serves it, path mapping, the coherent
-//! file cache and diffs. I/O-free logic generic over [`host::Host`]; the wasm-bindgen boundary
-//! lives in `wasm.rs` alone.
+//! file cache and diffs, the permission gate, and one agent session over a backend seam
+//! ([`agent::Agent`], [`backend::Backend`]). I/O-free logic generic over [`host::Host`]; the
+//! wasm-bindgen boundary lives in `wasm/` alone.
 
 pub mod agent;
 pub mod backend;

@@ -109,8 +109,8 @@ impl ClaudeBackend {
             match output {
                 session::Output::WriteLine(line) => out.push(Output::Send(line)),
                 session::Output::Event(event) => out.extend(self.follow(event).map(Output::Event)),
-                // Only `on_line` gives tool calls and permission questions, and `on_message`
-                // handles them.
+                // Only the CLI's own messages give tool calls and permission questions, and
+                // `on_message` handles them.
                 session::Output::McpCall { .. } | session::Output::PermissionRequest(_) => {}
             }
         }

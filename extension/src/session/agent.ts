@@ -1,6 +1,7 @@
 // The TypeScript side of the TetherAgent contract (Rust in crate/src/agent.rs and
-// crate/src/wasm.rs): the wasm class that runs a Claude Code session's protocol, tools and
-// permission engine. Its types are generated from the Rust ones (src/generated/core.ts).
+// crate/src/wasm/agent.rs): the wasm class that runs one agent session — the backend the config
+// names, Tether's tools and the permission gate. Its types are generated from the Rust ones
+// (src/generated/core.ts).
 
 import type { TetherHost } from "../core/host";
 import { loadTetherCore } from "../core/wasm";
