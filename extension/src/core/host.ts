@@ -1,5 +1,5 @@
-// The host interface the wasm core calls (crate/src/wasm/host.rs, `JsHost`). A host gives the core the
-// workspace's file system, command execution, search and a clock. The Node host
+// The host interface the wasm core calls (crate/src/wasm/host.rs, `JsHost`). A host gives the core
+// the workspace's file system, command execution, search and a clock. The Node host
 // (src/node/nodeHost.ts) implements it with fs and child_process; the VS Code extension implements
 // it over vscode.workspace.fs and a remote executor.
 //
