@@ -3,7 +3,7 @@
 //! run and answer with [`super::tool_call_response`].
 
 use super::Manifest;
-use crate::rpc::{self, Id, Incoming, Peer, RpcError, INVALID_PARAMS};
+use crate::rpc::{self, Id, Malformed, Message, RpcError, INVALID_PARAMS};
 use crate::tools;
 use serde_json::{json, Map, Value};
 
@@ -44,14 +44,12 @@ impl Dispatch {
 
     /// One message (not a batch).
     pub fn receive(&self, message: Value) -> Step {
-        // The server sends no requests, so its peer never has any pending.
-        let (id, method, params) = match Peer::<()>::new().receive(message) {
-            Incoming::Request { id, method, params } => (id, method, params),
-            Incoming::Malformed(reply) => return Step::Reply(reply),
-            // Notifications (initialized, cancelled, ...) and stray responses need no answer.
-            Incoming::Notification { .. } | Incoming::Response { .. } | Incoming::Unmatched(_) => {
-                return Step::Reply(None)
-            }
+        let (id, method, params) = match rpc::parse(message) {
+            Ok(Message::Request { id, method, params }) => (id, method, params),
+            // Notifications (initialized, cancelled, ...) and responses (the server sends no
+            // requests) need no answer.
+            Ok(Message::Notification { .. } | Message::Response { .. }) => return Step::Reply(None),
+            Err(Malformed { reply }) => return Step::Reply(reply),
         };
         let result = match method.as_str() {
             "initialize" => Ok(self.manifest.initialize_result.clone()),
