@@ -124,7 +124,8 @@ ensure_wasm_bindgen() {
 # twiggy reads the wasm's name section; it reports size only, so a failed install costs the
 # breakdown, not the build.
 ensure_twiggy() {
-  [[ "$("$TWIGGY" --version 2>/dev/null)" == "twiggy $TWIGGY_VERSION" ]] && return 0
+  # It names itself twiggy-opt.
+  [[ "$("$TWIGGY" --version 2>/dev/null)" == *" $TWIGGY_VERSION" ]] && return 0
   step "installing twiggy $TWIGGY_VERSION into $CACHE/twiggy-$TWIGGY_VERSION (once; a few minutes)"
   run env -u CARGO_TARGET_DIR cargo install twiggy --version "$TWIGGY_VERSION" --locked --root "$CACHE/twiggy-$TWIGGY_VERSION" --force ||
     echo "    (could not install twiggy; the wasm's size by module is not shown)"
