@@ -29,21 +29,6 @@ pub enum Frame {
     InvalidUtf8 { bytes: usize, valid_up_to: usize },
 }
 
-impl Frame {
-    /// What went wrong with a line that is not one, for a log or an error reply.
-    pub fn problem(&self, max_line_bytes: usize) -> Option<String> {
-        match self {
-            Frame::Line { .. } => None,
-            Frame::Oversized { bytes } => Some(format!(
-                "a message of {bytes} bytes exceeds the limit of {max_line_bytes} bytes"
-            )),
-            Frame::InvalidUtf8 { bytes, valid_up_to } => Some(format!(
-                "a message of {bytes} bytes is not valid UTF-8 (from byte {valid_up_to})"
-            )),
-        }
-    }
-}
-
 pub struct LineSplitter {
     buf: Vec<u8>,
     max_line_bytes: usize,
@@ -200,10 +185,6 @@ mod tests {
         let out = lines(s.push(b"0123456789abc"));
         assert!(out.is_empty());
         assert_eq!(lines(s.push(b"def\nok\n")), vec!["<oversized 16>", "ok"]);
-        assert_eq!(
-            Frame::Oversized { bytes: 16 }.problem(8).unwrap(),
-            "a message of 16 bytes exceeds the limit of 8 bytes"
-        );
     }
 
     #[test]
