@@ -81,7 +81,7 @@ export function permissionRequest(id: string, fields: Partial<PermissionRequest>
     options: [
       { optionId: "allow", name: "Allow", kind: "allow_once" },
       { optionId: "always", name: "Always allow", kind: "allow_always" },
-      { optionId: "deny", name: "Deny", kind: "reject_once" },
+      { optionId: "deny", name: "Reject", kind: "reject_once" },
     ],
     ...fields,
   };
