@@ -332,7 +332,7 @@ impl Backend for ClaudeBackend {
 }
 
 /// The answers Claude Code takes: allow, allow always (unless the CLI asks not to offer it),
-/// deny.
+/// reject; named as the chat shows them.
 fn options(with_always: bool) -> Vec<PermissionOption> {
     let option = |id: &str, name: &str, kind| PermissionOption {
         option_id: id.to_string(),
@@ -343,7 +343,7 @@ fn options(with_always: bool) -> Vec<PermissionOption> {
     if with_always {
         options.push(option("always", "Always allow", PermissionOptionKind::AllowAlways));
     }
-    options.push(option("deny", "Deny", PermissionOptionKind::RejectOnce));
+    options.push(option("deny", "Reject", PermissionOptionKind::RejectOnce));
     options
 }
 
