@@ -3,9 +3,21 @@
 #   ./build.sh          build: the wasm core and the dist/ bundles (the VSIX joins with the extension)
 #   ./build.sh test     build, then run every test suite and print the totals
 #   ./build.sh bench    build, then run tests/bench/run.sh
-# Idempotent: a second run skips whatever is already up to date. Installs what it needs itself
-# (the wasm target, wasm-bindgen-cli, npm packages) from crates.io and npm only.
+# Idempotent: a second run skips whatever is already up to date. Installs what it needs itself;
+# PREREQUISITES below is the one list of what the machine must have or let it install.
 set -euo pipefail
+
+# ---------------------------------------------------------------- prerequisites (README: Prerequisites)
+# Build (./build.sh): these commands, nothing else; the rest comes from crates.io and npm.
+BUILD_COMMANDS=(cargo rustup node npm)
+MIN_NODE_MAJOR=20
+# Test (./build.sh test): Debian packages, installed with apt-get when missing (as root).
+#   ripgrep            the search parity tests, and code-server's bundled rg (installed offline)
+#   chromium           the webview and e2e suites (headless, through playwright-core)
+#   fonts-dejavu-core  text in chromium's screenshots
+#   build-essential python3 pkg-config libkrb5-dev
+#                      code-server's native modules (node-gyp; kerberos needs gssapi.h)
+TEST_DEBIAN_PACKAGES=(ripgrep chromium fonts-dejavu-core build-essential python3 pkg-config libkrb5-dev)
 
 cd "$(dirname "${BASH_SOURCE[0]}")"
 REPO="$PWD"
@@ -20,7 +32,10 @@ CLAUDE_VERSION=2.1.330
 MAX_WASM_BYTES=$((3 * 1024 * 1024 / 2))     # 1.5 MiB: the wasm ships inside the VSIX
 MAX_VSIX_BYTES=$((3 * 1024 * 1024))          # 3 MiB: the whole universal VSIX
 CODE_SERVER_VERSION=4.100.3                  # VS Code 1.100.3, the newest that runs on Node 20
-VSCODE_TOOLS="$CACHE/code-server-$CODE_SERVER_VERSION"   # code-server, playwright-core, vsce
+PLAYWRIGHT_VERSION=1.65.1
+VSCODE_TOOLS="$CACHE/code-server-$CODE_SERVER_VERSION"   # code-server and playwright-core, for e2e
+VSCE_VERSION=3.9.1                           # 4.x needs Node 22
+VSCE_DIR="$CACHE/vsce-$VSCE_VERSION"
 # Bundled entry points: extension/src/bin/NAME.ts -> dist/NAME.js (add new ones here).
 BUNDLES=(tether-mcp tether-cli)
 
@@ -42,11 +57,34 @@ hash_of() {
 
 ensure_prerequisites() {
   local tool
-  for tool in cargo rustup node npm; do
+  for tool in "${BUILD_COMMANDS[@]}"; do
     command -v "$tool" >/dev/null || die "$tool is not installed (see Prerequisites in README.md)"
   done
-  node -e 'process.exit(Number(process.versions.node.split(".")[0]) >= 20 ? 0 : 1)' ||
-    die "Node.js 20 or newer is needed (found $(node --version))"
+  node -e "process.exit(Number(process.versions.node.split('.')[0]) >= $MIN_NODE_MAJOR ? 0 : 1)" ||
+    die "Node.js $MIN_NODE_MAJOR or newer is needed (found $(node --version))"
+}
+
+# The test suites' Debian packages: installed when missing (one apt-get update when apt does not
+# know a package), or one line saying what to install when this machine cannot (not root, no apt).
+# Chromium counts as present when CHROMIUM_PATH names another browser (or nothing: the suites
+# that need it then fail with that reason).
+ensure_test_packages() {
+  local package missing=()
+  command -v dpkg-query >/dev/null ||
+    die "the test suites need these Debian packages (or their equivalents), and this is not a Debian system: ${TEST_DEBIAN_PACKAGES[*]}"
+  for package in "${TEST_DEBIAN_PACKAGES[@]}"; do
+    [[ "$package" == chromium && -n "${CHROMIUM_PATH:-}" ]] && continue
+    [[ "$(dpkg-query -W -f='${Status}' "$package" 2>/dev/null)" == "install ok installed" ]] || missing+=("$package")
+  done
+  ((${#missing[@]} == 0)) && return 0
+  if ((EUID != 0)) || ! command -v apt-get >/dev/null; then
+    die "the test suites need Debian packages that are missing; install them first: sudo apt-get install -y --no-install-recommends ${missing[*]}"
+  fi
+  step "installing Debian packages for the test suites: ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  run apt-get install -y --no-install-recommends "${missing[@]}" ||
+    { run apt-get update && run apt-get install -y --no-install-recommends "${missing[@]}"; } ||
+    die "could not install ${missing[*]} with apt-get"
 }
 
 ensure_wasm_target() {
@@ -102,16 +140,28 @@ ensure_webview_packages() {
   fi
 }
 
-# code-server (the real VS Code for the e2e suite), playwright-core and vsce, installed once into
-# the cache with the recipe that works offline: node-gyp headers from /usr (no nodejs.org), npx
+# vsce packs the VSIX. Installed on its own (no code-server, nothing compiled): its one optional
+# dependency, keytar, is native and only stores publishing tokens, and no install script runs.
+ensure_vsce() {
+  VSCE="$VSCE_DIR/node_modules/.bin/vsce"
+  [[ -x "$VSCE" && "$("$VSCE" --version 2>/dev/null)" == "$VSCE_VERSION" ]] && return 0
+  step "installing @vscode/vsce $VSCE_VERSION into $VSCE_DIR (once)"
+  mkdir -p "$VSCE_DIR"
+  (
+    cd "$VSCE_DIR"
+    [[ -f package.json ]] || printf '{"name":"tether-vsce","private":true}\n' >package.json
+    run npm install --no-audit --no-fund --omit=optional --ignore-scripts --save-exact "@vscode/vsce@$VSCE_VERSION"
+  ) || die "could not install @vscode/vsce $VSCE_VERSION"
+}
+
+# code-server (the real VS Code for the e2e suite) and playwright-core, installed once into the
+# cache with the recipe that works offline: node-gyp headers from /usr (no nodejs.org), npx
 # allowed for node-pty's postinstall, and @vscode/ripgrep's GitHub download served from a cache
-# seeded with the system rg.
+# seeded with the system rg. Needs the Debian packages of ensure_test_packages.
 ensure_vscode_tools() {
-  VSCE="$VSCODE_TOOLS/node_modules/.bin/vsce"
   CODE_SERVER="$VSCODE_TOOLS/node_modules/.bin/code-server"
-  if [[ -x "$VSCE" && -x "$CODE_SERVER" && -d "$VSCODE_TOOLS/node_modules/playwright-core" ]]; then return 0; fi
-  step "installing code-server $CODE_SERVER_VERSION, playwright-core and @vscode/vsce into $VSCODE_TOOLS (once; ~2 min)"
-  command -v rg >/dev/null || die "ripgrep (rg) is needed to install code-server offline (apt-get install ripgrep)"
+  if [[ -x "$CODE_SERVER" && -f "$VSCODE_TOOLS/node_modules/playwright-core/package.json" ]]; then return 0; fi
+  step "installing code-server $CODE_SERVER_VERSION and playwright-core into $VSCODE_TOOLS (once; ~2 min)"
   mkdir -p "$VSCODE_TOOLS/.tmp"
   (
     cd "$VSCODE_TOOLS"
@@ -122,8 +172,8 @@ ensure_vscode_tools() {
     tar czf "$TMPDIR/vscode-ripgrep-cache-1.15.11/ripgrep-v13.0.0-10-x86_64-unknown-linux-musl.tar.gz" \
       -C "$(dirname "$(command -v rg)")" rg
     run npm install --no-audit --no-fund --unsafe-perm --foreground-scripts \
-      "code-server@$CODE_SERVER_VERSION" playwright-core@1.65.1 @vscode/vsce@3.9.1
-  ) || die "could not install the VS Code test tools"
+      "code-server@$CODE_SERVER_VERSION" "playwright-core@$PLAYWRIGHT_VERSION"
+  ) || return 1
 }
 
 # The real CLI for tests/integration, installed once into the cache; exports TETHER_CLAUDE_PATH
@@ -221,7 +271,7 @@ build_extension() {
 # extension's folder): the manifest, README, LICENSE, icons, and dist/ with the one bundle, the
 # one wasm and the webview.
 package_vsix() {
-  ensure_vscode_tools
+  ensure_vsce
   local version stage="$REPO/target/vsix"
   version=$(node -p 'require("./extension/package.json").version')
   VSIX="$DIST/tether-$version.vsix"
@@ -314,58 +364,124 @@ count_output() {
   esac
 }
 
-# suite NAME COUNTER COMMAND...: run one suite, keep going whatever happens, record its counts.
+# How many tests a node:test suite holds at least: its test(...) and it(...) calls as written
+# (one written in a loop counts once) in the files the glob names. Known without running
+# anything, so a suite that cannot start, or stops early, still owes that many.
+expected_tests() {
+  local files
+  # shellcheck disable=SC2206 # the glob is expanded here on purpose
+  files=($1)
+  cat "${files[@]}" 2>/dev/null | grep -cE '^[[:space:]]*(test|it)(\.only)?\(' || true
+}
+
+# Checks a suite needs before it can start: each prints why not and fails when unmet.
+needs_chromium() {
+  local browser=${CHROMIUM_PATH:-/usr/bin/chromium}
+  [[ -x "$browser" ]] || { echo "no Chromium at $browser${CHROMIUM_PATH:+ (CHROMIUM_PATH)}"; return 1; }
+}
+needs_webview_playwright() {
+  [[ -f webview/node_modules/playwright-core/package.json ]] ||
+    { echo "playwright-core is not installed in webview/node_modules"; return 1; }
+}
+needs_vscode_tools() {
+  [[ -x "$VSCODE_TOOLS/node_modules/.bin/code-server" && -f "$VSCODE_TOOLS/node_modules/playwright-core/package.json" ]] ||
+    { echo "code-server $CODE_SERVER_VERSION and playwright-core are not installed in $VSCODE_TOOLS${VSCODE_TOOLS_ERROR:+ ($VSCODE_TOOLS_ERROR)}"; return 1; }
+}
+needs_vsix() {
+  compgen -G "$DIST/tether-*.vsix" >/dev/null || { echo "the build produced no VSIX"; return 1; }
+}
+needs_dist() {
+  [[ -f "$DIST/tether-mcp.js" && -f "$DIST/tether-cli.js" ]] || { echo "the build produced no dist/tether-*.js"; return 1; }
+}
+needs_claude() {
+  [[ -n "${TETHER_CLAUDE_PATH:-}" && -x "$TETHER_CLAUDE_PATH" ]] ||
+    { echo "Claude Code $CLAUDE_VERSION is not installed"; return 1; }
+}
+
+# suite NAME COUNTER [--needs CHECK]... [--expect 'GLOB'] -- COMMAND...
+# Runs one suite, keeps going whatever happens, and records its counts and wall time. A suite
+# whose needs are unmet does not run and counts its expected tests (at least 1) as failed; one
+# that reports fewer tests than expected counts the missing ones as failed.
 suite() {
   local name=$1 counter=$2
   shift 2
-  local log="$REPO/target/test-logs/$name.log" status=0 passed failed note=""
+  local needs=() expect_glob=""
+  while [[ $1 != -- ]]; do
+    case $1 in
+      --needs) needs+=("$2") ;;
+      --expect) expect_glob=$2 ;;
+      *) die "suite $name: unknown option $1" ;;
+    esac
+    shift 2
+  done
+  shift
+  local log="$REPO/target/test-logs/$name.log" status=0 passed=0 failed=0 note="" expected="" why="" check
+  local started=$SECONDS
   mkdir -p "$(dirname "$log")"
+  [[ -z "$expect_glob" ]] || expected=$(expected_tests "$expect_glob")
+  for check in "${needs[@]}"; do
+    why=$("$check") && why="" || break
+  done
   step "suite $name: $*"
-  "$@" 2>&1 </dev/null | tee "$log" || status=${PIPESTATUS[0]}
-  read -r passed failed < <(count_output "$counter" "$log" "$status")
-  if ((status != 0 && failed == 0)); then
-    # It failed without a failing test to show for it (a compile error, a crash): count it.
-    failed=1
-    note=" - exited with status $status before reporting a failing test"
+  if [[ -n "$why" ]]; then
+    printf 'could not start: %s\n' "$why" | tee "$log"
+    failed=${expected:-1}
+    ((failed > 0)) || failed=1
+    note=" - could not start: $why${expected:+ (at least $expected tests expected)}"
+  else
+    "$@" 2>&1 </dev/null | tee "$log" || status=${PIPESTATUS[0]}
+    read -r passed failed < <(count_output "$counter" "$log" "$status")
+    if [[ -n "$expected" ]] && ((passed + failed < expected)); then
+      note=" - $((expected - passed - failed)) of at least $expected expected tests did not report"
+      failed=$((expected - passed))
+    fi
+    if ((status != 0 && failed == 0)); then
+      # It failed without a failing test to show for it (a compile error, a crash): count it.
+      failed=1
+      note=" - exited with status $status before reporting a failing test"
+    fi
   fi
   TOTAL_PASSED=$((TOTAL_PASSED + passed))
   TOTAL_FAILED=$((TOTAL_FAILED + failed))
-  SUMMARY+=("$(printf '  %-12s %s (%d passed, %d failed)%s' "$name" "$( ((failed == 0)) && echo ok || echo FAILED)" "$passed" "$failed" "$note")")
-}
-
-# The search parity tests run Grep/Glob against ripgrep itself (Debian's /usr/bin/rg).
-ensure_test_tools() {
-  command -v rg >/dev/null && return
-  step "installing ripgrep (Debian package) for the search parity tests"
-  ((EUID == 0)) || die "ripgrep is needed by the tests: install it (apt-get install ripgrep)"
-  run apt-get install -y --no-install-recommends ripgrep ||
-    { run apt-get update && run apt-get install -y --no-install-recommends ripgrep; }
+  SUMMARY+=("$(printf '  %-12s %-6s %4d passed, %3d failed %6s%s' "$name" "$( ((failed == 0)) && echo ok || echo FAILED)" \
+    "$passed" "$failed" "$((SECONDS - started)) s" "$note")")
 }
 
 run_tests() {
-  ensure_test_tools
+  ensure_prerequisites
+  ensure_test_packages
   wasm_bindgen_paths
-  # Here rather than in a suite (a pipeline's subshell), so the export reaches the suites.
-  ensure_claude_cli || echo "build.sh: Claude Code $CLAUDE_VERSION could not be installed; the integration suite will fail" >&2
+  # Here rather than in a suite (a pipeline's subshell), so the exports reach the suites. A tool
+  # that cannot be installed fails the suites that need it, with the reason, not the whole run.
+  ensure_claude_cli || echo "build.sh: Claude Code $CLAUDE_VERSION could not be installed; the suites that need it will fail" >&2
+  VSCODE_TOOLS_ERROR=""
+  ensure_vscode_tools || VSCODE_TOOLS_ERROR="npm install failed; see the output above"
   export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER="$WASM_BINDGEN_TEST_RUNNER"
-  # Suites, in order. One line each: name, how its output is counted, the command.
+  # Suites, in order: name, how its output is counted, what it needs, the command.
   # The build is a suite too, so a broken build still ends in a summary (and the suites that do
   # not need it still run).
-  suite build check build
-  suite fmt check cargo fmt --all --check
-  suite clippy check cargo clippy --workspace --all-targets -- -D warnings
-  suite clippy-wasm check cargo clippy -p tether-core --lib --test wasm --target "$WASM_TARGET" -- -D warnings
-  suite cargo cargo cargo test --workspace
-  suite wasm cargo cargo test --target "$WASM_TARGET" -p tether-core --test wasm
-  suite node node node --test --test-reporter=tap --test-timeout=120000 tests/node/*.test.mjs
-  suite fake-api node node --test --test-reporter=tap --test-timeout=60000 tests/fake-api/*.test.mjs
-  suite extension node node --test --test-reporter=tap "$REPO"/target/ext-tests/*.test.js
-  suite webview node npm test --prefix webview
-  suite e2e node node --test --test-reporter=tap --test-concurrency=1 --test-timeout=300000 tests/e2e/*.test.mjs
-  suite integration node node --test --test-reporter=tap --test-timeout=180000 tests/integration/*.test.mjs
+  suite build check -- build
+  suite fmt check -- cargo fmt --all --check
+  suite clippy check -- cargo clippy --workspace --all-targets -- -D warnings
+  suite clippy-wasm check -- cargo clippy -p tether-core --lib --test wasm --target "$WASM_TARGET" -- -D warnings
+  suite cargo cargo -- cargo test --workspace
+  suite wasm cargo -- cargo test --target "$WASM_TARGET" -p tether-core --test wasm
+  suite node node --needs needs_dist --expect 'tests/node/*.test.mjs' -- \
+    node --test --test-reporter=tap --test-timeout=120000 tests/node/*.test.mjs
+  suite fake-api node --expect 'tests/fake-api/*.test.mjs' -- \
+    node --test --test-reporter=tap --test-timeout=60000 tests/fake-api/*.test.mjs
+  suite extension node --expect 'extension/test/*.test.ts' -- \
+    node --test --test-reporter=tap "$REPO"/target/ext-tests/*.test.js
+  suite webview node --needs needs_chromium --needs needs_webview_playwright --expect 'webview/test/*.test.mjs' -- \
+    npm test --prefix webview
+  suite e2e node --needs needs_chromium --needs needs_vscode_tools --needs needs_vsix --needs needs_claude \
+    --expect 'tests/e2e/*.test.mjs' -- \
+    node --test --test-reporter=tap --test-concurrency=1 --test-timeout=300000 tests/e2e/*.test.mjs
+  suite integration node --needs needs_dist --needs needs_claude --expect 'tests/integration/*.test.mjs' -- \
+    node --test --test-reporter=tap --test-timeout=180000 tests/integration/*.test.mjs
 
   echo
-  echo "Test suites (logs in target/test-logs/):"
+  echo "Test suites (logs in target/test-logs/), $((SECONDS / 60)) min $((SECONDS % 60)) s in all:"
   printf '%s\n' "${SUMMARY[@]}"
   echo "$TOTAL_PASSED passed, $TOTAL_FAILED failed"
   ((TOTAL_FAILED == 0))

@@ -39,9 +39,10 @@ export function makeDirs(files = {}) {
 /**
  * One `tether-cli run` against a fake API running `script` (or an `api` already started).
  * `onEvent(event, run)` sees each event as it arrives; `run.claudePid` is the CLI's PID.
+ * `claudePath` replaces the CLI (a shim that execs it, say).
  * Resolves to {code, signal, events, stderr, api, requests}; the API is closed unless given.
  */
-export async function runTether({ dirs, script, api: givenApi, args = [], onEvent, onStderr, limitMs = RUN_LIMIT_MS }) {
+export async function runTether({ dirs, script, api: givenApi, args = [], onEvent, onStderr, limitMs = RUN_LIMIT_MS, claudePath = CLAUDE }) {
   const api = givenApi ?? (await startFakeApi(script));
   const argv = [TETHER_CLI, "run", "--root", dirs.root, "--mirror", dirs.mirror, "--verbose", ...args];
   const child = spawn(process.execPath, argv, {
@@ -49,7 +50,7 @@ export async function runTether({ dirs, script, api: givenApi, args = [], onEven
     env: {
       PATH: process.env.PATH,
       HOME: dirs.home,
-      TETHER_CLAUDE_PATH: CLAUDE,
+      TETHER_CLAUDE_PATH: claudePath,
       ANTHROPIC_BASE_URL: api.url,
       ANTHROPIC_API_KEY: "dummy",
       CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
