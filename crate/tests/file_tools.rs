@@ -193,7 +193,8 @@ fn read_refuses_binary_files() {
     let ws = Workspace::new();
     let path = ws.put("blob.bin", b"\x00\x01\x02\x03binary\x00");
     let message = ws.err("Read", json!({"file_path": path}));
-    assert!(message.starts_with("This tool cannot read binary files. The file appears to be a binary .bin file"));
+    assert!(message
+        .starts_with("<tool_use_error>This tool cannot read binary files. The file appears to be a binary .bin file"));
 }
 
 #[test]
@@ -459,7 +460,7 @@ fn write_refuses_an_existing_file_that_was_not_read() {
     let message = ws.err("Write", json!({"file_path": path, "content": "gone"}));
     assert_eq!(
         message,
-        "File has not been read yet. Read it first before writing to it."
+        "<tool_use_error>File has not been read yet. Read it first before writing to it.</tool_use_error>"
     );
     assert_eq!(ws.bytes("keep.txt"), b"precious\n");
 }
@@ -576,7 +577,7 @@ fn edit_refuses_an_ambiguous_match_with_the_count() {
     );
     assert_eq!(
         message,
-        "Found 3 matches of the string to replace, but replace_all is false. To replace all occurrences, set replace_all to true. To replace only one occurrence, please provide more context to uniquely identify the instance.\nString: x = 1"
+        "<tool_use_error>Found 3 matches of the string to replace, but replace_all is false. To replace all occurrences, set replace_all to true. To replace only one occurrence, please provide more context to uniquely identify the instance.\nString: x = 1</tool_use_error>"
     );
     assert_eq!(ws.bytes("a.txt"), b"x = 1\nx = 1\nx = 1\n");
 }
@@ -606,7 +607,10 @@ fn edit_reports_a_string_that_is_not_in_the_file() {
         "Edit",
         json!({"file_path": path, "old_string": "xyz", "new_string": "q"}),
     );
-    assert_eq!(message, "String to replace not found in file.\nString: xyz");
+    assert_eq!(
+        message,
+        "<tool_use_error>String to replace not found in file.\nString: xyz</tool_use_error>"
+    );
 }
 
 #[test]
@@ -634,7 +638,7 @@ fn edit_requires_the_file_to_have_been_read() {
     );
     assert_eq!(
         message,
-        "File has not been read yet. Read it first before writing to it."
+        "<tool_use_error>File has not been read yet. Read it first before writing to it.</tool_use_error>"
     );
 }
 
@@ -743,7 +747,10 @@ fn edit_with_an_empty_old_string_refuses_an_existing_file() {
     let path = ws.put("a.txt", "content\n");
     ws.read(&path);
     let message = ws.err("Edit", json!({"file_path": path, "old_string": "", "new_string": "x"}));
-    assert_eq!(message, "Cannot create new file - file already exists.");
+    assert_eq!(
+        message,
+        "<tool_use_error>Cannot create new file - file already exists.</tool_use_error>"
+    );
 }
 
 #[test]
@@ -753,7 +760,7 @@ fn edit_of_a_missing_file_says_it_does_not_exist() {
         "Edit",
         json!({"file_path": ws.path("nope.txt"), "old_string": "a", "new_string": "b"}),
     );
-    assert!(message.starts_with("File does not exist. Note: your current working directory is"));
+    assert!(message.starts_with("<tool_use_error>File does not exist. Note: your current working directory is"));
 }
 
 #[test]
@@ -767,7 +774,7 @@ fn edit_refuses_notebooks_and_points_to_notebook_edit() {
     );
     assert_eq!(
         message,
-        "File is a Jupyter Notebook. Use the NotebookEdit to edit this file."
+        "<tool_use_error>File is a Jupyter Notebook. Use the NotebookEdit to edit this file.</tool_use_error>"
     );
 }
 
@@ -836,7 +843,7 @@ fn multi_edit_is_all_or_nothing_and_names_the_failing_edit() {
     );
     assert_eq!(
         message,
-        "edits[1] failed: String to replace not found in file.\nString: missing\nNo edits were applied; the file is unchanged."
+        "<tool_use_error>edits[1] failed: String to replace not found in file.\nString: missing\nNo edits were applied; the file is unchanged.</tool_use_error>"
     );
     assert_eq!(ws.bytes("m.txt"), b"one\ntwo\n");
 }
@@ -947,12 +954,18 @@ fn notebook_edit_reports_an_unknown_cell() {
         "NotebookEdit",
         json!({"notebook_path": path, "cell_id": "zzz", "new_source": "x"}),
     );
-    assert_eq!(message, "Cell with ID \"zzz\" not found in notebook.");
+    assert_eq!(
+        message,
+        "<tool_use_error>Cell with ID \"zzz\" not found in notebook.</tool_use_error>"
+    );
     let message = ws.err(
         "NotebookEdit",
         json!({"notebook_path": path, "cell_id": "cell-9", "new_source": "x"}),
     );
-    assert_eq!(message, "Cell with index 9 does not exist in notebook.");
+    assert_eq!(
+        message,
+        "<tool_use_error>Cell with index 9 does not exist in notebook.</tool_use_error>"
+    );
 }
 
 #[test]
@@ -978,7 +991,7 @@ fn notebook_edit_requires_a_prior_read() {
     );
     assert_eq!(
         message,
-        "File has not been read yet. Read it first before writing to it."
+        "<tool_use_error>File has not been read yet. Read it first before writing to it.</tool_use_error>"
     );
 }
 

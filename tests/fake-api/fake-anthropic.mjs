@@ -19,6 +19,8 @@
 //   { text: "..." }                                  → one text block, stop_reason end_turn
 //   { thinking: "...", text: "..." }                 → a thinking block, then text
 //   { text?: "...", toolUse: {name, input, id?} }    → optional text, then a tool_use, stop_reason tool_use
+//     (library use: `toolUse` may be a function of the request's facts, see `when`, returning
+//     {name, input}: a call built from the last tool result, e.g. an id it reported)
 //   { toolUses: [{name, input, id?}, ...] }          → several tool_use blocks in one reply
 //   { error: { status: 529, type?, message? } }      → an HTTP error (529 overloaded triggers api_retry)
 // `when` (all given conditions must hold):
@@ -101,7 +103,7 @@ export async function startFakeApi(script, options = {}) {
       });
       return;
     }
-    const blocks = contentBlocks(turn, () => `toolu_fake_${++toolSeq}`);
+    const blocks = contentBlocks(resolveTurn(turn, body), () => `toolu_fake_${++toolSeq}`);
     const stopReason = blocks.some((b) => b.type === "tool_use") ? "tool_use" : "end_turn";
     const message = assistantMessage(++messageSeq, body, blocks, stopReason);
     const headers = { "request-id": `req_fake_${messageSeq}` };
@@ -203,6 +205,11 @@ function reviveRegExp(p) {
   return p && typeof p === "object" && !(p instanceof RegExp) && typeof p.regex === "string"
     ? new RegExp(p.regex, p.flags ?? "")
     : p;
+}
+
+/** A turn whose `toolUse` is a function (library use) gets its call from the request's facts. */
+function resolveTurn(turn, body) {
+  return typeof turn.toolUse === "function" ? { ...turn, toolUse: turn.toolUse(requestFacts(body)) } : turn;
 }
 
 function contentBlocks(turn, nextToolId) {

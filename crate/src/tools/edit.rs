@@ -476,11 +476,11 @@ async fn propose_edits<H: Host>(ts: &Toolset<H>, file_path: String, edits: Edits
             let decoded = decode_for_writing(&current.bytes)?;
             if creates {
                 if !decoded.text.trim().is_empty() {
-                    return Err(ToolError::new(FILE_EXISTS));
+                    return Err(ToolError::invalid(FILE_EXISTS));
                 }
             } else {
                 if read::extension(&path) == "ipynb" {
-                    return Err(ToolError::new(
+                    return Err(ToolError::invalid(
                         "File is a Jupyter Notebook. Use the NotebookEdit to edit this file.",
                     ));
                 }
@@ -491,22 +491,25 @@ async fn propose_edits<H: Host>(ts: &Toolset<H>, file_path: String, edits: Edits
         }
         Err(e) if e.kind == HostErrorKind::NotFound => {
             if !creates {
-                return Err(ToolError(read::missing_file_message(ts, &path).await));
+                return Err(ToolError::invalid(read::missing_file_message(ts, &path).await));
             }
             (None, FileFormat::NEW_FILE, None)
         }
+        // The CLI's own words: its read of a directory fails inside the input check.
         Err(e) if e.kind == HostErrorKind::IsADirectory => {
-            return Err(ToolError(format!("{file_path} is a directory, not a file.")));
+            return Err(ToolError::invalid(format!(
+                "Error calling tool (Edit): EISDIR: illegal operation on a directory, read"
+            )));
         }
         Err(e) => return Err(ToolError(format!("Could not read {file_path}: {}", e.message))),
     };
     let before = original.as_deref().unwrap_or("");
     let applied = apply_edits(before, edits.as_slice()).map_err(|failure| match (&edits, failure.index) {
-        (Edits::Many(_), Some(index)) => ToolError(format!(
+        (Edits::Many(_), Some(index)) => ToolError::invalid(format!(
             "edits[{index}] failed: {}\nNo edits were applied; the file is unchanged.",
             failure.message
         )),
-        _ => ToolError(failure.message),
+        _ => ToolError::invalid(failure.message),
     })?;
     let request = match edits {
         Edits::One(edit) => WriteRequest::Edit {

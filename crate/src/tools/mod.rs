@@ -95,6 +95,12 @@ impl ToolError {
     pub fn new(message: impl Into<String>) -> Self {
         ToolError(message.into())
     }
+
+    /// A refusal the CLI's own tool makes while checking the input, before it runs: the CLI
+    /// shows those to the model inside `<tool_use_error>` tags, and so does Tether.
+    pub fn invalid(message: impl fmt::Display) -> Self {
+        ToolError(format!("<tool_use_error>{message}</tool_use_error>"))
+    }
 }
 
 impl fmt::Display for ToolError {
@@ -434,8 +440,8 @@ impl<H: Host> Toolset<H> {
     /// not changed since. `current` is the file's content now.
     pub fn check_fresh(&self, path: &str, current: &CachedRead) -> ToolResult<()> {
         let Some(record) = self.read_record(path) else {
-            return Err(ToolError(
-                "File has not been read yet. Read it first before writing to it.".to_string(),
+            return Err(ToolError::invalid(
+                "File has not been read yet. Read it first before writing to it.",
             ));
         };
         let unchanged_stat = record.mtime_ms == current.meta.mtime_ms && record.size == current.meta.size;

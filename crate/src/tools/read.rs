@@ -138,8 +138,8 @@ fn read_text<H: Host>(
         } else {
             format!(" .{ext}")
         };
-        return Err(ToolError(format!(
-            "This tool cannot read binary files. The file appears to be a binary{kind} file (it has NUL bytes or is mostly not text). Use a shell command or script that can read the format."
+        return Err(ToolError::invalid(format!(
+            "This tool cannot read binary files. The file appears to be a binary{kind} file. Use a skill for this file type if one is available, or a shell command or script that can read the format."
         )));
     };
     let not_utf8 = decoded.encoding == Encoding::Utf8 && !is_valid_utf8_after_bom(&read.bytes);

@@ -85,8 +85,8 @@ pub(crate) async fn propose<H: Host>(ts: &Toolset<H>, args: Value) -> ToolResult
             base: None,
             unchanged: KnownSame::default(),
         }),
-        Err(e) if e.kind == HostErrorKind::IsADirectory => Err(ToolError(format!(
-            "{} is a directory. Write needs the path of a file.",
+        Err(e) if e.kind == HostErrorKind::IsADirectory => Err(ToolError::invalid(format!(
+            "{} is a directory, not a file. To create a file inside it, include the file name in file_path.",
             input.file_path
         ))),
         Err(e) => Err(ToolError(format!("Could not read {}: {}", input.file_path, e.message))),
