@@ -75,7 +75,14 @@ function writeFixture(root, files) {
  */
 export function scriptFor(calls, prefix) {
   return [
-    ...calls.map((call, i) => ({ text: `Step ${i + 1}.`, toolUse: { name: prefix + call.tool, input: call.input } })),
+    ...calls.map((call, i) => ({
+      text: `Step ${i + 1}.`,
+      // An input given as a function is built from the last tool result (e.g. a background id).
+      toolUse:
+        typeof call.input === "function"
+          ? (facts) => ({ name: prefix + call.tool, input: call.input(facts.lastToolResult ?? "") })
+          : { name: prefix + call.tool, input: call.input },
+    })),
     { text: "Done." },
   ];
 }

@@ -35,6 +35,10 @@ export async function runScenario(scenario) {
     const problems = [];
     const resultsA = toolResultsInOrder(native.requests);
     const resultsB = toolResultsInOrder(tether.requests);
+    const treeA = readTree(dirs.a);
+    const treeB = readTree(dirs.b);
+    maskRunIds(resultsA, treeA);
+    maskRunIds(resultsB, treeB);
     const expected = scenario.calls(dirs.a).length;
     if (resultsA.length !== expected) problems.push(`native run: ${resultsA.length} tool results for ${expected} calls (exit ${native.code}) ${native.stderr.slice(-500)}`);
     if (resultsB.length !== callsB(dirs.b).length) {
@@ -48,7 +52,7 @@ export async function runScenario(scenario) {
       const tool = scenario.calls(dirs.a)[i]?.tool ?? "?";
       results.push({ index: i + 1, tool, a, b, same: a === b, diff: a === b ? "" : unifiedDiff(a, b, `native ${tool}`, `tether ${tool}`) });
     }
-    const files = fileDifferences(readTree(dirs.a), readTree(dirs.b));
+    const files = fileDifferences(treeA, treeB);
     const identical = problems.length === 0 && files.length === 0 && results.every((r) => r.same);
     return {
       name: scenario.name,
@@ -62,6 +66,24 @@ export async function runScenario(scenario) {
   } finally {
     dirs.cleanup();
   }
+}
+
+/**
+ * Identifiers a tool makes up at random and reports (a new notebook cell's id): each run's own
+ * are replaced, in its results and its files, by a placeholder, so two runs compare equal when
+ * they differ only there.
+ */
+const RUN_ID_PATTERNS = [/Inserted cell ([0-9a-zA-Z-]{6,40})/g];
+
+function maskRunIds(results, tree) {
+  const ids = new Set();
+  for (const result of results) {
+    for (const block of result.blocks) for (const pattern of RUN_ID_PATTERNS) for (const m of block.matchAll(pattern)) ids.add(m[1]);
+  }
+  if (ids.size === 0) return;
+  const mask = (text) => [...ids].reduce((out, id) => out.split(id).join("<RUN_ID>"), text);
+  for (const result of results) result.blocks = result.blocks.map(mask);
+  for (const [name, entry] of tree) if (Buffer.isBuffer(entry)) tree.set(name, Buffer.from(mask(entry.toString("latin1")), "latin1"));
 }
 
 /** Runs `scenarios` at most `concurrency` at a time; `onDone(outcome)` as each finishes. */
