@@ -300,13 +300,13 @@ fn read_renders_notebook_cells_with_their_outputs() {
 }
 
 #[test]
-fn read_refuses_a_directory_and_points_to_ls() {
+fn read_of_a_directory_fails_as_the_cli_does() {
     let ws = Workspace::new();
     fs::create_dir(ws.path("sub")).unwrap();
     let message = ws.err("Read", json!({"file_path": ws.path("sub")}));
-    assert!(
-        message.contains("is a directory, not a file. Use the LS tool or Glob"),
-        "{message}"
+    assert_eq!(
+        message,
+        format!("EISDIR: illegal operation on a directory, read '{}'", ws.path("sub"))
     );
 }
 
@@ -403,17 +403,33 @@ fn read_of_a_10mb_file_refuses_without_limit_and_reads_with_offset_and_limit() {
 }
 
 #[test]
-fn read_without_limit_stops_at_2000_lines_and_says_how_to_go_on() {
+fn read_without_limit_returns_every_line_within_the_limits() {
     let ws = Workspace::new();
     let text: String = (1..=2500).map(|i| format!("{i}\n")).collect();
     let path = ws.put("long.txt", text);
     let out = ws.read(&path);
-    assert_eq!(structured(&out)["file"]["numLines"], 2000);
-    let Content::Text(banner) = &out.content[1] else {
-        panic!("expected a banner")
-    };
-    assert!(banner.contains("showing lines 1-2000 of 2501 total"), "{banner}");
-    assert!(banner.contains("Call Read with offset=2001 limit=2000"), "{banner}");
+    assert_eq!(structured(&out)["file"]["numLines"], 2501);
+    assert_eq!(out.content.len(), 1, "no banner");
+    assert!(out.text_content().ends_with("2500\t2500\n2501\t"));
+}
+
+#[test]
+fn read_from_offset_zero_numbers_the_lines_from_zero() {
+    let ws = Workspace::new();
+    let path = ws.put("a.txt", "one\ntwo\nthree\n");
+    let out = ws.ok("Read", json!({"file_path": path, "offset": 0, "limit": 2}));
+    assert_eq!(out.text_content(), "0\tone\n1\ttwo");
+}
+
+#[test]
+fn read_over_the_size_limit_points_to_allow_large_which_reads_it() {
+    let ws = Workspace::new();
+    let text: String = (1..=30000).map(|i| format!("row {i} zzzz\n")).collect();
+    let path = ws.put("huge.txt", text);
+    let message = ws.err("Read", json!({"file_path": path}));
+    assert!(message.ends_with("call Read again with allow_large: true \u{2014} only if you genuinely need all of it or the user asked for the whole file."), "{message}");
+    let out = ws.ok("Read", json!({"file_path": path, "allow_large": true}));
+    assert!(out.text_content().starts_with("1\trow 1 zzzz\n"));
 }
 
 #[test]
