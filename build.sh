@@ -479,6 +479,8 @@ run_tests() {
     node --test --test-reporter=tap --test-concurrency=1 --test-timeout=300000 tests/e2e/*.test.mjs
   suite integration node --needs needs_dist --needs needs_claude --expect 'tests/integration/*.test.mjs' -- \
     node --test --test-reporter=tap --test-timeout=180000 tests/integration/*.test.mjs
+  suite differential node --needs needs_dist --needs needs_claude --expect 'tests/differential/*.test.mjs' -- \
+    node --test --test-reporter=tap --test-timeout=600000 tests/differential/*.test.mjs
 
   echo
   echo "Test suites (logs in target/test-logs/), $((SECONDS / 60)) min $((SECONDS % 60)) s in all:"

@@ -497,9 +497,9 @@ async fn propose_edits<H: Host>(ts: &Toolset<H>, file_path: String, edits: Edits
         }
         // The CLI's own words: its read of a directory fails inside the input check.
         Err(e) if e.kind == HostErrorKind::IsADirectory => {
-            return Err(ToolError::invalid(format!(
-                "Error calling tool (Edit): EISDIR: illegal operation on a directory, read"
-            )));
+            return Err(ToolError::invalid(
+                "Error calling tool (Edit): EISDIR: illegal operation on a directory, read",
+            ));
         }
         Err(e) => return Err(ToolError(format!("Could not read {file_path}: {}", e.message))),
     };
