@@ -470,19 +470,25 @@ fn write_creates_a_new_file_and_its_directories() {
 }
 
 #[test]
-fn write_refuses_an_existing_file_that_was_not_read() {
+fn write_over_an_unread_workspace_file_is_allowed_but_not_over_an_unread_notebook() {
     let ws = Workspace::new();
-    let path = ws.put("keep.txt", "precious\n");
-    let message = ws.err("Write", json!({"file_path": path, "content": "gone"}));
+    let path = ws.put("keep.txt", "old\n");
+    let out = ws.ok("Write", json!({"file_path": path, "content": "new\n"}));
+    assert!(out
+        .text_content()
+        .starts_with(&format!("The file {path} has been updated successfully.")));
+    assert_eq!(ws.bytes("keep.txt"), b"new\n");
+    let notebook = ws.put("nb.ipynb", NOTEBOOK);
+    let message = ws.err("Write", json!({"file_path": notebook, "content": "{}"}));
     assert_eq!(
         message,
         "<tool_use_error>File has not been read yet. Read it first before writing to it.</tool_use_error>"
     );
-    assert_eq!(ws.bytes("keep.txt"), b"precious\n");
+    assert_eq!(ws.bytes("nb.ipynb"), NOTEBOOK.as_bytes());
 }
 
 #[test]
-fn write_over_a_read_file_keeps_its_bom_and_crlf() {
+fn write_over_a_read_file_keeps_its_bom_and_writes_the_line_breaks_as_given() {
     let ws = Workspace::new();
     let path = ws.put("win.txt", b"\xEF\xBB\xBFold\r\ntext\r\n");
     ws.read(&path);
@@ -490,7 +496,7 @@ fn write_over_a_read_file_keeps_its_bom_and_crlf() {
     assert!(out
         .text_content()
         .starts_with(&format!("The file {path} has been updated successfully.")));
-    assert_eq!(ws.bytes("win.txt"), b"\xEF\xBB\xBFnew\r\ntext\r\n");
+    assert_eq!(ws.bytes("win.txt"), b"\xEF\xBB\xBFnew\ntext\n");
     let s = structured(&out);
     assert_eq!(s["type"], "update");
     assert_eq!(s["originalFile"], "old\ntext\n");
@@ -505,7 +511,10 @@ fn write_refuses_a_file_changed_since_it_was_read() {
     fs::write(&path, "version two\n").unwrap();
     bump_mtime(&path);
     let message = ws.err("Write", json!({"file_path": path, "content": "mine\n"}));
-    assert!(message.starts_with("File has been modified since read"), "{message}");
+    assert!(
+        message.starts_with("<tool_use_error>File has been modified since read"),
+        "{message}"
+    );
     assert_eq!(ws.bytes("a.txt"), b"version two\n");
 }
 
@@ -645,25 +654,41 @@ fn edit_refuses_identical_old_and_new_strings() {
 }
 
 #[test]
-fn edit_requires_the_file_to_have_been_read() {
+fn edit_of_an_unread_workspace_file_applies_without_claiming_the_file_is_in_context() {
     let ws = Workspace::new();
     let path = ws.put("a.txt", "abc\n");
-    let message = ws.err(
+    let out = ws.ok(
         "Edit",
         json!({"file_path": path, "old_string": "abc", "new_string": "d"}),
     );
     assert_eq!(
-        message,
-        "<tool_use_error>File has not been read yet. Read it first before writing to it.</tool_use_error>"
+        out.text_content(),
+        format!("The file {path} has been updated successfully.")
     );
+    assert_eq!(ws.bytes("a.txt"), b"d\n");
 }
 
 #[test]
-fn edit_refuses_a_file_modified_on_disk_since_it_was_read() {
+fn edit_of_a_file_modified_on_disk_since_it_was_read_applies_when_it_still_can_and_says_so() {
     let ws = Workspace::new();
     let path = ws.put("a.txt", "abc\n");
     ws.read(&path);
     fs::write(&path, "abc\nadded by someone\n").unwrap();
+    bump_mtime(&path);
+    let out = ws.ok(
+        "Edit",
+        json!({"file_path": path, "old_string": "abc", "new_string": "d"}),
+    );
+    assert!(out.text_content().ends_with("the edit applied cleanly, but the file contains other changes not in your context. Read it before edits that depend on surrounding content.)"), "{}", out.text_content());
+    assert_eq!(ws.bytes("a.txt"), b"d\nadded by someone\n");
+}
+
+#[test]
+fn edit_refuses_a_file_modified_on_disk_since_it_was_read_when_the_old_string_is_gone() {
+    let ws = Workspace::new();
+    let path = ws.put("a.txt", "abc\n");
+    ws.read(&path);
+    fs::write(&path, "xyz\nadded by someone\n").unwrap();
     bump_mtime(&path);
     let message = ws.err(
         "Edit",
@@ -671,9 +696,9 @@ fn edit_refuses_a_file_modified_on_disk_since_it_was_read() {
     );
     assert_eq!(
         message,
-        "File has been modified since read, either by the user or by a linter. Read it again before attempting to write it."
+        "<tool_use_error>File has been modified since read, either by the user or by a linter. Read it again before attempting to write it.</tool_use_error>"
     );
-    assert_eq!(ws.bytes("a.txt"), b"abc\nadded by someone\n");
+    assert_eq!(ws.bytes("a.txt"), b"xyz\nadded by someone\n");
 }
 
 #[test]

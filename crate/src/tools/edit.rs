@@ -7,7 +7,9 @@
 use super::notebook::{self, NotebookChange};
 use super::read::{self, STATE_IS_CURRENT};
 use super::text::{self, Decoded, Encoding, LineEnding};
-use super::{parse_input, write, Host, ToolError, ToolOutput, ToolResult, ToolSpec, Toolset};
+use super::{
+    parse_input, write, Freshness, Host, ToolError, ToolOutput, ToolResult, ToolSpec, Toolset, NOT_READ, STALE,
+};
 use crate::cache::{CachedRead, FileState};
 use crate::diff::{self, Diff, KnownSame, DEFAULT_CONTEXT};
 use crate::host::HostErrorKind;
@@ -194,6 +196,10 @@ impl FileFormat {
         }
     }
 
+    pub(crate) fn with_line_ending(self, line_ending: LineEnding) -> Self {
+        FileFormat { line_ending, ..self }
+    }
+
     fn encode(&self, text: String) -> Vec<u8> {
         text::encode_owned(text, self.bom, self.encoding, self.line_ending)
     }
@@ -215,6 +221,8 @@ pub enum WriteRequest {
         old_string: String,
         new_string: String,
         replace_all: bool,
+        /// The file against the model's last Read: the result says what the model may not know.
+        freshness: Freshness,
     },
     MultiEdit {
         edits: Vec<EditOp>,
@@ -390,7 +398,11 @@ fn committed_output(proposal: &ProposedWrite, written: &str, user_modified: bool
             old_string,
             new_string,
             replace_all,
-        } => edit_output(proposal, old_string, new_string, *replace_all, user_modified, &patch()),
+            freshness,
+        } => {
+            let edit = (old_string.as_str(), new_string.as_str(), *replace_all);
+            edit_output(proposal, edit, *freshness, user_modified, &patch())
+        }
         WriteRequest::MultiEdit { edits } => multi_edit_output(proposal, edits, user_modified, &patch()),
     }
 }
@@ -471,6 +483,7 @@ impl Edits {
 async fn propose_edits<H: Host>(ts: &Toolset<H>, file_path: String, edits: Edits) -> ToolResult<ProposedWrite> {
     let (path, read) = ts.resolve_and_read(&file_path).await?;
     let creates = edits.as_slice().first().is_some_and(|e| e.old_string.is_empty());
+    let mut freshness = Freshness::Read;
     let (original, format, base) = match read {
         Ok(current) => {
             let decoded = decode_for_writing(&current.bytes)?;
@@ -484,7 +497,12 @@ async fn propose_edits<H: Host>(ts: &Toolset<H>, file_path: String, edits: Edits
                         "File is a Jupyter Notebook. Use the NotebookEdit to edit this file.",
                     ));
                 }
-                ts.check_fresh(&path, &current)?;
+                // 2.1.330 edits a file the model has not read when it could read it without asking,
+                // and one changed since the Read when the edit still applies cleanly (saying so).
+                freshness = ts.freshness(&path, &current);
+                if freshness == Freshness::Unread && !ts.may_write_unread(&path) {
+                    return Err(ToolError::invalid(NOT_READ));
+                }
             }
             let format = FileFormat::of(&decoded);
             (Some(decoded.text), format, Some(BaseBytes::of(&current)))
@@ -505,6 +523,7 @@ async fn propose_edits<H: Host>(ts: &Toolset<H>, file_path: String, edits: Edits
     };
     let before = original.as_deref().unwrap_or("");
     let applied = apply_edits(before, edits.as_slice()).map_err(|failure| match (&edits, failure.index) {
+        _ if freshness == Freshness::Stale => ToolError::invalid(STALE),
         (Edits::Many(_), Some(index)) => ToolError::invalid(format!(
             "edits[{index}] failed: {}\nNo edits were applied; the file is unchanged.",
             failure.message
@@ -516,6 +535,7 @@ async fn propose_edits<H: Host>(ts: &Toolset<H>, file_path: String, edits: Edits
             old_string: applied.first_actual,
             new_string: edit.new_string,
             replace_all: edit.replace_all,
+            freshness,
         },
         Edits::Many(edits) => WriteRequest::MultiEdit { edits },
     };
@@ -796,25 +816,33 @@ fn original_for_edit_result(proposal: &ProposedWrite) -> Option<&str> {
     }
 }
 
+/// After an Edit of a file changed since the model read it (2.1.330's words).
+const STALE_NOTE: &str = " (note: the file had been modified on disk since you last read it \u{2014} the edit applied cleanly, but the file contains other changes not in your context. Read it before edits that depend on surrounding content.)";
+
+/// `edit`: the old string matched, the new one, and replace_all.
 fn edit_output(
     proposal: &ProposedWrite,
-    old_string: &str,
-    new_string: &str,
-    replace_all: bool,
+    (old_string, new_string, replace_all): (&str, &str, bool),
+    freshness: Freshness,
     user_modified: bool,
     diff: &Diff,
 ) -> ToolOutput {
     let path = &proposal.file_path;
+    // Whether the model now knows the whole file: not when it never read it, nor when the user
+    // changed the proposal or someone else the file.
+    let note = match freshness {
+        Freshness::Stale => STALE_NOTE,
+        Freshness::Read if !user_modified => STATE_IS_CURRENT,
+        _ => "",
+    };
     let text = match (replace_all, user_modified) {
-        (false, false) => format!("The file {path} has been updated successfully.{STATE_IS_CURRENT}"),
-        (true, false) => {
-            format!("The file {path} has been updated. All occurrences were successfully replaced.{STATE_IS_CURRENT}")
-        }
+        (false, false) => format!("The file {path} has been updated successfully.{note}"),
+        (true, false) => format!("The file {path} has been updated. All occurrences were successfully replaced.{note}"),
         (false, true) => format!(
-            "The file {path} has been updated successfully. The user modified your proposed changes before accepting them."
+            "The file {path} has been updated successfully. The user modified your proposed changes before accepting them.{note}"
         ),
         (true, true) => format!(
-            "The file {path} has been updated. The user modified your proposed changes before accepting them. All occurrences were successfully replaced."
+            "The file {path} has been updated. The user modified your proposed changes before accepting them. All occurrences were successfully replaced.{note}"
         ),
     };
     ToolOutput::text(text).with_structured(json!({
