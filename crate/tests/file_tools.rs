@@ -1182,3 +1182,40 @@ fn file_tool_schemas_are_strict_draft_07_objects() {
         "MultiEdit = {{file_path, edits: [{{old_string, new_string, replace_all?}}]}}"
     );
 }
+
+#[test]
+fn edit_matches_old_string_as_given_so_a_crlf_in_it_is_not_found() {
+    let ws = Workspace::new();
+    let path = ws.put("crlf.txt", "one\r\ntwo\r\n");
+    ws.read(&path);
+    let message = ws.err(
+        "Edit",
+        json!({"file_path": path, "old_string": "one\r\ntwo", "new_string": "1\r\n2"}),
+    );
+    assert!(
+        message.starts_with("<tool_use_error>String to replace not found in file."),
+        "{message}"
+    );
+    ws.ok(
+        "Edit",
+        json!({"file_path": path, "old_string": "one\ntwo", "new_string": "1\n2"}),
+    );
+    assert_eq!(ws.bytes("crlf.txt"), b"1\r\n2\r\n");
+}
+
+#[test]
+fn notebook_edit_turning_a_code_cell_to_markdown_keeps_its_emptied_run_fields() {
+    let ws = Workspace::new();
+    let path = ws.put("nb.ipynb", NOTEBOOK);
+    ws.read(&path);
+    ws.ok(
+        "NotebookEdit",
+        json!({"notebook_path": path, "cell_id": "calc", "new_source": "prose", "cell_type": "markdown"}),
+    );
+    let notebook: Value = serde_json::from_slice(&ws.bytes("nb.ipynb")).unwrap();
+    let cell = &notebook["cells"][1];
+    assert_eq!(cell["cell_type"], "markdown");
+    assert_eq!(cell["execution_count"], Value::Null);
+    assert_eq!(cell["outputs"], json!([]));
+    assert!(cell.as_object().unwrap().contains_key("execution_count"));
+}
