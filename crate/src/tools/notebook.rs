@@ -341,15 +341,11 @@ fn replace_cell(cell: &mut Value, kind: CellType, source: &str) {
     let Some(fields) = cell.as_object_mut() else { return };
     fields.insert("source".into(), json!(source));
     fields.insert("cell_type".into(), json!(kind.as_str()));
-    match kind {
-        CellType::Code => {
-            fields.insert("execution_count".into(), Value::Null);
-            fields.insert("outputs".into(), json!([]));
-        }
-        CellType::Markdown => {
-            fields.shift_remove("execution_count");
-            fields.shift_remove("outputs");
-        }
+    // A code cell's run results go (2.1.330 keeps the emptied fields when it turns to markdown).
+    let was_code = fields.contains_key("outputs") || fields.contains_key("execution_count");
+    if kind == CellType::Code || was_code {
+        fields.insert("execution_count".into(), Value::Null);
+        fields.insert("outputs".into(), json!([]));
     }
 }
 
