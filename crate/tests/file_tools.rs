@@ -649,7 +649,7 @@ fn edit_refuses_identical_old_and_new_strings() {
     );
     assert_eq!(
         message,
-        "No changes to make: old_string and new_string are exactly the same."
+        "<tool_use_error>No changes to make: old_string and new_string are exactly the same.</tool_use_error>"
     );
 }
 

@@ -313,7 +313,7 @@ pub async fn propose<H: Host>(ts: &Toolset<H>, tool: &str, args: Value) -> ToolR
         "Edit" => {
             let input: EditInput = parse_input("Edit", args)?;
             if input.edit.old_string == input.edit.new_string {
-                return Err(ToolError::new(NO_CHANGES));
+                return Err(ToolError::invalid(NO_CHANGES));
             }
             Box::pin(propose_edits(ts, input.file_path, Edits::One(input.edit)))
         }
