@@ -25,6 +25,20 @@ const FIXTURE_MTIME_S = 1_700_000_000;
  */
 export const NATIVE_TOOLS = ["Read", "Write", "Edit", "NotebookEdit", "Glob", "Grep", "Bash", "TaskStop"];
 
+/**
+ * Both runs search with the same ripgrep: the CLI's own (2.1.330 embeds ripgrep 14.1.1 and runs
+ * it as its own binary named `rg`), which Tether gets through $TETHER_RG. Otherwise the suite
+ * would compare ripgrep versions (their error texts differ), not Tether.
+ */
+function useTheCliRipgrep() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tether-diff-rg-"));
+  const wrapper = path.join(dir, "rg");
+  fs.writeFileSync(wrapper, `#!/bin/bash\nexec -a rg ${JSON.stringify(CLAUDE)} --no-config "$@"\n`, { mode: 0o755 });
+  process.env.TETHER_RG = wrapper;
+  process.on("exit", () => fs.rmSync(dir, { recursive: true, force: true }));
+}
+useTheCliRipgrep();
+
 /** The environment both runs give the CLI (Tether's launch adds its own fixed variables). */
 function cliEnv(home, api) {
   return {

@@ -109,6 +109,21 @@ export const SCENARIOS = [
     files: { "crlf.txt": "one\r\ntwo\r\n" },
     calls: (r) => [read(r, "crlf.txt"), write(r, "crlf.txt", "uno\ndos\n")],
   },
+  {
+    name: "write: overwrite a BOM file",
+    files: { "bom.txt": "\uFEFFold\n" },
+    calls: (r) => [read(r, "bom.txt"), write(r, "bom.txt", "new\n")],
+  },
+  {
+    name: "write: overwrite a UTF-16 file",
+    files: { "u16.txt": Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("old\n", "utf16le")]) },
+    calls: (r) => [read(r, "u16.txt"), write(r, "u16.txt", "new\n")],
+  },
+  {
+    name: "write: the file changed since it was read",
+    files: { "a.txt": "alpha\n" },
+    calls: (r) => [read(r, "a.txt"), bash(`sleep 1; printf 'changed\\n' > ${r}/a.txt`), write(r, "a.txt", "mine\n")],
+  },
   { name: "write: unicode content", files: {}, calls: (r) => [write(r, "u.txt", "héllo wörld — ✓ 日本語 🎉\n")] },
   { name: "write: empty content", files: {}, calls: (r) => [write(r, "empty.txt", "")] },
   { name: "write: CRLF content", files: {}, calls: (r) => [write(r, "w.txt", "one\r\ntwo\r\n")] },
@@ -218,6 +233,16 @@ export const SCENARIOS = [
     name: "edit: the file changed since it was read",
     files: { "a.txt": "alpha\nbeta\n" },
     calls: (r) => [read(r, "a.txt"), bash(`sleep 1; printf 'alpha\\nbeta\\nextra\\n' > ${r}/a.txt`), edit(r, "a.txt", "beta", "BETA")],
+  },
+  {
+    name: "edit: changed since read, old_string gone",
+    files: { "a.txt": "alpha\nbeta\n" },
+    calls: (r) => [read(r, "a.txt"), bash(`sleep 1; printf 'alpha\\ngamma\\n' > ${r}/a.txt`), edit(r, "a.txt", "beta", "BETA")],
+  },
+  {
+    name: "edit: changed since read, ambiguous now",
+    files: { "a.txt": "alpha\nbeta\n" },
+    calls: (r) => [read(r, "a.txt"), bash(`sleep 1; printf 'beta\\nbeta\\n' > ${r}/a.txt`), edit(r, "a.txt", "beta", "BETA")],
   },
   {
     name: "edit: two edits in a row",
