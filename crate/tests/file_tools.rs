@@ -1163,12 +1163,12 @@ fn a_written_file_can_be_edited_without_reading_it_again() {
 // ---------------------------------------------------------------- specs
 
 #[test]
-fn file_tool_schemas_are_strict_draft_07_objects() {
+fn file_tool_schemas_are_strict_json_schema_2020_12_objects_as_the_clis() {
     for spec in tether_core::tools::specs().iter().take(5) {
         let schema = (spec.input_schema)();
         assert_eq!(schema["additionalProperties"], false, "{}", spec.name);
         assert_eq!(
-            schema["$schema"], "http://json-schema.org/draft-07/schema#",
+            schema["$schema"], "https://json-schema.org/draft/2020-12/schema",
             "{}",
             spec.name
         );

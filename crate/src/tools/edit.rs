@@ -96,7 +96,7 @@ If you want to create a new file, use:
 fn edit_schema() -> Value {
     super::schema(
         r##"{
-      "$schema": "http://json-schema.org/draft-07/schema#",
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
       "type": "object",
       "properties": {
         "file_path": {"type": "string", "description": "The absolute path to the file to modify"},
@@ -113,7 +113,7 @@ fn edit_schema() -> Value {
 fn multi_edit_schema() -> Value {
     super::schema(
         r##"{
-      "$schema": "http://json-schema.org/draft-07/schema#",
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
       "type": "object",
       "properties": {
         "file_path": {"type": "string", "description": "The absolute path to the file to modify"},

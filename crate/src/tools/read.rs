@@ -47,12 +47,12 @@ Usage:
 fn input_schema() -> Value {
     super::schema(
         r##"{
-      "$schema": "http://json-schema.org/draft-07/schema#",
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
       "type": "object",
       "properties": {
         "file_path": {"type": "string", "description": "The absolute path to the file to read"},
-        "offset": {"type": "integer", "minimum": 0, "description": "The line number to start reading from. Only provide if the file is too large to read at once"},
-        "limit": {"type": "integer", "exclusiveMinimum": 0, "description": "The number of lines to read. Only provide if the file is too large to read at once."},
+        "offset": {"type": "integer", "minimum": 0, "maximum": 9007199254740991, "description": "The line number to start reading from. Only provide if the file is too large to read at once"},
+        "limit": {"type": "integer", "exclusiveMinimum": 0, "maximum": 9007199254740991, "description": "The number of lines to read. Only provide if the file is too large to read at once."},
         "allow_large": {"type": "boolean", "description": "Set to true to read a text file, or a line range of one, that is over the usual size limits, up to what still fits in your context. Only use this when you genuinely need all of it or the user asked for the whole file; otherwise read it in parts with offset and limit, or search it."}
       },
       "required": ["file_path"],
