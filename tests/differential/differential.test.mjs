@@ -28,7 +28,7 @@ describe("differential scenarios", { concurrency: CONCURRENCY }, () => {
       }
       const differences = describeDifferences(outcome);
       if (!accepted) assert.fail(`native and Tether differ:\n${differences}`);
-      t.diagnostic(`ACCEPTED DIFFERENCE: ${accepted.reason}\n${differences}`);
+      for (const text of `ACCEPTED DIFFERENCE: ${accepted.reason}\n${differences}`.split("\n")) t.diagnostic(text);
       assert.deepEqual(outcome.problems, [], "both runs completed every call");
       const differing = outcome.results.filter((r) => !r.same).map((r) => r.index);
       assert.deepEqual(differing, accepted.results, "the tool results that differ are the accepted ones");
@@ -41,7 +41,7 @@ test("differential: identical share and tool definitions", (t) => {
   const line = summaryLine(outcomes);
   const definitions = definitionReport(outcomes);
   t.diagnostic(line);
-  t.diagnostic(definitions.text ?? definitions);
+  for (const text of String(definitions.text ?? definitions).split("\n")) t.diagnostic(text);
   const identical = outcomes.filter((o) => o.identical).length;
   assert.ok(outcomes.length >= MIN_SCENARIOS, `${outcomes.length} scenarios ran, fewer than ${MIN_SCENARIOS}`);
   assert.ok(identical / outcomes.length >= MIN_SHARE, `${line}: below ${MIN_SHARE * 100}%`);
