@@ -31,6 +31,7 @@ use std::collections::{BTreeMap, HashMap};
 
 /// What the driver passes to [`ClaudeAgent::new`] (JS: `AgentConfig`).
 #[derive(Clone, Debug, Default)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename_all = "camelCase", optional_fields))]
 pub struct AgentConfig {
     /// The workspace root (the remote path for a remote workspace).
     pub root: String,
@@ -42,6 +43,7 @@ pub struct AgentConfig {
     pub user_settings: Option<String>,
     /// `default`, `acceptEdits`, `plan`, `dontAsk` or `bypassPermissions`; when absent, the
     /// settings' `defaultMode` applies.
+    #[cfg_attr(test, ts(as = "Option<PermissionMode>"))]
     pub mode: Option<String>,
     pub model: Option<String>,
     /// A session id to resume.
@@ -51,16 +53,27 @@ pub struct AgentConfig {
     pub remote: Option<RemoteConfig>,
     /// More system prompt, e.g. the remote project's CLAUDE.md.
     pub extra_system_prompt: Option<String>,
-    /// The project's `.claude/agents/*.md` files as (file name, text), read by the driver.
-    pub agent_files: Option<Vec<(String, String)>>,
+    /// The project's `.claude/agents/*.md` files, read by the driver: offered to the model as
+    /// subagents.
+    pub agent_files: Option<Vec<AgentFile>>,
     /// Extra built-ins for `--tools`.
     pub allowed_tools: Option<Vec<String>>,
     /// Extra entries for `--disallowedTools`.
     pub disallowed_tools: Option<Vec<String>>,
 }
 
+/// One of the project's `.claude/agents/*.md` files.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct AgentFile {
+    /// The file name (`reviewer.md`).
+    pub name: String,
+    pub text: String,
+}
+
 /// What the model is told about the machine the workspace is on.
 #[derive(Clone, Debug, Default)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename_all = "camelCase", optional_fields))]
 pub struct RemoteConfig {
     pub os: Option<String>,
     pub shell: Option<String>,
@@ -71,6 +84,7 @@ pub struct RemoteConfig {
 // Outputs only travel from the session to the driver; boxing the event would buy nothing.
 #[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(tag = "type", rename_all = "camelCase")]
 pub enum AgentOutput {
     /// Write `line` and a newline to the CLI's stdin.
@@ -83,6 +97,7 @@ pub enum AgentOutput {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename_all = "lowercase"))]
 pub enum UserDecision {
     Allow,
     /// Allow, and apply what "Always allow" offers (rules persisted to the workspace's
@@ -91,8 +106,13 @@ pub enum UserDecision {
     Deny,
 }
 
-/// The user's answer to a `permissionRequest` event.
+/// The user's answer to a `permissionRequest` event (JS: `PermissionAnswer`).
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(
+    test,
+    derive(ts_rs::TS),
+    ts(rename = "PermissionAnswer", rename_all = "camelCase", optional_fields)
+)]
 pub struct UserAnswer {
     pub decision: UserDecision,
     /// Why the user refused; the model reads it.
@@ -212,7 +232,7 @@ pub fn string_map(value: &Value, what: &str) -> Result<BTreeMap<String, String>,
 }
 
 /// `agentFiles`: `[{name, text}]`.
-fn agent_files(value: &Value) -> Result<Vec<(String, String)>, String> {
+fn agent_files(value: &Value) -> Result<Vec<AgentFile>, String> {
     let Some(items) = value.as_array() else {
         return Err("agentFiles must be a list of {name, text}".to_string());
     };
@@ -220,7 +240,10 @@ fn agent_files(value: &Value) -> Result<Vec<(String, String)>, String> {
         .iter()
         .map(|item| {
             let file = JsonObject::new(item, "an agentFiles entry", &["name", "text"])?;
-            Ok((file.string("name")?, file.string("text")?))
+            Ok(AgentFile {
+                name: file.string("name")?,
+                text: file.string("text")?,
+            })
         })
         .collect()
 }
@@ -366,8 +389,8 @@ impl<H: Host> ClaudeAgent<H> {
         session_config.allowed_builtins.extend(extra_tools(&config));
         session_config.extra_system_prompt = config.extra_system_prompt.clone();
         let mut agent_notices = Vec::new();
-        for (file_name, text) in config.agent_files.iter().flatten() {
-            match parse_agent_file(file_name, text) {
+        for file in config.agent_files.iter().flatten() {
+            match parse_agent_file(&file.name, &file.text) {
                 Ok((name, agent)) => {
                     session_config.project_agents.insert(name, agent);
                 }
@@ -876,11 +899,6 @@ fn user_settings_dir(home: &str) -> String {
 
 fn notice(message: String) -> AgentOutput {
     AgentOutput::Event {
-        event: UiEvent::Error {
-            kind: ErrorKind::Other,
-            severity: Severity::Notice,
-            message,
-            hint: None,
-        },
+        event: UiEvent::error(ErrorKind::Other, Severity::Notice, message, None),
     }
 }

@@ -44,6 +44,7 @@ impl Default for DiffLimits {
 /// One hunk, as jsdiff's `structuredPatch` (and so Claude Code's `structuredPatch`) has it:
 /// 1-based starts, and `lines` prefixed with `' '`, `'-'` or `'+'`, without their line break.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct Hunk {
     pub old_start: usize,

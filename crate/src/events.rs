@@ -10,6 +10,7 @@ use serde_json::Value;
 // cost worth a box in every match.
 #[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(tag = "type", rename_all = "camelCase", rename_all_fields = "camelCase")]
 pub enum UiEvent {
     /// The agent's session (re)started a turn: its id, model, tools and MCP servers.
@@ -169,10 +170,31 @@ pub enum UiEvent {
         severity: Severity,
         message: String,
         hint: Option<String>,
+        /// Whether starting again (resuming `session_id`) can pick up; set by the driver.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        retryable: Option<bool>,
+        /// The session to resume, when the agent had started one; set by the driver.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        session_id: Option<String>,
     },
 }
 
+impl UiEvent {
+    /// An error or notice from the core (the driver's own fields unset).
+    pub fn error(kind: ErrorKind, severity: Severity, message: String, hint: Option<String>) -> UiEvent {
+        UiEvent::Error {
+            kind,
+            severity,
+            message,
+            hint,
+            retryable: None,
+            session_id: None,
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum ToolKind {
     Read,
@@ -186,6 +208,7 @@ pub enum ToolKind {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct Location {
     pub path: String,
@@ -194,6 +217,7 @@ pub struct Location {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct TodoItem {
     pub content: String,
@@ -203,6 +227,7 @@ pub struct TodoItem {
 
 /// A tool call waiting for the user's (or the permission engine's) decision.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct PermissionRequest {
     /// Answer with this id.
@@ -241,6 +266,7 @@ pub struct PermissionRequest {
 
 /// A proposed file change shown for review before it is written.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct EditReview {
     /// The workspace path.
@@ -254,6 +280,7 @@ pub struct EditReview {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub enum SessionState {
     Idle,
@@ -262,6 +289,7 @@ pub enum SessionState {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct McpServerStatus {
     pub name: String,
@@ -269,6 +297,7 @@ pub struct McpServerStatus {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct ModelOption {
     pub value: String,
@@ -277,6 +306,7 @@ pub struct ModelOption {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct CommandInfo {
     pub name: String,
@@ -285,6 +315,7 @@ pub struct CommandInfo {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub enum ErrorKind {
     /// The agent has no credentials; `hint` says how to log in.
@@ -299,10 +330,13 @@ pub enum ErrorKind {
     ExecutionError,
     /// A control request the host sent (set mode, set model, ...) was refused.
     ControlRequestFailed,
+    /// The agent's process died; only the driver sees this.
+    Crash,
     Other,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub enum Severity {
     /// Worth showing, but nothing failed (max turns reached, stopped by the user).

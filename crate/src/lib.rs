@@ -14,6 +14,9 @@ pub mod paths;
 pub mod permissions;
 pub mod tools;
 
+#[cfg(test)]
+mod typescript;
+
 #[cfg(not(target_arch = "wasm32"))]
 pub mod native;
 

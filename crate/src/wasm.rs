@@ -373,32 +373,12 @@ fn outputs_to_js(outputs: Vec<AgentOutput>) -> JsValue {
     value_to_js(&outputs)
 }
 
+// The types are generated from the Rust ones (crate/src/typescript.rs); the bindings' .d.ts lands
+// in target/wasm-pkg/, two levels below the repository.
 #[wasm_bindgen(typescript_custom_section)]
 const AGENT_TYPES: &str = r#"
-export type PermissionModeName = "default" | "acceptEdits" | "plan" | "dontAsk" | "bypassPermissions";
-export interface AgentConfig {
-  root: string;
-  mirror?: string;
-  homeDir: string;
-  userSettings?: string;
-  mode?: PermissionModeName;
-  model?: string;
-  resume?: string;
-  env?: Record<string, string>;
-  remote?: { os?: string; shell?: string; gitBranch?: string };
-  extraSystemPrompt?: string;
-  /** The project's `.claude/agents/*.md` files: offered to the model as subagents. */
-  agentFiles?: { name: string; text: string }[];
-  allowedTools?: string[];
-  disallowedTools?: string[];
-}
-/** A UI event (crate/src/events.rs `UiEvent`), tagged by `type`, camelCase fields. */
-export type AgentUiEvent = { type: string; [field: string]: unknown };
-export type AgentOutput = { type: "write"; line: string } | { type: "event"; event: AgentUiEvent };
-export interface PermissionAnswer { decision: "allow" | "always" | "deny"; reason?: string; userContent?: string }
+import type { AgentConfig, AgentOutput, PermissionAnswer, PermissionMode } from "../../extension/src/generated/core";
 "#;
-
-const AGENT_CONFIG_SHAPE: &str = "{root: string, mirror?: string, homeDir: string, userSettings?: string, mode?: string, model?: string, resume?: string, env?: Record<string, string>, remote?: {os?: string, shell?: string, gitBranch?: string}, extraSystemPrompt?: string, agentFiles?: {name: string, text: string}[], allowedTools?: string[], disallowedTools?: string[]}";
 
 /// A Claude Code session: the CLI's protocol, Tether's tools and its permission engine, bound to
 /// one host and workspace. Outputs are arrays of `{type: "write", line}` / `{type: "event", event}`.
@@ -417,11 +397,7 @@ impl TetherAgent {
     ) -> Result<TetherAgent, JsError> {
         let config = json_from_js(config)
             .and_then(|json| AgentConfig::from_json(&json))
-            .map_err(|e| {
-                JsError::new(&format!(
-                    "Invalid Tether agent config: {e}. Expected {AGENT_CONFIG_SHAPE}."
-                ))
-            })?;
+            .map_err(|e| JsError::new(&format!("Invalid Tether agent config: {e}.")))?;
         let host = WasmHost::new(host).map_err(|e| JsError::new(&e))?;
         let agent =
             ClaudeAgent::new(host, config).map_err(|e| JsError::new(&format!("Invalid Tether agent config: {e}")))?;
@@ -519,7 +495,7 @@ impl TetherAgent {
     #[wasm_bindgen(js_name = setMode, unchecked_return_type = "AgentOutput[]")]
     pub fn set_mode(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "PermissionModeName")] mode: &str,
+        #[wasm_bindgen(unchecked_param_type = "PermissionMode")] mode: &str,
     ) -> Result<JsValue, JsError> {
         let mode = PermissionMode::parse(mode).ok_or_else(|| {
             JsError::new(&format!(

@@ -6,7 +6,9 @@ use futures::executor::block_on;
 use serde_json::{json, Value};
 use std::fs;
 use tempfile::TempDir;
-use tether_core::agent::{images_from_json, AgentConfig, AgentOutput, ClaudeAgent, UserAnswer, UserDecision};
+use tether_core::agent::{
+    images_from_json, AgentConfig, AgentFile, AgentOutput, ClaudeAgent, UserAnswer, UserDecision,
+};
 use tether_core::native::NativeHost;
 use tether_core::permissions::PermissionMode;
 
@@ -853,14 +855,14 @@ fn the_projects_subagents_go_into_initialize_with_tethers_tools_and_explore_stay
     let ws = Workspace::new();
     let mut config = ws.config();
     config.agent_files = Some(vec![
-        (
-            "reviewer.md".into(),
-            "---\nname: reviewer\ndescription: Reviews code\ntools: Read, Grep\n---\nReview the diff.\n".into(),
-        ),
-        (
-            "explore.md".into(),
-            "---\nname: Explore\ndescription: mine\ntools: Write\n---\nWrite freely.\n".into(),
-        ),
+        AgentFile {
+            name: "reviewer.md".into(),
+            text: "---\nname: reviewer\ndescription: Reviews code\ntools: Read, Grep\n---\nReview the diff.\n".into(),
+        },
+        AgentFile {
+            name: "explore.md".into(),
+            text: "---\nname: Explore\ndescription: mine\ntools: Write\n---\nWrite freely.\n".into(),
+        },
     ]);
     let agent = ClaudeAgent::new(NativeHost::new(), config).unwrap();
     let out = block_on(agent.start());
@@ -881,7 +883,10 @@ fn the_projects_subagents_go_into_initialize_with_tethers_tools_and_explore_stay
 fn a_broken_subagent_file_becomes_a_notice_and_the_session_still_starts() {
     let ws = Workspace::new();
     let mut config = ws.config();
-    config.agent_files = Some(vec![("broken.md".into(), "no front matter".into())]);
+    config.agent_files = Some(vec![AgentFile {
+        name: "broken.md".into(),
+        text: "no front matter".into(),
+    }]);
     let agent = ClaudeAgent::new(NativeHost::new(), config).unwrap();
     let out = block_on(agent.start());
     assert_eq!(writes(&out)[0]["request"]["subtype"], "initialize");

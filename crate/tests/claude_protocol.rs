@@ -1077,12 +1077,12 @@ fn refused_control_request_becomes_an_error_event() {
     let out = session.on_line(r#"{"type":"control_response","response":{"subtype":"error","request_id":"tether-2","error":"bypassPermissions not supported in restricted mode","error_code":"bypass_restricted"}}"#);
     assert_eq!(
         events(&out),
-        vec![UiEvent::Error {
-            kind: ErrorKind::ControlRequestFailed,
-            severity: Severity::Error,
-            message: "set_permission_mode failed: bypassPermissions not supported in restricted mode".into(),
-            hint: None,
-        }]
+        vec![UiEvent::error(
+            ErrorKind::ControlRequestFailed,
+            Severity::Error,
+            "set_permission_mode failed: bypassPermissions not supported in restricted mode".into(),
+            None,
+        )]
     );
 }
 
@@ -1130,6 +1130,7 @@ fn error_event(events: &[UiEvent]) -> Option<(ErrorKind, Severity, String, Optio
             severity,
             message,
             hint,
+            ..
         } => Some((*kind, *severity, message.clone(), hint.clone())),
         _ => None,
     })

@@ -398,12 +398,12 @@ impl Session {
         let response = match response {
             ControlResponse::Success { response, .. } => response,
             ControlResponse::Error { error, .. } => {
-                return vec![Output::Event(UiEvent::Error {
-                    kind: ErrorKind::ControlRequestFailed,
-                    severity: Severity::Error,
-                    message: format!("{} failed: {error}", kind.label()),
-                    hint: None,
-                })];
+                return vec![Output::Event(UiEvent::error(
+                    ErrorKind::ControlRequestFailed,
+                    Severity::Error,
+                    format!("{} failed: {error}", kind.label()),
+                    None,
+                ))];
             }
         };
         match kind {
@@ -770,11 +770,8 @@ impl Session {
 
     fn result_error(&self, result: &ResultMessage) -> Option<UiEvent> {
         let text = result.result.clone().unwrap_or_default();
-        let event = |kind, severity, message: String, hint: Option<&str>| UiEvent::Error {
-            kind,
-            severity,
-            message,
-            hint: hint.map(str::to_string),
+        let event = |kind, severity, message: String, hint: Option<&str>| {
+            UiEvent::error(kind, severity, message, hint.map(str::to_string))
         };
         let aborted = matches!(
             result.terminal_reason.as_deref(),

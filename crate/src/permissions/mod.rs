@@ -31,6 +31,7 @@ use std::fmt;
 
 /// Claude Code's permission modes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename_all = "camelCase"))]
 pub enum PermissionMode {
     #[default]
     Default,
@@ -41,6 +42,14 @@ pub enum PermissionMode {
 }
 
 impl PermissionMode {
+    pub const ALL: [PermissionMode; 5] = [
+        PermissionMode::Default,
+        PermissionMode::AcceptEdits,
+        PermissionMode::Plan,
+        PermissionMode::DontAsk,
+        PermissionMode::BypassPermissions,
+    ];
+
     pub fn as_str(self) -> &'static str {
         match self {
             PermissionMode::Default => "default",

@@ -7,7 +7,7 @@ import * as path from "node:path";
 import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
 import { NodeHost } from "../node/nodeHost";
-import { PERMISSION_MODES, type PermissionAnswer, type PermissionModeName } from "../session/agent";
+import { PERMISSION_MODES, type PermissionAnswer, type PermissionMode } from "../session/agent";
 import { SessionDriver, type TurnOutcome } from "../session/driver";
 import type { PermissionRequestEvent, UiEvent } from "../session/events";
 
@@ -40,7 +40,7 @@ the turn succeeded, 1 when it failed, 2 on a usage error.
 Environment: ANTHROPIC_BASE_URL, ANTHROPIC_API_KEY and the rest reach the CLI as they are.
 `;
 
-type Step = { prompt: string; interrupt?: "onPermission" } | { mode: PermissionModeName } | { model: string };
+type Step = { prompt: string; interrupt?: "onPermission" } | { mode: PermissionMode } | { model: string };
 
 interface Approval {
   all: boolean;
@@ -53,7 +53,7 @@ interface Options {
   root: string;
   mirror?: string;
   steps: Step[];
-  mode?: PermissionModeName;
+  mode?: PermissionMode;
   model?: string;
   resume?: string;
   approval?: Approval;
@@ -84,9 +84,9 @@ function directory(flag: string, value: string): string {
   return resolved;
 }
 
-function parseMode(flag: string, value: string): PermissionModeName {
+function parseMode(flag: string, value: string): PermissionMode {
   if (!(PERMISSION_MODES as readonly string[]).includes(value)) usageError(`${flag} ${value}: expected one of ${PERMISSION_MODES.join(", ")}.`);
-  return value as PermissionModeName;
+  return value as PermissionMode;
 }
 
 function parseApproval(spec: string): Approval {

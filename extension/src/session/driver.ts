@@ -10,7 +10,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import type { TetherHost } from "../core/host";
 import { LineSplitter } from "../node/ndjson";
-import { createTetherAgent, type AgentConfig, type AgentOutput, type PermissionAnswer, type PermissionModeName, type TetherAgent } from "./agent";
+import { createTetherAgent, type AgentConfig, type AgentOutput, type PermissionAnswer, type PermissionMode, type TetherAgent } from "./agent";
 import { isEvent, type DoneEvent, type ErrorEvent, type PermissionRequestEvent, type UiEvent } from "./events";
 
 /** After stdin is closed, how long the CLI gets to finish and exit before it is killed. */
@@ -28,7 +28,7 @@ export interface SessionDriverOptions {
   mirror?: string;
   /** The claude binary; default: found by findClaude(). */
   claudePath?: string;
-  mode?: PermissionModeName;
+  mode?: PermissionMode;
   model?: string;
   /** A session id to resume (same mirror and HOME as the session that made it). */
   resume?: string;
@@ -167,7 +167,7 @@ export class SessionDriver {
     this.apply(this.requireRunning().interrupt());
   }
 
-  setMode(mode: PermissionModeName): void {
+  setMode(mode: PermissionMode): void {
     this.apply(this.requireRunning().setMode(mode));
   }
 
