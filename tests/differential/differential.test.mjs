@@ -13,10 +13,15 @@ const MIN_SCENARIOS = 50;
 const MIN_SHARE = 0.95;
 /** Two CLI sessions per scenario; a few scenarios at a time keep the suite within minutes. */
 const CONCURRENCY = 3;
+/**
+ * The whole set's limit (each session is bounded by the harness at 60 s): a few minutes on an
+ * idle two-core machine, several times that when the cores are shared.
+ */
+const SUITE_LIMIT_MS = 40 * 60_000;
 
 const outcomes = [];
 
-describe("differential scenarios", { concurrency: CONCURRENCY }, () => {
+describe("differential scenarios", { concurrency: CONCURRENCY, timeout: SUITE_LIMIT_MS }, () => {
   for (const scenario of SCENARIOS) {
     test(scenario.name, async (t) => {
       const outcome = await runScenario(scenario);
