@@ -37,7 +37,7 @@ VSCODE_TOOLS="$CACHE/code-server-$CODE_SERVER_VERSION"   # code-server and playw
 VSCE_VERSION=3.9.1                           # 4.x needs Node 22
 VSCE_DIR="$CACHE/vsce-$VSCE_VERSION"
 # Bundled entry points: extension/src/bin/NAME.ts -> dist/NAME.js (add new ones here).
-BUNDLES=(tether-mcp tether-cli)
+BUNDLES=(tether-mcp tether-cli tether-mcp-bridge)
 
 STARTED=$(date +%s)
 step() { printf '==> %s\n' "$*"; }
