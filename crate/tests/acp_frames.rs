@@ -262,3 +262,166 @@ fn codex_acp_frames() {
     };
     assert_eq!(info.meta.unwrap()["codex"]["threadStatus"], "idle");
 }
+
+/// One recorded line: which agent process of the run, which way, the JSON-RPC message.
+struct Frame {
+    process: u64,
+    outgoing: bool,
+    message: Value,
+}
+
+fn transcript(name: &str) -> Vec<Frame> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/acp/frames")
+        .join(name);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|line| {
+            let v: Value = serde_json::from_str(line).unwrap();
+            Frame {
+                process: v["process"].as_u64().unwrap(),
+                outgoing: v["dir"] == "out",
+                message: v["message"].clone(),
+            }
+        })
+        .collect()
+}
+
+/// Read `value` as `T` and write it back: it must come out as it went in.
+fn round_trip<T: serde::de::DeserializeOwned + serde::Serialize>(value: &Value, what: &str) {
+    let typed: T = serde_json::from_value(value.clone()).unwrap_or_else(|e| panic!("{what}: {e}\n{value}"));
+    assert_eq!(
+        &serde_json::to_value(typed).unwrap(),
+        value,
+        "{what} is not written back as it was read"
+    );
+}
+
+fn read_as<T: serde::de::DeserializeOwned>(value: &Value, what: &str) -> T {
+    serde_json::from_value(value.clone()).unwrap_or_else(|e| panic!("{what}: {e}\n{value}"))
+}
+
+/// Every frame of a real agent's transcript reads as its type: the agent's requests and
+/// notifications by method (no update of an unknown kind), its results by the method they
+/// answer; Tether's own requests and answers are written back exactly as the agents took them.
+fn check_transcript(name: &str) -> std::collections::BTreeMap<String, usize> {
+    use std::collections::{BTreeMap, HashMap};
+    use tether_core::acp::{config, initialize, modes, permission, prompt, session};
+    let frames = transcript(name);
+    let mut sent: HashMap<(u64, i64), String> = HashMap::new();
+    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+    for frame in &frames {
+        let m = &frame.message;
+        let method = m["method"].as_str();
+        let id = &m["id"];
+        let what = format!("{name}: {m}");
+        if frame.outgoing {
+            if let (Some(method), Some(id)) = (method, id.as_i64()) {
+                sent.insert((frame.process, id), method.to_string());
+                let params = &m["params"];
+                match method {
+                    "initialize" => round_trip::<initialize::InitializeRequest>(params, &what),
+                    "session/new" => round_trip::<session::NewSessionRequest>(params, &what),
+                    "session/load" => round_trip::<session::LoadSessionRequest>(params, &what),
+                    "session/resume" => round_trip::<session::ResumeSessionRequest>(params, &what),
+                    "session/prompt" => round_trip::<prompt::PromptRequest>(params, &what),
+                    "session/set_mode" => round_trip::<modes::SetSessionModeRequest>(params, &what),
+                    other => panic!("{name}: a request the types do not cover: {other}"),
+                }
+            } else if m.get("result").is_some() {
+                round_trip::<permission::RequestPermissionResponse>(&m["result"], &what);
+            }
+            continue;
+        }
+        match (method, id.is_null()) {
+            (Some(method), false) => {
+                let request =
+                    AgentRequest::parse(method, m["params"].clone()).unwrap_or_else(|e| panic!("{what}: {e}"));
+                assert!(!matches!(request, AgentRequest::Unknown { .. }), "{what}");
+                *seen.entry(method.to_string()).or_default() += 1;
+            }
+            (Some(method), true) => {
+                let notification =
+                    AgentNotification::parse(method, m["params"].clone()).unwrap_or_else(|e| panic!("{what}: {e}"));
+                match notification {
+                    AgentNotification::SessionUpdate(n) => {
+                        assert!(!matches!(n.update, SessionUpdate::Unknown(_)), "{what}");
+                        *seen.entry(n.update.kind().to_string()).or_default() += 1;
+                    }
+                    AgentNotification::Unknown { method, .. } => assert!(method.starts_with('_'), "{what}"),
+                    _ => *seen.entry(method.to_string()).or_default() += 1,
+                }
+            }
+            (None, _) => {
+                assert!(m.get("error").is_none(), "{what}");
+                let answered = sent
+                    .get(&(frame.process, id.as_i64().unwrap()))
+                    .unwrap_or_else(|| panic!("{what}: answers nothing sent"));
+                let result = &m["result"];
+                match answered.as_str() {
+                    "initialize" => drop(read_as::<initialize::InitializeResponse>(result, &what)),
+                    "session/new" => drop(read_as::<session::NewSessionResponse>(result, &what)),
+                    "session/load" | "session/resume" => drop(read_as::<session::SessionState>(result, &what)),
+                    "session/prompt" => drop(read_as::<prompt::PromptResponse>(result, &what)),
+                    "session/set_mode" => drop(read_as::<modes::SetSessionModeResponse>(result, &what)),
+                    "session/set_config_option" => {
+                        drop(read_as::<config::SetSessionConfigOptionResponse>(result, &what))
+                    }
+                    other => panic!("{what}: answers {other}"),
+                }
+            }
+        }
+    }
+    seen
+}
+
+#[test]
+fn claude_agent_acp_transcripts_read_as_the_types() {
+    let seen = check_transcript("claude-agent-acp.ndjson");
+    for kind in [
+        "tool_call",
+        "tool_call_update",
+        "agent_message_chunk",
+        "usage_update",
+        "available_commands_update",
+    ] {
+        assert!(seen.contains_key(kind), "no {kind} in {seen:?}");
+    }
+    assert!(seen["session/request_permission"] >= 4, "{seen:?}");
+    let replayed = check_transcript("claude-agent-acp-load-resume.ndjson");
+    assert!(
+        replayed.contains_key("user_message_chunk"),
+        "session/load replays the conversation: {replayed:?}"
+    );
+}
+
+#[test]
+fn gemini_cli_transcript_reads_as_the_types() {
+    let seen = check_transcript("gemini-cli.ndjson");
+    for kind in [
+        "tool_call",
+        "tool_call_update",
+        "agent_message_chunk",
+        "available_commands_update",
+        "session/request_permission",
+    ] {
+        assert!(seen.contains_key(kind), "no {kind} in {seen:?}");
+    }
+}
+
+#[test]
+fn codex_acp_transcripts_read_as_the_types() {
+    let seen = check_transcript("codex-acp-tether-fake-model.ndjson");
+    for kind in [
+        "tool_call",
+        "tool_call_update",
+        "agent_message_chunk",
+        "session_info_update",
+        "usage_update",
+    ] {
+        assert!(seen.contains_key(kind), "no {kind} in {seen:?}");
+    }
+    let patched = check_transcript("codex-acp-gpt-5.5.ndjson");
+    assert_eq!(patched["session/request_permission"], 2, "{patched:?}");
+}
