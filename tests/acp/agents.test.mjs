@@ -37,7 +37,11 @@ function record(spec, agents) {
   mkdirSync(dir, { recursive: true });
   const slug = spec.name.replace(/[^a-z0-9.]+/gi, "-").replace(/-$/, "");
   // `process` tells the agent processes of one run apart (each numbers its requests from 0).
-  const lines = agents.flatMap((agent, process) => agent.frames.map((f) => JSON.stringify({ process, dir: f.dir, message: f.message })));
+  const lines = agents.flatMap((agent, process) =>
+    agent.frames.map((f) =>
+      JSON.stringify({ process, dir: f.dir, message: f.message }).replace(/("name":"TETHER_BRIDGE_TOKEN","value":")[0-9a-f]{64}"/g, '$1(redacted)"'),
+    ),
+  );
   writeFileSync(join(dir, `${slug}.ndjson`), lines.join("\n") + "\n");
 }
 

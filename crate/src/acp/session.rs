@@ -320,7 +320,7 @@ mod tests {
                 name: "tether".into(),
                 command: "node".into(),
                 args: vec!["tether-mcp-bridge.js".into()],
-                env: vec![EnvVariable::new("TETHER_BRIDGE_SOCKET", "/tmp/tether-x/s")],
+                env: vec![EnvVariable::new("TETHER_BRIDGE_ENDPOINT", "/tmp/tether-x/s")],
                 meta: None,
             })],
             meta: Some(meta),
@@ -331,7 +331,7 @@ mod tests {
             json!({
                 "cwd": "/home/u/project",
                 "mcpServers": [{"name": "tether", "command": "node", "args": ["tether-mcp-bridge.js"],
-                                "env": [{"name": "TETHER_BRIDGE_SOCKET", "value": "/tmp/tether-x/s"}]}],
+                                "env": [{"name": "TETHER_BRIDGE_ENDPOINT", "value": "/tmp/tether-x/s"}]}],
                 "_meta": {"claudeCode": {"options": {"tools": []}}}
             })
         );
