@@ -182,6 +182,14 @@ pub struct McpCapabilities {
     pub http: bool,
     #[serde(default, deserialize_with = "lenient::flag")]
     pub sse: bool,
+    /// Unstable: servers declared `{"type": "acp"}`, reached over the ACP connection
+    /// ([`super::mcp_over_acp`]).
+    #[serde(
+        default,
+        skip_serializing_if = "std::ops::Not::not",
+        deserialize_with = "lenient::flag"
+    )]
+    pub acp: bool,
     #[serde(
         rename = "_meta",
         default,
@@ -326,7 +334,7 @@ mod tests {
         assert!(caps.load_session);
         assert!(caps.prompt_capabilities.image && caps.prompt_capabilities.embedded_context);
         assert!(!caps.prompt_capabilities.audio);
-        assert!(caps.mcp_capabilities.http && !caps.mcp_capabilities.sse);
+        assert!(caps.mcp_capabilities.http && !caps.mcp_capabilities.sse && !caps.mcp_capabilities.acp);
         let session = &caps.session_capabilities;
         assert!(session.list.is_some() && session.resume.is_some() && session.fork.is_some());
         assert!(session.close.is_none() && session.delete.is_none());

@@ -4,6 +4,7 @@
 
 use super::elicitation::{CompleteElicitationNotification, CreateElicitationRequest};
 use super::fs::{ReadTextFileRequest, WriteTextFileRequest};
+use super::mcp_over_acp::{ConnectMcpRequest, DisconnectMcpRequest, McpMessage};
 use super::permission::RequestPermissionRequest;
 use super::protocol::{CancelRequestNotification, INVALID_PARAMS};
 use super::terminal::{
@@ -28,6 +29,10 @@ pub enum AgentRequest {
     KillTerminal(KillTerminalRequest),
     ReleaseTerminal(ReleaseTerminalRequest),
     CreateElicitation(CreateElicitationRequest),
+    /// Unstable MCP over ACP.
+    McpConnect(ConnectMcpRequest),
+    McpMessage(McpMessage),
+    McpDisconnect(DisconnectMcpRequest),
     /// A method this client does not serve (extension methods `_…` included): answer
     /// [`super::protocol::METHOD_NOT_FOUND`].
     Unknown {
@@ -75,6 +80,9 @@ impl AgentRequest {
             KillTerminalRequest::METHOD => AgentRequest::KillTerminal(read(method, params)?),
             ReleaseTerminalRequest::METHOD => AgentRequest::ReleaseTerminal(read(method, params)?),
             CreateElicitationRequest::METHOD => AgentRequest::CreateElicitation(read(method, params)?),
+            ConnectMcpRequest::METHOD => AgentRequest::McpConnect(read(method, params)?),
+            McpMessage::METHOD => AgentRequest::McpMessage(read(method, params)?),
+            DisconnectMcpRequest::METHOD => AgentRequest::McpDisconnect(read(method, params)?),
             _ => AgentRequest::Unknown {
                 method: method.to_string(),
                 params,
@@ -82,7 +90,8 @@ impl AgentRequest {
         })
     }
 
-    /// The session the request belongs to (`None` for unknown ones and request-scoped elicitations).
+    /// The session the request belongs to (`None` for MCP-over-ACP connections, unknown requests and
+    /// request-scoped elicitations).
     pub fn session_id(&self) -> Option<&str> {
         match self {
             AgentRequest::RequestPermission(r) => Some(&r.session_id),
@@ -94,7 +103,10 @@ impl AgentRequest {
             AgentRequest::KillTerminal(r) => Some(&r.0.session_id),
             AgentRequest::ReleaseTerminal(r) => Some(&r.0.session_id),
             AgentRequest::CreateElicitation(r) => r.session_id.as_deref(),
-            AgentRequest::Unknown { .. } => None,
+            AgentRequest::McpConnect(_)
+            | AgentRequest::McpMessage(_)
+            | AgentRequest::McpDisconnect(_)
+            | AgentRequest::Unknown { .. } => None,
         }
     }
 }
@@ -107,6 +119,8 @@ pub enum AgentNotification {
     SessionUpdate(SessionNotification),
     CompleteElicitation(CompleteElicitationNotification),
     CancelRequest(CancelRequestNotification),
+    /// Unstable MCP over ACP: an MCP notification on a connection.
+    McpMessage(McpMessage),
     /// Anything else (`_auth/status_update` and other extensions): to be ignored.
     Unknown {
         method: String,
@@ -121,6 +135,7 @@ impl AgentNotification {
             SessionNotification::METHOD => AgentNotification::SessionUpdate(read(method, params)?),
             CompleteElicitationNotification::METHOD => AgentNotification::CompleteElicitation(read(method, params)?),
             CancelRequestNotification::METHOD => AgentNotification::CancelRequest(read(method, params)?),
+            McpMessage::METHOD => AgentNotification::McpMessage(read(method, params)?),
             _ => AgentNotification::Unknown {
                 method: method.to_string(),
                 params,
@@ -146,6 +161,13 @@ mod tests {
         assert_eq!(read.session_id(), Some("s1"));
         let kill = AgentRequest::parse("terminal/kill", json!({"sessionId": "s1", "terminalId": "t1"})).unwrap();
         assert!(matches!(kill, AgentRequest::KillTerminal(ref k) if k.0.terminal_id == "t1"));
+        let connect = AgentRequest::parse("mcp/connect", json!({"serverId": "tether-1"})).unwrap();
+        assert!(matches!(connect, AgentRequest::McpConnect(ref c) if c.server_id == "tether-1"));
+        let message = AgentNotification::parse(
+            "mcp/message",
+            json!({"connectionId": "c1", "method": "notifications/initialized"}),
+        );
+        assert!(matches!(message, Ok(AgentNotification::McpMessage(_))));
     }
 
     #[test]

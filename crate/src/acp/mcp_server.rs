@@ -11,6 +11,9 @@ use serde_json::Value;
 pub enum McpServer {
     Http(McpServerHttp),
     Sse(McpServerHttp),
+    /// Unstable: a server reached over the ACP connection itself (`mcp/connect`, `mcp/message`),
+    /// when the agent advertises `mcpCapabilities.acp`.
+    Acp(McpServerAcp),
     /// Written without a `type`, as the schema has it (agents accept `"type": "stdio"` as well).
     #[serde(untagged)]
     Stdio(McpServerStdio),
@@ -26,6 +29,7 @@ impl<'de> Deserialize<'de> for McpServer {
             None | Some("stdio") => McpServer::Stdio(lenient::variant(value, "stdio")?),
             Some("http") => McpServer::Http(lenient::variant(value, "http")?),
             Some("sse") => McpServer::Sse(lenient::variant(value, "sse")?),
+            Some("acp") => McpServer::Acp(lenient::variant(value, "acp")?),
             Some(_) => McpServer::Unknown(value),
         })
     }
@@ -57,6 +61,21 @@ pub struct McpServerHttp {
     pub url: String,
     #[serde(default, deserialize_with = "lenient::list")]
     pub headers: Vec<HttpHeader>,
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "lenient::or_default"
+    )]
+    pub meta: Option<Meta>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct McpServerAcp {
+    pub name: String,
+    /// The id the agent's `mcp/connect` will name.
+    pub server_id: String,
     #[serde(
         rename = "_meta",
         default,
@@ -123,6 +142,11 @@ mod tests {
                 headers: vec![],
                 meta: None,
             }),
+            McpServer::Acp(McpServerAcp {
+                name: "tether".into(),
+                server_id: "tether-1".into(),
+                meta: None,
+            }),
         ];
         let written = serde_json::to_value(&servers).unwrap();
         assert_eq!(
@@ -131,6 +155,7 @@ mod tests {
                 {"name": "tether", "command": "/usr/bin/node", "args": ["/x/dist/tether-mcp-bridge.js"],
                  "env": [{"name": "TETHER_BRIDGE_TOKEN", "value": "t0k3n"}]},
                 {"type": "http", "name": "docs", "url": "http://127.0.0.1:9/mcp", "headers": []},
+                {"type": "acp", "name": "tether", "serverId": "tether-1"},
             ])
         );
         assert_eq!(serde_json::from_value::<Vec<McpServer>>(written).unwrap(), servers);

@@ -5,11 +5,12 @@
 //!
 //! Split by concept, each module holding both directions of its methods:
 //! - client → agent: [`initialize`], [`auth`] (`authenticate`, `logout`), [`session`] (`new`,
-//!   `load`, `resume`, `list`, `close`, `delete`, legacy `set_model`), [`modes`] (`set_mode`),
+//!   `load`, `resume`, `list`, `close`, `delete`, unstable `fork`, legacy `set_model`), [`modes`]
+//!   (`set_mode`),
 //!   [`config`] (`set_config_option`), [`prompt`] (`prompt`, the `cancel` notification);
 //! - agent → client: [`permission`] (`session/request_permission`), [`fs`], [`terminal`],
-//!   [`elicitation`]; the `session/update` notification in [`update`]; read by method in
-//!   [`dispatch`];
+//!   [`elicitation`], [`mcp_over_acp`] (unstable); the `session/update` notification in
+//!   [`update`]; read by method in [`dispatch`];
 //! - shared pieces: [`content`] blocks, [`tool_call`]s, [`plan`]s, [`capabilities`],
 //!   [`mcp_server`]s, and [`protocol`] (request ids, `$/cancel_request`, error codes).
 //!
@@ -27,6 +28,7 @@ pub mod elicitation;
 pub mod fs;
 pub mod initialize;
 pub mod lenient;
+pub mod mcp_over_acp;
 pub mod mcp_server;
 pub mod modes;
 pub mod permission;

@@ -125,6 +125,32 @@ impl Request for ResumeSessionRequest {
     type Response = SessionState;
 }
 
+/// `session/fork` (unstable; needs `sessionCapabilities.fork`): a new session starting from this
+/// one's conversation.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ForkSessionRequest {
+    pub session_id: SessionId,
+    pub cwd: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty", deserialize_with = "lenient::list")]
+    pub additional_directories: Vec<String>,
+    #[serde(default, deserialize_with = "lenient::list")]
+    pub mcp_servers: Vec<McpServer>,
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "lenient::or_default"
+    )]
+    pub meta: Option<Meta>,
+}
+
+impl Request for ForkSessionRequest {
+    const METHOD: &'static str = "session/fork";
+    /// The new session's id and pickers.
+    type Response = NewSessionResponse;
+}
+
 /// `session/list` (needs `sessionCapabilities.list`).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct ListSessionsRequest {
