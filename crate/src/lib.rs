@@ -3,6 +3,7 @@
 //! ([`agent::Agent`], [`backend::Backend`]). I/O-free logic generic over [`host::Host`]; the
 //! wasm-bindgen boundary lives in `wasm/` alone.
 
+pub mod acp;
 pub mod agent;
 pub mod backend;
 mod bytes;

@@ -1,7 +1,8 @@
 //! What the file tools share about files: the CLI's limits on what one read returns, and how it
 //! names sizes and file types.
 
-/// Largest file read whole (no `limit`): the CLI's 256 KB.
+/// Largest file read whole (no `limit`, no `allow_large`): the CLI's 256 KB. Within it, 2.1.330
+/// returns every line (there is no default line limit any more); the token cap pages the rest.
 pub const MAX_WHOLE_FILE_BYTES: usize = 256 * 1024;
 /// The CLI's token budget for one read.
 pub const MAX_TOKENS: usize = 25_000;

@@ -99,7 +99,11 @@ fn committed_output(proposal: &ProposedWrite, written: &str, user_modified: bool
             old_string,
             new_string,
             replace_all,
-        } => edit::edit_output(proposal, old_string, new_string, *replace_all, user_modified, &patch()),
+            freshness,
+        } => {
+            let edit = (old_string.as_str(), new_string.as_str(), *replace_all);
+            edit::edit_output(proposal, edit, *freshness, user_modified, &patch())
+        }
         WriteRequest::MultiEdit { edits } => edit::multi_edit_output(proposal, edits, user_modified, &patch()),
     }
 }

@@ -4,7 +4,7 @@
 
 use super::notebook::NotebookChange;
 use super::text::{self, Decoded, Encoding, LineEnding};
-use super::{ToolError, ToolResult};
+use super::{Freshness, ToolError, ToolResult};
 use crate::cache::{CachedRead, FileState};
 use crate::diff::KnownSame;
 use serde::{Deserialize, Deserializer, Serialize};
@@ -63,6 +63,10 @@ impl FileFormat {
         text::encode_owned(text, self.bom, self.encoding, self.line_ending)
     }
 
+    pub(crate) fn with_line_ending(self, line_ending: LineEnding) -> Self {
+        FileFormat { line_ending, ..self }
+    }
+
     /// Text from outside (the review editor) in the decoded form: `\n` breaks for a CRLF file.
     pub(crate) fn normalize(&self, text: String) -> String {
         match self.line_ending {
@@ -80,6 +84,8 @@ pub enum WriteRequest {
         old_string: String,
         new_string: String,
         replace_all: bool,
+        /// The file against the model's last Read: the result says what the model may not know.
+        freshness: Freshness,
     },
     MultiEdit {
         edits: Vec<EditOp>,

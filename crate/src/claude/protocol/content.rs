@@ -55,7 +55,7 @@ impl ContentBlock {
 
 /// The text of a tool_result `content` (a string, or text blocks joined by newlines).
 pub fn tool_result_text(content: &Value) -> String {
-    match content {
+    let text = match content {
         Value::String(s) => s.clone(),
         Value::Array(items) => items
             .iter()
@@ -64,6 +64,14 @@ pub fn tool_result_text(content: &Value) -> String {
             .collect::<Vec<_>>()
             .join("\n"),
         _ => String::new(),
+    };
+    // The tags the CLI (and Tether's tools, like it) put around an input error are for the model.
+    match text
+        .strip_prefix("<tool_use_error>")
+        .and_then(|t| t.strip_suffix("</tool_use_error>"))
+    {
+        Some(inner) => inner.to_string(),
+        None => text,
     }
 }
 

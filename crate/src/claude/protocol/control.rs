@@ -235,6 +235,9 @@ pub struct InitializeRequest {
     pub append_system_prompt: Option<String>,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub agents: BTreeMap<String, AgentDefinition>,
+    /// A tool name the model may emit → the tool that runs it instead (one hop).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub tool_aliases: BTreeMap<String, String>,
 }
 
 /// The MCP `initialize` and `tools/list` results, sent ahead so no handshake crosses the wire.

@@ -28,7 +28,7 @@ const KILL_SHELL_DESCRIPTION: &str = "
 fn bash_output_schema() -> Value {
     crate::tools::schema(
         r##"{
-      "$schema": "http://json-schema.org/draft-07/schema#",
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
       "type": "object",
       "properties": {
         "bash_id": {"type": "string", "description": "The ID of the background shell to retrieve output from"},
@@ -43,7 +43,7 @@ fn bash_output_schema() -> Value {
 fn kill_shell_schema() -> Value {
     crate::tools::schema(
         r##"{
-      "$schema": "http://json-schema.org/draft-07/schema#",
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
       "type": "object",
       "properties": {
         "shell_id": {"type": "string", "description": "The ID of the background shell to kill"}

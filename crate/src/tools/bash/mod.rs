@@ -110,7 +110,7 @@ Use the gh command via the Bash tool for ALL GitHub-related tasks including work
 fn bash_schema() -> Value {
     super::schema(
         r##"{
-      "$schema": "http://json-schema.org/draft-07/schema#",
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
       "type": "object",
       "properties": {
         "command": {"type": "string", "description": "The command to execute"},

@@ -80,7 +80,9 @@ pub(super) fn apply_edits(text: &str, edits: &[EditOp]) -> Result<Applied, EditF
             unchanged = KnownSame::default();
             continue;
         }
-        let old = text::normalize_newlines(&edit.old_string);
+        // old_string as given: 2.1.330 matches it against the file's text with `\n` breaks, so
+        // a `\r\n` in it is not found (new_string's go, as they would come back doubled).
+        let old = Cow::Borrowed(edit.old_string.as_str());
         let new = text::normalize_newlines(&edit.new_string);
         let Some(found) = find_actual_string(&current, &old) else {
             return Err(fail(format!(

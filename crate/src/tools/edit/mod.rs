@@ -7,7 +7,9 @@ use super::files::extension;
 use super::proposal::{
     decode_for_writing, BaseBytes, EditOp, FileFormat, ProposedWrite, WriteRequest, STATE_IS_CURRENT,
 };
-use super::{parse_input, read, Host, ToolError, ToolOutput, ToolResult, ToolSpec, Toolset};
+use super::{
+    parse_input, read, Freshness, Host, ToolError, ToolOutput, ToolResult, ToolSpec, Toolset, NOT_READ, STALE,
+};
 use crate::diff::Diff;
 use crate::host::HostErrorKind;
 use matching::{apply_edits, Edits, FILE_EXISTS, NO_CHANGES};
@@ -84,7 +86,7 @@ If you want to create a new file, use:
 fn edit_schema() -> Value {
     crate::tools::schema(
         r##"{
-      "$schema": "http://json-schema.org/draft-07/schema#",
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
       "type": "object",
       "properties": {
         "file_path": {"type": "string", "description": "The absolute path to the file to modify"},
@@ -101,7 +103,7 @@ fn edit_schema() -> Value {
 fn multi_edit_schema() -> Value {
     crate::tools::schema(
         r##"{
-      "$schema": "http://json-schema.org/draft-07/schema#",
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
       "type": "object",
       "properties": {
         "file_path": {"type": "string", "description": "The absolute path to the file to modify"},
@@ -144,7 +146,7 @@ struct MultiEditInput {
 pub(crate) async fn propose_edit<H: Host>(ts: &Toolset<H>, args: Value) -> ToolResult<ProposedWrite> {
     let input: EditInput = parse_input("Edit", args)?;
     if input.edit.old_string == input.edit.new_string {
-        return Err(ToolError::new(NO_CHANGES));
+        return Err(ToolError::invalid(NO_CHANGES));
     }
     propose_edits(ts, input.file_path, Edits::One(input.edit)).await
 }
@@ -163,48 +165,59 @@ pub(crate) async fn propose_multi_edit<H: Host>(ts: &Toolset<H>, args: Value) ->
 async fn propose_edits<H: Host>(ts: &Toolset<H>, file_path: String, edits: Edits) -> ToolResult<ProposedWrite> {
     let (path, read) = ts.resolve_and_read(&file_path).await?;
     let creates = edits.as_slice().first().is_some_and(|e| e.old_string.is_empty());
+    let mut freshness = Freshness::Read;
     let (original, format, base) = match read {
         Ok(current) => {
             let decoded = decode_for_writing(&current.bytes)?;
             if creates {
                 if !decoded.text.trim().is_empty() {
-                    return Err(ToolError::new(FILE_EXISTS));
+                    return Err(ToolError::invalid(FILE_EXISTS));
                 }
             } else {
                 if extension(&path) == "ipynb" {
-                    return Err(ToolError::new(
+                    return Err(ToolError::invalid(
                         "File is a Jupyter Notebook. Use the NotebookEdit to edit this file.",
                     ));
                 }
-                ts.check_fresh(&path, &current)?;
+                // 2.1.330 edits a file the model has not read when it could read it without asking,
+                // and one changed since the Read when the edit still applies cleanly (saying so).
+                freshness = ts.freshness(&path, &current);
+                if freshness == Freshness::Unread && !ts.may_write_unread(&path) {
+                    return Err(ToolError::invalid(NOT_READ));
+                }
             }
             let format = FileFormat::of(&decoded);
             (Some(decoded.text), format, Some(BaseBytes::of(&current)))
         }
         Err(e) if e.kind == HostErrorKind::NotFound => {
             if !creates {
-                return Err(ToolError(read::missing_file_message(ts, &path).await));
+                return Err(ToolError::invalid(read::missing_file_message(ts, &path).await));
             }
             (None, FileFormat::NEW_FILE, None)
         }
+        // The CLI's own words: its read of a directory fails inside the input check.
         Err(e) if e.kind == HostErrorKind::IsADirectory => {
-            return Err(ToolError(format!("{file_path} is a directory, not a file.")));
+            return Err(ToolError::invalid(
+                "Error calling tool (Edit): EISDIR: illegal operation on a directory, read",
+            ));
         }
         Err(e) => return Err(ToolError(format!("Could not read {file_path}: {}", e.message))),
     };
     let before = original.as_deref().unwrap_or("");
     let applied = apply_edits(before, edits.as_slice()).map_err(|failure| match (&edits, failure.index) {
-        (Edits::Many(_), Some(index)) => ToolError(format!(
+        _ if freshness == Freshness::Stale => ToolError::invalid(STALE),
+        (Edits::Many(_), Some(index)) => ToolError::invalid(format!(
             "edits[{index}] failed: {}\nNo edits were applied; the file is unchanged.",
             failure.message
         )),
-        _ => ToolError(failure.message),
+        _ => ToolError::invalid(failure.message),
     })?;
     let request = match edits {
         Edits::One(edit) => WriteRequest::Edit {
             old_string: applied.first_actual,
             new_string: edit.new_string,
             replace_all: edit.replace_all,
+            freshness,
         },
         Edits::Many(edits) => WriteRequest::MultiEdit { edits },
     };
@@ -228,25 +241,33 @@ fn original_for_edit_result(proposal: &ProposedWrite) -> Option<&str> {
     }
 }
 
+/// After an Edit of a file changed since the model read it (2.1.330's words).
+const STALE_NOTE: &str = " (note: the file had been modified on disk since you last read it \u{2014} the edit applied cleanly, but the file contains other changes not in your context. Read it before edits that depend on surrounding content.)";
+
+/// `edit`: the old string matched, the new one, and replace_all.
 pub(crate) fn edit_output(
     proposal: &ProposedWrite,
-    old_string: &str,
-    new_string: &str,
-    replace_all: bool,
+    (old_string, new_string, replace_all): (&str, &str, bool),
+    freshness: Freshness,
     user_modified: bool,
     diff: &Diff,
 ) -> ToolOutput {
     let path = &proposal.file_path;
+    // Whether the model now knows the whole file: not when it never read it, nor when the user
+    // changed the proposal or someone else the file.
+    let note = match freshness {
+        Freshness::Stale => STALE_NOTE,
+        Freshness::Read if !user_modified => STATE_IS_CURRENT,
+        _ => "",
+    };
     let text = match (replace_all, user_modified) {
-        (false, false) => format!("The file {path} has been updated successfully.{STATE_IS_CURRENT}"),
-        (true, false) => {
-            format!("The file {path} has been updated. All occurrences were successfully replaced.{STATE_IS_CURRENT}")
-        }
+        (false, false) => format!("The file {path} has been updated successfully.{note}"),
+        (true, false) => format!("The file {path} has been updated. All occurrences were successfully replaced.{note}"),
         (false, true) => format!(
-            "The file {path} has been updated successfully. The user modified your proposed changes before accepting them."
+            "The file {path} has been updated successfully. The user modified your proposed changes before accepting them.{note}"
         ),
         (true, true) => format!(
-            "The file {path} has been updated. The user modified your proposed changes before accepting them. All occurrences were successfully replaced."
+            "The file {path} has been updated. The user modified your proposed changes before accepting them. All occurrences were successfully replaced.{note}"
         ),
     };
     ToolOutput::text(text).with_structured(json!({
