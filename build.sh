@@ -231,13 +231,15 @@ ensure_openclaw_gateway() {
   entry="$dir/node_modules/openclaw/openclaw.mjs"
   if ! [[ -x "$node" && "$("$node" --version 2>/dev/null)" == "v$OPENCLAW_NODE_VERSION" && -f "$entry" &&
     "$("$node" -p 'require(process.argv[1]).version' "$dir/node_modules/openclaw/package.json" 2>/dev/null)" == "$OPENCLAW_VERSION" ]]; then
-    step "installing Node $OPENCLAW_NODE_VERSION and openclaw@$OPENCLAW_VERSION into $dir (once; ~850 MB, ~30 s)"
+    step "installing Node $OPENCLAW_NODE_VERSION and openclaw@$OPENCLAW_VERSION into $dir (once; ~850 MB, about a minute)"
     mkdir -p "$dir"
     local started=$SECONDS
     (
       cd "$dir"
       [[ -f package.json ]] || printf '{"name":"tether-openclaw","private":true}\n' >package.json
-      run npm install --no-audit --no-fund --ignore-scripts --save-exact "$node_package@$OPENCLAW_NODE_VERSION" "openclaw@$OPENCLAW_VERSION"
+      run npm install --no-audit --no-fund --ignore-scripts --save-exact "$node_package@$OPENCLAW_NODE_VERSION"
+      # With Node 24 first on PATH, so npm checks the gateway's engines against the Node it runs on.
+      PATH="$(dirname "$node"):$PATH" run npm install --no-audit --no-fund --ignore-scripts --save-exact "openclaw@$OPENCLAW_VERSION"
     ) || return 1
     [[ -x "$node" && -f "$entry" ]] || { printf 'build.sh: the install left no %s or %s\n' "$node" "$entry" >&2; return 1; }
     printf '    installed in %s s\n' $((SECONDS - started))

@@ -66,7 +66,13 @@ fn chat(run: &str, payload: Value) -> String {
 }
 
 fn agent(run: &str, stream: &str, data: Value) -> String {
-    event("agent", json!({"runId": run, "stream": stream, "data": data, "sessionKey": SESSION, "agentId": "main"}))
+    let mut payload = json!({"runId": run, "stream": stream, "data": data, "sessionKey": SESSION, "agentId": "main"});
+    if stream == "tool" {
+        // The gateway spreads the session row over tool events' payloads (seen live).
+        payload["kind"] = json!("direct");
+        payload["session"] = json!({"key": SESSION, "kind": "direct"});
+    }
+    event("agent", payload)
 }
 
 fn message(text: &str) -> Value {
@@ -315,10 +321,10 @@ fn a_run_still_active_after_a_reconnect_goes_on_streaming_without_repeats() {
 #[test]
 fn history_reads_runs_and_their_endings() {
     let history = History::parse(&history_payload("Hi", Some("stop"), &["other"]));
-    assert_eq!(history.run_text(RUN).as_deref(), Some("Hi"));
+    assert_eq!(history.run_texts(RUN), vec!["Hi".to_string()]);
     assert!(history.run_finished(RUN));
     assert_eq!(history.active_run_ids, vec!["other"]);
-    assert_eq!(history.run_text("nope"), None);
+    assert!(history.run_texts("nope").is_empty());
 }
 
 /// A node handler that allows what it is told to and runs nothing itself.

@@ -43,7 +43,10 @@ struct Run {
     session_key: String,
     text: String,
     thinking: String,
-    tools_started: BTreeSet<String>,
+    /// Tool calls shown, with their titles.
+    tools_started: BTreeMap<String, String>,
+    /// Tool calls the `tool` stream reports (the tool-events cap): their result comes from it.
+    tools_streamed: BTreeSet<String>,
     tools_ended: BTreeSet<String>,
     input_tokens: u64,
     output_tokens: u64,
@@ -95,7 +98,11 @@ impl ChatMapper {
         let mut out = Vec::new();
         match event {
             "chat" => self.on_chat(payload, &mut out),
-            "agent" if payload.get("kind").is_some() => self.on_v3_kind(payload, &mut out),
+            // v4 tool events carry the session row's fields at the top, `kind: "direct"`
+            // among them: a v3 payload is one with a `kind` and no `stream`.
+            "agent" if payload.get("stream").is_none() && payload.get("kind").is_some() => {
+                self.on_v3_kind(payload, &mut out)
+            }
             "agent" => self.on_agent(payload, &mut out),
             _ => {}
         }
@@ -233,11 +240,24 @@ impl ChatMapper {
                 }
                 run.thinking = full;
             }
+            // The model's words before a tool call come as a preamble item, not as chat text:
+            // shown as what the agent is doing.
+            "item" if field("kind") == Some("preamble") => {
+                if let Some(text) = field("progressText").filter(|t| !t.trim().is_empty()) {
+                    out.push(ChatOutput::Ui(UiEvent::Activity {
+                        activity: Some(text.to_string()),
+                    }));
+                }
+            }
             "item" if field("kind") == Some("tool") => {
                 let Some(id) = field("toolCallId") else { return };
                 match field("phase") {
                     Some("start") => start_tool(run, id, field("name"), &Value::Null, field("title"), out),
-                    Some("end") if !run.tools_ended.contains(id) && run.tools_started.contains(id) => {
+                    Some("end")
+                        if !run.tools_ended.contains(id)
+                            && !run.tools_streamed.contains(id)
+                            && run.tools_started.contains_key(id) =>
+                    {
                         // Without the tool-events cap this is all there is of the result.
                         run.tools_ended.insert(id.to_string());
                         out.push(ChatOutput::Ui(UiEvent::ToolCallResult {
@@ -255,6 +275,7 @@ impl ChatMapper {
                 let Some(id) = field("toolCallId") else { return };
                 match field("phase") {
                     Some("start") => {
+                        run.tools_streamed.insert(id.to_string());
                         let args = data.get("args").unwrap_or(&Value::Null);
                         start_tool(run, id, field("name"), args, None, out);
                     }
@@ -400,8 +421,11 @@ fn start_tool(run: &mut Run, id: &str, name: Option<&str>, args: &Value, title: 
         })
         .into_iter()
         .collect();
-    let title = title.map(str::to_string).unwrap_or_else(|| tool_title(name, args));
-    if run.tools_started.insert(id.to_string()) {
+    let title = title
+        .map(str::to_string)
+        .or_else(|| run.tools_started.get(id).cloned())
+        .unwrap_or_else(|| tool_title(name, args));
+    if run.tools_started.insert(id.to_string(), title.clone()).is_none() {
         out.push(ChatOutput::Ui(UiEvent::ToolCallStart {
             id: id.to_string(),
             name: name.to_string(),

@@ -313,9 +313,15 @@ impl OpenClawClient {
     /// no longer runs ends (as it ended there, or interrupted).
     fn on_history(&mut self, history: History, resync: bool) {
         if resync {
-            let open: Vec<String> = self.chat.open_runs().map(|(id, _, _)| id.to_string()).collect();
-            for run_id in open {
-                if let Some(text) = history.run_text(&run_id) {
+            let open: Vec<(String, String)> = self
+                .chat
+                .open_runs()
+                .map(|(id, _, shown)| (id.to_string(), shown.to_string()))
+                .collect();
+            for (run_id, shown) in open {
+                // Only text that continues what was shown is added; anything else is the
+                // history's to show (the `History` output below).
+                if let Some(text) = history.run_texts(&run_id).into_iter().find(|t| t.starts_with(&shown)) {
                     let caught_up = self.chat.catch_up(&run_id, &text);
                     self.push_chat(caught_up);
                 }

@@ -52,17 +52,22 @@ impl History {
         }
     }
 
-    /// The assistant text run `run_id` left, all its messages joined (a tool turn writes
-    /// several).
-    pub fn run_text(&self, run_id: &str) -> Option<String> {
-        let mut texts = self
+    /// What run `run_id` may have shown as its text: its last assistant message (a tool turn's
+    /// chat text is what the model wrote after the tool), then all of them joined as the
+    /// gateway's cumulative chat message joins them.
+    pub fn run_texts(&self, run_id: &str) -> Vec<String> {
+        let texts: Vec<&str> = self
             .messages
             .iter()
             .filter(|m| m.role == "assistant" && m.run_id.as_deref() == Some(run_id))
             .map(|m| m.text.as_str())
-            .peekable();
-        texts.peek()?;
-        Some(texts.collect())
+            .filter(|t| !t.is_empty())
+            .collect();
+        match texts.as_slice() {
+            [] => Vec::new(),
+            [only] => vec![only.to_string()],
+            [.., last] => vec![last.to_string(), texts.join("\n\n")],
+        }
     }
 
     /// Whether the gateway recorded an ending for the run (a stop reason on its last message).
