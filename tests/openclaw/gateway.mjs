@@ -122,6 +122,13 @@ export async function startGateway({ allowCommands = [], fileTransferNodes } = {
       await this.exited;
       clearTimeout(timer);
     },
+    /** SIGKILL the gateway's process group mid-whatever (a crash). */
+    async crash() {
+      const child = this.child;
+      if (!child || child.exitCode !== null || child.signalCode !== null) return;
+      kill(child.pid, 'SIGKILL');
+      await this.exited;
+    },
     async close() {
       running.delete(this);
       await this.stop();
