@@ -434,6 +434,10 @@ needs_vsix() {
 needs_dist() {
   [[ -f "$DIST/tether-mcp.js" && -f "$DIST/tether-cli.js" ]] || { echo "the build produced no dist/tether-*.js"; return 1; }
 }
+needs_openclaw_gateway() {
+  [[ -n "${TETHER_NODE24:-}" && -x "$TETHER_NODE24" && -n "${TETHER_OPENCLAW:-}" && -f "$TETHER_OPENCLAW" ]] ||
+    { echo "Node $OPENCLAW_NODE_VERSION and openclaw@$OPENCLAW_VERSION are not installed"; return 1; }
+}
 needs_claude() {
   [[ -n "${TETHER_CLAUDE_PATH:-}" && -x "$TETHER_CLAUDE_PATH" ]] ||
     { echo "Claude Code $CLAUDE_VERSION is not installed"; return 1; }
@@ -495,6 +499,7 @@ run_tests() {
   # Here rather than in a suite (a pipeline's subshell), so the exports reach the suites. A tool
   # that cannot be installed fails the suites that need it, with the reason, not the whole run.
   ensure_claude_cli || echo "build.sh: Claude Code $CLAUDE_VERSION could not be installed; the suites that need it will fail" >&2
+  ensure_openclaw_gateway || echo "build.sh: Node $OPENCLAW_NODE_VERSION and openclaw@$OPENCLAW_VERSION could not be installed; the openclaw suite will fail" >&2
   VSCODE_TOOLS_ERROR=""
   ensure_vscode_tools || VSCODE_TOOLS_ERROR="npm install failed; see the output above"
   export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER="$WASM_BINDGEN_TEST_RUNNER"
@@ -520,6 +525,8 @@ run_tests() {
     node --test --test-reporter=tap --test-concurrency=1 --test-timeout=300000 tests/e2e/*.test.mjs
   suite integration node --needs needs_dist --needs needs_claude --expect 'tests/integration/*.test.mjs' -- \
     node --test --test-reporter=tap --test-timeout=180000 tests/integration/*.test.mjs
+  suite openclaw node --needs needs_openclaw_gateway --expect 'tests/openclaw/*.test.mjs' -- \
+    node --test --test-reporter=tap --test-concurrency=1 --test-timeout=300000 tests/openclaw/*.test.mjs
 
   echo
   echo "Test suites (logs in target/test-logs/), $((SECONDS / 60)) min $((SECONDS % 60)) s in all:"

@@ -76,9 +76,17 @@ fn run(command: &Value, slot: &mut Option<OpenClawClient>, printed: &mut Vec<Val
         "close" => client.on_close(command["code"].as_u64().unwrap_or(1006) as u16, text("reason"), now),
         "advance" => client.advance(now),
         "watch" => client.watch(text("sessionKey")),
-        "send" => printed.push(answer(client.send_message(text("text"), text("idempotencyKey")).map(Value::from))),
+        "send" => printed.push(answer(
+            client
+                .send_message(text("text"), text("idempotencyKey"))
+                .map(Value::from),
+        )),
         "abort" => printed.push(answer(client.abort().map(|_| Value::Null))),
-        "history" => printed.push(answer(client.load_history(command["limit"].as_u64().unwrap_or(50)).map(Value::from))),
+        "history" => printed.push(answer(
+            client
+                .load_history(command["limit"].as_u64().unwrap_or(50))
+                .map(Value::from),
+        )),
         "request" => {
             let timeout = command["timeoutMs"].as_u64().unwrap_or(30_000);
             let result = client.request(text("method"), command["params"].clone(), timeout);
@@ -111,7 +119,8 @@ fn bench(deltas: u64, cumulative: bool) -> Value {
     for n in 0..deltas {
         let delta = format!("word{n} ");
         text.push_str(&delta);
-        let mut payload = json!({"runId":"r","sessionKey":"agent:main:bench","seq":n,"state":"delta","deltaText":delta});
+        let mut payload =
+            json!({"runId":"r","sessionKey":"agent:main:bench","seq":n,"state":"delta","deltaText":delta});
         if cumulative {
             payload["message"] = json!({"role":"assistant","content":[{"type":"text","text":text}]});
         }
@@ -119,6 +128,12 @@ fn bench(deltas: u64, cumulative: bool) -> Value {
     }
     let last = json!({"runId":"r","sessionKey":"agent:main:bench","state":"final","stopReason":"stop"});
     frames.push(json!({"type":"event","event":"chat","payload":last,"seq":deltas + 1}).to_string());
+    // Baseline in the same run: parsing the same frames as JSON, nothing else.
+    let parsing = Instant::now();
+    for frame in &frames {
+        std::hint::black_box(serde_json::from_str::<Value>(frame).unwrap());
+    }
+    let parse_ms = parsing.elapsed().as_secs_f64() * 1000.0;
     let started = Instant::now();
     let mut events = 0usize;
     let mut shown = 0usize;
@@ -134,5 +149,6 @@ fn bench(deltas: u64, cumulative: bool) -> Value {
     let elapsed = started.elapsed();
     assert_eq!(shown, text.len(), "every delta shown once");
     json!({"type": "bench", "frames": frames.len(), "events": events,
-        "bytes": frames.iter().map(String::len).sum::<usize>(), "ms": elapsed.as_secs_f64() * 1000.0})
+        "bytes": frames.iter().map(String::len).sum::<usize>(), "ms": elapsed.as_secs_f64() * 1000.0,
+        "parseMs": parse_ms})
 }

@@ -86,7 +86,11 @@ fn client_ids_and_modes_are_the_gateways_closed_lists() {
     let ids: Vec<&str> = ClientId::ALL.iter().map(|id| id.as_str()).collect();
     assert_eq!(ids.len(), 17);
     assert!(ids.contains(&"cli") && ids.contains(&"node-host") && ids.contains(&"gateway-client"));
-    assert_eq!(ClientId::parse("vscode-openclaw"), None, "the seed's id is refused by the gateway");
+    assert_eq!(
+        ClientId::parse("vscode-openclaw"),
+        None,
+        "the seed's id is refused by the gateway"
+    );
     assert_eq!(ClientMode::parse("operator"), None, "and so is its mode");
     assert_eq!(ClientMode::ALL.len(), 8);
 }
@@ -140,7 +144,10 @@ fn hello_ok_connects_and_its_policy_is_kept() {
     let connect = open_and_challenge(&mut connection, 0);
     connection.on_frame(&hello_ok(connect["id"].as_str().unwrap()));
     let outputs = connection.take_outputs();
-    assert_eq!(states(&outputs), vec![(ConnectionState::Connected, Some("2026.9.6".into()))]);
+    assert_eq!(
+        states(&outputs),
+        vec![(ConnectionState::Connected, Some("2026.9.6".into()))]
+    );
     assert!(connection.is_connected());
     let policy = connection.policy();
     assert_eq!(
@@ -155,12 +162,24 @@ fn a_v3_gateway_gets_a_second_connect_speaking_3() {
     connection.connect(0);
     let connect = open_and_challenge(&mut connection, 0);
     connection.on_frame(&refusal(connect["id"].as_str().unwrap(), wants_v3()));
-    assert!(matches!(connection.take_outputs().last(), Some(ConnectionOutput::Close { .. })));
+    assert!(matches!(
+        connection.take_outputs().last(),
+        Some(ConnectionOutput::Close { .. })
+    ));
     connection.on_close(1008, "", 10);
     connection.advance(10);
-    assert!(connection.take_outputs().contains(&ConnectionOutput::Open), "reconnects at once");
+    assert!(
+        connection.take_outputs().contains(&ConnectionOutput::Open),
+        "reconnects at once"
+    );
     let second = open_and_challenge(&mut connection, 10);
-    assert_eq!((second["params"]["minProtocol"].clone(), second["params"]["maxProtocol"].clone()), (json!(3), json!(3)));
+    assert_eq!(
+        (
+            second["params"]["minProtocol"].clone(),
+            second["params"]["maxProtocol"].clone()
+        ),
+        (json!(3), json!(3))
+    );
     let mut hello: Value = serde_json::from_str(&hello_ok(second["id"].as_str().unwrap())).unwrap();
     hello["payload"]["protocol"] = json!(3);
     connection.on_frame(&hello.to_string());
@@ -178,7 +197,10 @@ fn a_wrong_token_is_a_clear_error_and_no_reconnect() {
     let (state, message) = states(&outputs).pop().unwrap();
     assert_eq!(state, ConnectionState::Error);
     let message = message.unwrap();
-    assert!(message.contains("gateway token mismatch") && message.contains("AUTH_TOKEN_MISMATCH"), "{message}");
+    assert!(
+        message.contains("gateway token mismatch") && message.contains("AUTH_TOKEN_MISMATCH"),
+        "{message}"
+    );
     assert!(message.contains("update auth credentials"), "{message}");
     connection.on_close(1008, "", 20);
     for minute in 1..=30 {
@@ -201,7 +223,13 @@ fn backoff_doubles_from_one_second_to_thirty_and_stops_after_ten_tries() {
     assert_eq!(next_step(&backoff, &CloseCause::Manual, 0), Reconnect::Stop);
     assert_eq!(next_step(&backoff, &CloseCause::Lost, 10), Reconnect::GiveUp);
     assert_eq!(
-        next_step(&backoff, &CloseCause::Shutdown { restart_expected_ms: Some(12_000) }, 3),
+        next_step(
+            &backoff,
+            &CloseCause::Shutdown {
+                restart_expected_ms: Some(12_000)
+            },
+            3
+        ),
         Reconnect::After { ms: 12_000 }
     );
     assert_eq!(
@@ -228,7 +256,10 @@ fn failed_tries_back_off_give_up_after_ten_and_a_success_resets_the_count() {
             None => break,
         }
     }
-    assert_eq!(waits, vec![1000, 2000, 4000, 8000, 16000, 30000, 30000, 30000, 30000, 30000]);
+    assert_eq!(
+        waits,
+        vec![1000, 2000, 4000, 8000, 16000, 30000, 30000, 30000, 30000, 30000]
+    );
     let (state, message) = states(&connection.take_outputs()).pop().unwrap();
     assert_eq!(state, ConnectionState::Error);
     assert!(message.unwrap().contains("gave up after 10 tries"));
@@ -244,9 +275,15 @@ fn failed_tries_back_off_give_up_after_ten_and_a_success_resets_the_count() {
 fn a_manual_disconnect_stops_reconnecting() {
     let mut connection = connected(operator());
     connection.disconnect();
-    assert!(matches!(connection.take_outputs()[0], ConnectionOutput::Close { code: 1000, .. }));
+    assert!(matches!(
+        connection.take_outputs()[0],
+        ConnectionOutput::Close { code: 1000, .. }
+    ));
     connection.on_close(1000, "", 100);
-    assert_eq!(states(&connection.take_outputs()), vec![(ConnectionState::Disconnected, None)]);
+    assert_eq!(
+        states(&connection.take_outputs()),
+        vec![(ConnectionState::Disconnected, None)]
+    );
     connection.advance(10 * 60_000);
     assert!(connection.take_outputs().is_empty());
 }
@@ -273,8 +310,15 @@ fn a_gateway_still_starting_is_retried_after_its_delay() {
     let starting = json!({"code":"UNAVAILABLE","message":"gateway starting; retry shortly","retryable":true,"retryAfterMs":500,"details":{"reason":"startup-sidecars"}});
     connection.on_frame(&refusal(connect["id"].as_str().unwrap(), starting));
     connection.on_close(1013, "", 10);
-    assert_eq!(connection.next_wakeup(), Some(10 + 1000), "the first retry's 1 s is longer than the 500 ms asked");
-    assert_eq!(states(&connection.take_outputs()).last().unwrap().0, ConnectionState::Connecting);
+    assert_eq!(
+        connection.next_wakeup(),
+        Some(10 + 1000),
+        "the first retry's 1 s is longer than the 500 ms asked"
+    );
+    assert_eq!(
+        states(&connection.take_outputs()).last().unwrap().0,
+        ConnectionState::Connecting
+    );
 }
 
 #[test]
@@ -282,18 +326,24 @@ fn responses_match_their_requests_in_any_order_and_late_ones_time_out() {
     let mut connection = connected(operator());
     connection.advance(1_000);
     let first = connection.request("sessions.list", json!({}), 30_000).unwrap();
-    let second = connection.request("chat.history", json!({"sessionKey": SESSION}), 5_000).unwrap();
+    let second = connection
+        .request("chat.history", json!({"sessionKey": SESSION}), 5_000)
+        .unwrap();
     connection.take_outputs();
     connection.on_frame(&json!({"type":"res","id":second,"ok":true,"payload":{"messages":[]}}).to_string());
     connection.on_frame(r#"{"type":"res","id":"nobody-9","ok":true,"payload":{}}"#);
     let outputs = connection.take_outputs();
-    assert!(matches!(&outputs[0], ConnectionOutput::Response { id, method, result: Ok(_) } if *id == second && method == "chat.history"));
+    assert!(
+        matches!(&outputs[0], ConnectionOutput::Response { id, method, result: Ok(_) } if *id == second && method == "chat.history")
+    );
     assert!(matches!(&outputs[1], ConnectionOutput::Dropped { why } if why.contains("unknown request")));
     connection.advance(30_999);
     assert!(connection.take_outputs().is_empty());
     connection.advance(31_000);
     let outputs = connection.take_outputs();
-    assert!(matches!(&outputs[..], [ConnectionOutput::Response { id, result: Err(e), .. }] if *id == first && e.code == "TIMEOUT"));
+    assert!(
+        matches!(&outputs[..], [ConnectionOutput::Response { id, result: Err(e), .. }] if *id == first && e.code == "TIMEOUT")
+    );
 }
 
 #[test]
@@ -321,8 +371,17 @@ fn duplicate_frames_are_dropped_and_a_gap_asks_for_a_resync() {
         })
         .collect();
     assert_eq!(seqs, vec![1, 2, 5, 6]);
-    assert!(outputs.contains(&ConnectionOutput::Resync(ResyncReason::Gap { expected: 3, received: 5 })));
-    assert_eq!(outputs.iter().filter(|o| matches!(o, ConnectionOutput::Dropped { .. })).count(), 2);
+    assert!(outputs.contains(&ConnectionOutput::Resync(ResyncReason::Gap {
+        expected: 3,
+        received: 5
+    })));
+    assert_eq!(
+        outputs
+            .iter()
+            .filter(|o| matches!(o, ConnectionOutput::Dropped { .. }))
+            .count(),
+        2
+    );
 }
 
 #[test]
@@ -331,9 +390,15 @@ fn silence_longer_than_two_ticks_closes_the_socket() {
     connection.advance(59_000);
     connection.on_frame(&event("tick", 1));
     connection.advance(59_000 + 60_000);
-    assert!(connection.take_outputs().iter().all(|o| !matches!(o, ConnectionOutput::Close { .. })));
+    assert!(connection
+        .take_outputs()
+        .iter()
+        .all(|o| !matches!(o, ConnectionOutput::Close { .. })));
     connection.advance(59_000 + 60_001);
-    assert!(matches!(connection.take_outputs().last(), Some(ConnectionOutput::Close { code: 4000, .. })));
+    assert!(matches!(
+        connection.take_outputs().last(),
+        Some(ConnectionOutput::Close { code: 4000, .. })
+    ));
 }
 
 #[test]
@@ -360,18 +425,30 @@ fn a_reconnect_after_a_lost_connection_asks_for_a_resync() {
     connection.advance(1_100);
     let connect = open_and_challenge(&mut connection, 1_100);
     connection.on_frame(&hello_ok(connect["id"].as_str().unwrap()));
-    assert!(connection.take_outputs().contains(&ConnectionOutput::Resync(ResyncReason::Reconnected)));
+    assert!(connection
+        .take_outputs()
+        .contains(&ConnectionOutput::Resync(ResyncReason::Reconnected)));
 }
 
 #[test]
 fn frames_parse_as_the_reference_shows_them() {
-    let Frame::Event(challenge) = parse_frame(CHALLENGE, DEFAULT_MAX_PAYLOAD).unwrap() else { panic!() };
+    let Frame::Event(challenge) = parse_frame(CHALLENGE, DEFAULT_MAX_PAYLOAD).unwrap() else {
+        panic!()
+    };
     assert_eq!((challenge.event.as_str(), challenge.seq), ("connect.challenge", None));
-    let Frame::Response(refused) = parse_frame(&refusal("connect", token_mismatch()), 1 << 20).unwrap() else { panic!() };
+    let Frame::Response(refused) = parse_frame(&refusal("connect", token_mismatch()), 1 << 20).unwrap() else {
+        panic!()
+    };
     let error = refused.result.unwrap_err();
     assert_eq!(error.detail_code(), "AUTH_TOKEN_MISMATCH");
     // The seed's v3 error is a bare string.
-    let Frame::Response(v3) = parse_frame(r#"{"type":"res","id":"cmd_1","ok":false,"error":"error message"}"#, 1 << 20).unwrap() else { panic!() };
+    let Frame::Response(v3) = parse_frame(
+        r#"{"type":"res","id":"cmd_1","ok":false,"error":"error message"}"#,
+        1 << 20,
+    )
+    .unwrap() else {
+        panic!()
+    };
     assert_eq!(v3.result.unwrap_err().message, "error message");
     assert!(parse_frame(&"x".repeat(101), 100).is_err());
 }
@@ -386,14 +463,42 @@ fn garbage(seed: u64, count: usize) -> Vec<String> {
         state
     };
     let pieces = [
-        "{", "}", "[", "]", "\"type\":", "\"event\"", "\"res\"", "\"req\"", "\"seq\":", "-1", "1e400", "null", ",",
-        "\"payload\":", "\"id\":", "\"ok\":", "true", "\"error\":", "\"chat\"", "\"agent\"", "\"state\":\"delta\"",
-        "\"runId\":\"r\"", "\"message\":", "\"content\":", "\u{0}", "\u{10FFFF}", "\"node.invoke.request\"", ":", "\"",
+        "{",
+        "}",
+        "[",
+        "]",
+        "\"type\":",
+        "\"event\"",
+        "\"res\"",
+        "\"req\"",
+        "\"seq\":",
+        "-1",
+        "1e400",
+        "null",
+        ",",
+        "\"payload\":",
+        "\"id\":",
+        "\"ok\":",
+        "true",
+        "\"error\":",
+        "\"chat\"",
+        "\"agent\"",
+        "\"state\":\"delta\"",
+        "\"runId\":\"r\"",
+        "\"message\":",
+        "\"content\":",
+        "\u{0}",
+        "\u{10FFFF}",
+        "\"node.invoke.request\"",
+        ":",
+        "\"",
     ];
     (0..count)
         .map(|_| {
             let len = (next() % 24) as usize;
-            (0..len).map(|_| pieces[(next() % pieces.len() as u64) as usize]).collect()
+            (0..len)
+                .map(|_| pieces[(next() % pieces.len() as u64) as usize])
+                .collect()
         })
         .collect()
 }

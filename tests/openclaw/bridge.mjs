@@ -8,13 +8,15 @@ import { fileURLToPath } from 'node:url';
 
 export const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-let binary;
-/** Build the bridge (once per process) and return its path. */
-export function bridgeBinary() {
-  if (binary) return binary;
+const binaries = {};
+/** Build the bridge (once per process and profile) and return its path. */
+export function bridgeBinary({ release = false } = {}) {
+  const profile = release ? 'release' : 'debug';
+  if (binaries[profile]) return binaries[profile];
+  let binary;
   const out = execFileSync(
     'cargo',
-    ['test', '-p', 'tether-core', '--test', 'openclaw_bridge', '--no-run', '--message-format=json'],
+    ['test', ...(release ? ['--release'] : []), '-p', 'tether-core', '--test', 'openclaw_bridge', '--no-run', '--message-format=json'],
     { cwd: repo, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 << 20 },
   );
   for (const line of out.split('\n')) {
@@ -25,14 +27,15 @@ export function bridgeBinary() {
     }
   }
   if (!binary) throw new Error('cargo built no openclaw_bridge test binary');
+  binaries[profile] = binary;
   return binary;
 }
 
 /** One client in one bridge process. `call` runs a command and resolves with its outputs. */
 export class CoreClient {
-  static start() {
+  static start({ release = false } = {}) {
     return new CoreClient(
-      spawn(bridgeBinary(), ['--ignored', '--exact', 'stdio_bridge', '--nocapture', '--test-threads=1'], {
+      spawn(bridgeBinary({ release }), ['--ignored', '--exact', 'stdio_bridge', '--nocapture', '--test-threads=1'], {
         stdio: ['pipe', 'pipe', 'inherit'],
       }),
     );

@@ -9,8 +9,8 @@ import { loadHost } from './host.mjs';
  * caps, commands, device...); `deviceKey` signs when the core asks; `onNodeInvoke(command)`
  * returns the node's reply JSON (json.rs `reply_from_json`).
  */
-export async function openSession({ url, options = {}, deviceKey, onNodeInvoke, connect = true }) {
-  const core = CoreClient.start();
+export async function openSession({ url, options = {}, deviceKey, onNodeInvoke, connect = true, release = false }) {
+  const core = CoreClient.start({ release });
   const session = new Session(core, url, deviceKey, onNodeInvoke);
   const device = deviceKey ? { device: deviceKey.identity } : {};
   await session.run({ op: 'new', options: { clientVersion: '0.1.0', platform: 'linux', ...device, ...options } });
@@ -29,6 +29,8 @@ export class Session {
     /** Every frame received, as text (for diagnostics). */
     this.frames = [];
     this.ui = [];
+    /** When each UI event reached JavaScript (performance.now()), for the benchmark. */
+    this.uiTimes = [];
     this.states = [];
     this.logs = [];
     this.histories = [];
@@ -93,6 +95,7 @@ export class Session {
         break;
       case 'ui':
         this.ui.push(output.event);
+        this.uiTimes.push({ at: performance.now(), event: output.event });
         break;
       case 'replaceText':
         this.replaced.push(output);

@@ -172,6 +172,8 @@ test('after a gateway crash mid-turn the text shown stays once, the turn is inte
   // What the gateway kept of the turn is what Tether shows (or it kept nothing of the reply).
   const history = s.histories.at(-1);
   const assistant = history.messages.filter((m) => m.role === 'assistant');
+  timings.crashShownWords = shown.split(' ').length;
+  timings.crashHistoryAssistantWords = assistant.map((m) => m.text.split(' ').length);
   for (const message of assistant) assert.ok(shown.startsWith(message.text) || message.text.startsWith(shown), message.text);
   assert.ok(history.messages.some((m) => m.role === 'user' && m.text === 'SLOWTEST keep going'));
   // And the client goes on. (In the crashed session itself the gateway now runs a turn of its

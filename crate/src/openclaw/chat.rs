@@ -23,7 +23,10 @@ pub enum ChatOutput {
     Ui(UiEvent),
     /// The message's whole text changed other than by appending (`replace`, or a resync that
     /// found other text): show `text` instead. The event model has no such event yet.
-    ReplaceText { message_id: String, text: String },
+    ReplaceText {
+        message_id: String,
+        text: String,
+    },
     /// A seed (protocol 3) A2UI surface message, for the canvas. Not in the event model.
     Canvas(Value),
 }
@@ -303,7 +306,11 @@ impl ChatMapper {
                             .filter_map(|step| {
                                 Some(TodoItem {
                                     content: step.get("step")?.as_str()?.to_string(),
-                                    status: step.get("status").and_then(Value::as_str).unwrap_or("pending").to_string(),
+                                    status: step
+                                        .get("status")
+                                        .and_then(Value::as_str)
+                                        .unwrap_or("pending")
+                                        .to_string(),
                                     active_form: None,
                                 })
                             })
@@ -321,7 +328,9 @@ impl ChatMapper {
     fn on_v3_kind(&mut self, payload: &Value, out: &mut Vec<ChatOutput>) {
         let kind = payload.get("kind").and_then(Value::as_str).unwrap_or_default();
         if kind == "a2ui" {
-            out.push(ChatOutput::Canvas(payload.get("payload").cloned().unwrap_or(Value::Null)));
+            out.push(ChatOutput::Canvas(
+                payload.get("payload").cloned().unwrap_or(Value::Null),
+            ));
             return;
         }
         if !matches!(kind, "text_delta" | "tool_start" | "tool_result" | "done") {
@@ -408,7 +417,14 @@ fn show_text(run_id: &str, run: &mut Run, full: &str, replace: bool, out: &mut V
     run.text = full.to_string();
 }
 
-fn start_tool(run: &mut Run, id: &str, name: Option<&str>, args: &Value, title: Option<&str>, out: &mut Vec<ChatOutput>) {
+fn start_tool(
+    run: &mut Run,
+    id: &str,
+    name: Option<&str>,
+    args: &Value,
+    title: Option<&str>,
+    out: &mut Vec<ChatOutput>,
+) {
     let name = name.unwrap_or("tool");
     let path = args
         .get("path")
@@ -429,7 +445,11 @@ fn start_tool(run: &mut Run, id: &str, name: Option<&str>, args: &Value, title: 
         out.push(ChatOutput::Ui(UiEvent::ToolCallStart {
             id: id.to_string(),
             name: name.to_string(),
-            input: if args.is_null() { Value::Object(Default::default()) } else { args.clone() },
+            input: if args.is_null() {
+                Value::Object(Default::default())
+            } else {
+                args.clone()
+            },
             kind: tool_kind(name),
             title,
             locations,
@@ -508,7 +528,14 @@ fn read_usage(run: &mut Run, usage: &Value) {
     }
 }
 
-fn finish(run_id: &str, run: Run, end: RunEnd, stop_reason: Option<&str>, message: Option<&str>, out: &mut Vec<ChatOutput>) {
+fn finish(
+    run_id: &str,
+    run: Run,
+    end: RunEnd,
+    stop_reason: Option<&str>,
+    message: Option<&str>,
+    out: &mut Vec<ChatOutput>,
+) {
     let ui = |event| ChatOutput::Ui(event);
     out.push(ui(UiEvent::MessageStop {
         message_id: run_id.to_string(),
@@ -529,7 +556,9 @@ fn finish(run_id: &str, run: Run, end: RunEnd, stop_reason: Option<&str>, messag
         RunEnd::Interrupted => Some((
             ErrorKind::Interrupted,
             Severity::Notice,
-            message.unwrap_or("The turn was interrupted: the gateway connection was lost.").to_string(),
+            message
+                .unwrap_or("The turn was interrupted: the gateway connection was lost.")
+                .to_string(),
         )),
         RunEnd::Failed => Some((
             ErrorKind::Api,

@@ -9,7 +9,9 @@ use super::connection::{Connection, ConnectionOutput, ConnectionState, ResyncRea
 use super::frame::GatewayError;
 use super::handshake::{ConnectOptions, Role};
 use super::history::History;
-use super::node::{self, Answer, FileFetch, NodeHandler, NodeSession, Reply, RunOutput, RunPlan, RunPrepare, RunRequest};
+use super::node::{
+    self, Answer, FileFetch, NodeHandler, NodeSession, Reply, RunOutput, RunPlan, RunPrepare, RunRequest,
+};
 use super::reconnect::Backoff;
 use crate::events::{ErrorKind, Severity, UiEvent};
 use serde_json::{json, Value};
@@ -25,22 +27,40 @@ pub enum ClientOutput {
     /// Open a socket to the gateway URL; then `on_open`, or `on_close` when it fails.
     Open,
     Send(String),
-    Close { code: u16, reason: String },
+    Close {
+        code: u16,
+        reason: String,
+    },
     /// Sign with the device key, then `on_signed`.
-    Sign { payload: String },
-    State { state: ConnectionState, message: Option<String> },
+    Sign {
+        payload: String,
+    },
+    State {
+        state: ConnectionState,
+        message: Option<String>,
+    },
     /// The gateway issued this device a token: store it (SecretStorage) for the next connect.
     DeviceToken(String),
     Ui(UiEvent),
-    ReplaceText { message_id: String, text: String },
+    ReplaceText {
+        message_id: String,
+        text: String,
+    },
     Canvas(Value),
     /// The gateway's transcript of the watched session (after `load_history` or a resync):
     /// what the chat view should match.
     History(History),
     /// The answer to a `request` the host made.
-    Response { id: String, method: String, result: Result<Value, GatewayError> },
+    Response {
+        id: String,
+        method: String,
+        result: Result<Value, GatewayError>,
+    },
     /// A node command for the host to serve; answer with `answer_node`.
-    NodeInvoke { id: String, command: node::Command },
+    NodeInvoke {
+        id: String,
+        command: node::Command,
+    },
     /// Something the log should show (a dropped frame, a gap).
     Log(String),
 }
@@ -49,7 +69,9 @@ pub enum ClientOutput {
 enum Purpose {
     /// Asked for by the host: its answer goes out as `Response`.
     Host,
-    History { resync: bool },
+    History {
+        resync: bool,
+    },
     Send,
     Abort,
     NodeResult,
@@ -162,7 +184,12 @@ impl OpenClawClient {
     pub fn load_history(&mut self, limit: u64) -> Result<String, GatewayError> {
         let session_key = self.watched()?;
         let params = json!({"sessionKey": session_key, "limit": limit});
-        self.request_for("chat.history", params, REQUEST_TIMEOUT_MS, Purpose::History { resync: false })
+        self.request_for(
+            "chat.history",
+            params,
+            REQUEST_TIMEOUT_MS,
+            Purpose::History { resync: false },
+        )
     }
 
     /// Any other method (`sessions.list`, `sessions.create`, `node.pair.approve`, ...): the
@@ -192,7 +219,13 @@ impl OpenClawClient {
         }
     }
 
-    fn request_for(&mut self, method: &str, params: Value, timeout_ms: u64, purpose: Purpose) -> Result<String, GatewayError> {
+    fn request_for(
+        &mut self,
+        method: &str,
+        params: Value,
+        timeout_ms: u64,
+        purpose: Purpose,
+    ) -> Result<String, GatewayError> {
         let id = self.connection.request(method, params, timeout_ms)?;
         self.requests.insert(id.clone(), purpose);
         self.pump();
@@ -201,7 +234,8 @@ impl OpenClawClient {
 
     fn send_node_result(&mut self, params: Value) {
         if let Err(error) = self.request_for("node.invoke.result", params, REQUEST_TIMEOUT_MS, Purpose::NodeResult) {
-            self.outputs.push(ClientOutput::Log(format!("could not answer the gateway: {error}")));
+            self.outputs
+                .push(ClientOutput::Log(format!("could not answer the gateway: {error}")));
         }
     }
 
@@ -225,7 +259,9 @@ impl OpenClawClient {
             ConnectionOutput::Close { code, reason } => self.outputs.push(ClientOutput::Close { code, reason }),
             ConnectionOutput::Sign { payload } => self.outputs.push(ClientOutput::Sign { payload }),
             ConnectionOutput::State { state, message } => self.outputs.push(ClientOutput::State { state, message }),
-            ConnectionOutput::Dropped { why } => self.outputs.push(ClientOutput::Log(format!("dropped a frame: {why}"))),
+            ConnectionOutput::Dropped { why } => {
+                self.outputs.push(ClientOutput::Log(format!("dropped a frame: {why}")))
+            }
             ConnectionOutput::Hello(hello) => {
                 let protocol = hello.protocol.min(self.connection.protocol());
                 self.chat.set_protocol(protocol);
@@ -273,7 +309,12 @@ impl OpenClawClient {
         }
         let Ok(session_key) = self.watched() else { return };
         let params = json!({"sessionKey": session_key, "limit": RESYNC_HISTORY_LIMIT});
-        if let Err(error) = self.request_for("chat.history", params, REQUEST_TIMEOUT_MS, Purpose::History { resync: true }) {
+        if let Err(error) = self.request_for(
+            "chat.history",
+            params,
+            REQUEST_TIMEOUT_MS,
+            Purpose::History { resync: true },
+        ) {
             self.outputs.push(ClientOutput::Log(format!("resync failed: {error}")));
         }
     }
@@ -292,7 +333,11 @@ impl OpenClawClient {
             },
             Purpose::Send | Purpose::Abort => {
                 if let Err(error) = result {
-                    let what = if method == "chat.send" { "send the message" } else { "stop the turn" };
+                    let what = if method == "chat.send" {
+                        "send the message"
+                    } else {
+                        "stop the turn"
+                    };
                     self.outputs.push(ClientOutput::Ui(UiEvent::error(
                         ErrorKind::Other,
                         Severity::Error,
@@ -303,7 +348,8 @@ impl OpenClawClient {
             }
             Purpose::NodeResult => {
                 if let Err(error) = result {
-                    self.outputs.push(ClientOutput::Log(format!("the gateway refused a node result: {error}")));
+                    self.outputs
+                        .push(ClientOutput::Log(format!("the gateway refused a node result: {error}")));
                 }
             }
         }
@@ -326,7 +372,11 @@ impl OpenClawClient {
                     self.push_chat(caught_up);
                 }
                 if !history.active_run_ids.contains(&run_id) {
-                    let end = if history.run_finished(&run_id) { RunEnd::Final } else { RunEnd::Interrupted };
+                    let end = if history.run_finished(&run_id) {
+                        RunEnd::Final
+                    } else {
+                        RunEnd::Interrupted
+                    };
                     let ended = self.chat.end_run(&run_id, end, None);
                     self.push_chat(ended);
                 }
@@ -359,7 +409,8 @@ struct DeferToHost {
 
 impl NodeHandler for DeferToHost {
     fn prepare(&mut self, id: &str, request: &RunPrepare) -> Answer<RunPlan> {
-        self.asked.push((id.to_string(), node::Command::RunPrepare(request.clone())));
+        self.asked
+            .push((id.to_string(), node::Command::RunPrepare(request.clone())));
         Answer::Later
     }
 
@@ -369,12 +420,14 @@ impl NodeHandler for DeferToHost {
     }
 
     fn which(&mut self, id: &str, bins: &[String]) -> Answer<BTreeMap<String, String>> {
-        self.asked.push((id.to_string(), node::Command::Which { bins: bins.to_vec() }));
+        self.asked
+            .push((id.to_string(), node::Command::Which { bins: bins.to_vec() }));
         Answer::Later
     }
 
     fn fetch_file(&mut self, id: &str, request: &FileFetch) -> Answer<node::FileFetchReply> {
-        self.asked.push((id.to_string(), node::Command::FileFetch(request.clone())));
+        self.asked
+            .push((id.to_string(), node::Command::FileFetch(request.clone())));
         Answer::Later
     }
 }

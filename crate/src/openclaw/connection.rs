@@ -54,33 +54,58 @@ pub enum ConnectionOutput {
     Open,
     Send(String),
     /// Close the socket; then call `on_close`.
-    Close { code: u16, reason: String },
+    Close {
+        code: u16,
+        reason: String,
+    },
     /// Sign `payload` with the device's Ed25519 key, then call `on_signed`.
-    Sign { payload: String },
-    State { state: ConnectionState, message: Option<String> },
+    Sign {
+        payload: String,
+    },
+    State {
+        state: ConnectionState,
+        message: Option<String>,
+    },
     /// The handshake succeeded.
     Hello(Hello),
     /// The answer to a request made with `request` (a timeout or a lost connection is an error
     /// with code `TIMEOUT` or `DISCONNECTED`).
-    Response { id: String, method: String, result: Result<Value, GatewayError> },
+    Response {
+        id: String,
+        method: String,
+        result: Result<Value, GatewayError>,
+    },
     /// An event of the connected gateway, in order and once.
     Event(EventFrame),
     Resync(ResyncReason),
     /// A frame that was not used, and why (for the log).
-    Dropped { why: String },
+    Dropped {
+        why: String,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq)]
 enum Phase {
     /// Not connected and nothing planned (disconnected, or in error).
     Idle,
-    Opening { since_ms: u64 },
-    AwaitingChallenge { since_ms: u64 },
-    AwaitingSignature { challenge: Challenge, since_ms: u64 },
-    AwaitingHello { request_id: String },
+    Opening {
+        since_ms: u64,
+    },
+    AwaitingChallenge {
+        since_ms: u64,
+    },
+    AwaitingSignature {
+        challenge: Challenge,
+        since_ms: u64,
+    },
+    AwaitingHello {
+        request_id: String,
+    },
     Connected,
     /// Closed; the next try is due at `at_ms`.
-    Waiting { at_ms: u64 },
+    Waiting {
+        at_ms: u64,
+    },
     /// `Close` was asked for; `on_close` will follow.
     Closing,
 }
@@ -213,7 +238,14 @@ impl Connection {
         };
         match next_step(&self.backoff, &cause, self.retries) {
             Reconnect::After { ms } => {
-                if matches!(cause, CloseCause::Lost | CloseCause::RetryAfter { .. }) {
+                if matches!(
+                    cause,
+                    CloseCause::Lost
+                        | CloseCause::RetryAfter { .. }
+                        | CloseCause::Shutdown {
+                            restart_expected_ms: None
+                        }
+                ) {
                     self.retries += 1;
                 }
                 self.phase = Phase::Waiting {
@@ -221,7 +253,10 @@ impl Connection {
                 };
                 let message = match cause {
                     CloseCause::Renegotiate => format!("speaking protocol {} instead", self.protocol),
-                    _ => format!("{why}; next try in {} ms ({} of {})", ms, self.retries, self.backoff.max_tries),
+                    CloseCause::Shutdown {
+                        restart_expected_ms: Some(_),
+                    } => format!("{why}; the gateway restarts; next try in {ms} ms"),
+                    _ => format!("{why}; try {} of {} in {ms} ms", self.retries, self.backoff.max_tries),
                 };
                 self.state(ConnectionState::Connecting, Some(message));
             }
@@ -387,7 +422,8 @@ impl Connection {
     fn send_connect(&mut self, signed: Option<(&Challenge, &str)>) {
         let params = connect_params(&self.options, self.protocol, signed);
         let id = self.pending.start("connect", self.now_ms, HANDSHAKE_TIMEOUT_MS);
-        self.outputs.push(ConnectionOutput::Send(request_text(&id, "connect", &params)));
+        self.outputs
+            .push(ConnectionOutput::Send(request_text(&id, "connect", &params)));
         self.phase = Phase::AwaitingHello { request_id: id };
     }
 

@@ -11,7 +11,11 @@ pub const DEFAULT_MAX_PAYLOAD: usize = 25 * 1024 * 1024;
 #[derive(Clone, Debug, PartialEq)]
 pub enum Frame {
     /// A request. The gateway sends none to operators; kept so such a frame is recognised.
-    Request { id: String, method: String, params: Value },
+    Request {
+        id: String,
+        method: String,
+        params: Value,
+    },
     Response(Response),
     Event(EventFrame),
 }
@@ -86,7 +90,10 @@ impl fmt::Display for GatewayError {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum FrameError {
-    TooLarge { bytes: usize, limit: usize },
+    TooLarge {
+        bytes: usize,
+        limit: usize,
+    },
     NotJson(String),
     /// Valid JSON, but not a frame: why.
     Malformed(String),

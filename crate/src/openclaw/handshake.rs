@@ -294,7 +294,12 @@ impl Hello {
         }
         let defaults = Policy::default();
         let policy = payload.get("policy");
-        let policy_number = |key: &str| policy.and_then(|p| p.get(key)).and_then(Value::as_u64).filter(|n| *n > 0);
+        let policy_number = |key: &str| {
+            policy
+                .and_then(|p| p.get(key))
+                .and_then(Value::as_u64)
+                .filter(|n| *n > 0)
+        };
         let strings = |value: Option<&Value>| -> Vec<String> {
             value
                 .and_then(Value::as_array)
@@ -302,10 +307,20 @@ impl Hello {
                 .unwrap_or_default()
         };
         let auth = payload.get("auth");
-        let auth_text = |key: &str| auth.and_then(|a| a.get(key)).and_then(Value::as_str).map(str::to_string);
+        let auth_text = |key: &str| {
+            auth.and_then(|a| a.get(key))
+                .and_then(Value::as_str)
+                .map(str::to_string)
+        };
         Some(Hello {
-            protocol: payload.get("protocol").and_then(Value::as_u64).unwrap_or(LEGACY_PROTOCOL),
-            server_version: payload.pointer("/server/version").and_then(Value::as_str).map(str::to_string),
+            protocol: payload
+                .get("protocol")
+                .and_then(Value::as_u64)
+                .unwrap_or(LEGACY_PROTOCOL),
+            server_version: payload
+                .pointer("/server/version")
+                .and_then(Value::as_str)
+                .map(str::to_string),
             role: auth_text("role"),
             scopes: strings(auth.and_then(|a| a.get("scopes"))),
             device_token: auth_text("deviceToken"),

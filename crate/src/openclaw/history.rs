@@ -34,7 +34,10 @@ impl History {
                     .map(|m| HistoryMessage {
                         role: text(m, "role").unwrap_or_default(),
                         text: message_text(m).unwrap_or_default(),
-                        run_id: m.pointer("/__openclaw/runId").and_then(Value::as_str).map(str::to_string),
+                        run_id: m
+                            .pointer("/__openclaw/runId")
+                            .and_then(Value::as_str)
+                            .map(str::to_string),
                         stop_reason: text(m, "stopReason"),
                     })
                     .collect()

@@ -27,7 +27,11 @@ pub fn options_from_json(value: &Value) -> Result<(ConnectOptions, Backoff), Str
     let device = match value.get("device") {
         None | Some(Value::Null) => None,
         Some(device) => Some(DeviceIdentity {
-            id: device.get("id").and_then(Value::as_str).ok_or("device.id is missing")?.into(),
+            id: device
+                .get("id")
+                .and_then(Value::as_str)
+                .ok_or("device.id is missing")?
+                .into(),
             public_key: device
                 .get("publicKey")
                 .and_then(Value::as_str)
@@ -47,7 +51,8 @@ pub fn options_from_json(value: &Value) -> Result<(ConnectOptions, Backoff), Str
     };
     options.device = device.or(options.device);
     if let Some(id) = text("clientId") {
-        options.client_id = ClientId::parse(&id).ok_or_else(|| format!("client id {id:?} is not one the gateway accepts"))?;
+        options.client_id =
+            ClientId::parse(&id).ok_or_else(|| format!("client id {id:?} is not one the gateway accepts"))?;
     }
     if let Some(mode) = text("clientMode") {
         options.client_mode =
@@ -93,9 +98,13 @@ pub fn output_json(output: &ClientOutput) -> Value {
         ClientOutput::History(history) => json!({"type": "history", "history": history_json(history)}),
         ClientOutput::Response { id, method, result } => match result {
             Ok(payload) => json!({"type": "response", "id": id, "method": method, "ok": true, "payload": payload}),
-            Err(error) => json!({"type": "response", "id": id, "method": method, "ok": false, "error": error_json(error)}),
+            Err(error) => {
+                json!({"type": "response", "id": id, "method": method, "ok": false, "error": error_json(error)})
+            }
         },
-        ClientOutput::NodeInvoke { id, command } => json!({"type": "nodeInvoke", "id": id, "command": command_json(command)}),
+        ClientOutput::NodeInvoke { id, command } => {
+            json!({"type": "nodeInvoke", "id": id, "command": command_json(command)})
+        }
         ClientOutput::Log(message) => json!({"type": "log", "message": message}),
     }
 }
@@ -142,7 +151,11 @@ pub fn reply_from_json(command: &str, value: &Value) -> Result<Reply, String> {
             _ => Reply::File(Err(error)),
         });
     }
-    let part = |key: &str| value.get(key).ok_or_else(|| format!("the answer to {command} has no {key}"));
+    let part = |key: &str| {
+        value
+            .get(key)
+            .ok_or_else(|| format!("the answer to {command} has no {key}"))
+    };
     Ok(match command {
         "system.run.prepare" => {
             let plan = part("plan")?;

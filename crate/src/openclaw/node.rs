@@ -33,10 +33,15 @@ pub struct Invocation {
 pub enum Command {
     RunPrepare(RunPrepare),
     Run(RunRequest),
-    Which { bins: Vec<String> },
+    Which {
+        bins: Vec<String>,
+    },
     FileFetch(FileFetch),
     /// Anything else: answered "unsupported" unless the handler knows it.
-    Other { command: String, params: Value },
+    Other {
+        command: String,
+        params: Value,
+    },
 }
 
 /// `system.run.prepare`: the agent wants to run a command.
@@ -176,7 +181,9 @@ impl NodeSession {
             }
             Err(None) => return None,
         };
-        let Invocation { id, node_id, command, .. } = invocation;
+        let Invocation {
+            id, node_id, command, ..
+        } = invocation;
         let answered = match command {
             Command::RunPrepare(request) => match handler.prepare(&id, &request) {
                 Answer::Now(result) => Some(self.plan_reply(result)),
@@ -288,7 +295,12 @@ pub fn parse_invocation(payload: &Value) -> Result<Invocation, Option<(String, S
         "system.run" => Command::Run(RunRequest {
             argv: strings("command"),
             raw_command: text(&params, "rawCommand"),
-            cwd: text(&params, "cwd").or_else(|| params.pointer("/systemRunPlan/cwd").and_then(Value::as_str).map(str::to_string)),
+            cwd: text(&params, "cwd").or_else(|| {
+                params
+                    .pointer("/systemRunPlan/cwd")
+                    .and_then(Value::as_str)
+                    .map(str::to_string)
+            }),
             timeout_ms: params.get("timeoutMs").and_then(Value::as_u64),
             run_id: text(&params, "runId"),
         }),

@@ -53,7 +53,9 @@ pub enum CloseCause {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Reconnect {
-    After { ms: u64 },
+    After {
+        ms: u64,
+    },
     /// Give up: the connection is in error until the user connects again.
     GiveUp,
     /// Stay disconnected (manual or fatal).

@@ -48,24 +48,70 @@ pub fn chat_turn() -> Vec<String> {
     let agent = |seq: u64, pseq: u64, stream: &str, data: Value| {
         json!({"type":"event","event":"agent","payload":{"runId":RUN,"stream":stream,"data":data,"sessionKey":SESSION,"agentId":"main","seq":pseq,"ts":1795341849002u64,"isHeartbeat":false},"seq":seq}).to_string()
     };
-    let message = |text: &str| json!({"role":"assistant","content":[{"type":"text","text":text}],"timestamp":1795341849007u64});
+    let message =
+        |text: &str| json!({"role":"assistant","content":[{"type":"text","text":text}],"timestamp":1795341849007u64});
     vec![
         chat(6, json!({"seq":1,"state":"status","phase":"preparing_workspace"})),
         agent(7, 1, "run_status", json!({"phase":"preparing_workspace"})),
         chat(8, json!({"seq":2,"state":"status","phase":"preparing_context"})),
-        agent(10, 3, "lifecycle", json!({"phase":"start","startedAt":1795341848516u64})),
+        agent(
+            10,
+            3,
+            "lifecycle",
+            json!({"phase":"start","startedAt":1795341848516u64}),
+        ),
         chat(11, json!({"seq":4,"state":"status","phase":"starting_model"})),
-        agent(17, 6, "assistant", json!({"text":"Hello","delta":"Hello","itemId":"c6c7:1"})),
-        chat(18, json!({"seq":6,"state":"delta","deltaText":"Hello","message":message("Hello")})),
-        agent(19, 9, "assistant", json!({"text":"Hello from the fake","delta":" from the fake","itemId":"c6c7:1"})),
-        chat(20, json!({"seq":9,"state":"delta","deltaText":" from the fake","message":message("Hello from the fake")})),
-        agent(21, 11, "assistant", json!({"text":"Hello from the fake LLM. This","delta":" LLM. This","itemId":"c6c7:1"})),
-        chat(22, json!({"seq":12,"state":"delta","deltaText":" LLM. This reply","message":message("Hello from the fake LLM. This reply")})),
-        agent(23, 13, "assistant", json!({"text":"Hello from the fake LLM. This reply was","delta":" reply was","itemId":"c6c7:1"})),
+        agent(
+            17,
+            6,
+            "assistant",
+            json!({"text":"Hello","delta":"Hello","itemId":"c6c7:1"}),
+        ),
+        chat(
+            18,
+            json!({"seq":6,"state":"delta","deltaText":"Hello","message":message("Hello")}),
+        ),
+        agent(
+            19,
+            9,
+            "assistant",
+            json!({"text":"Hello from the fake","delta":" from the fake","itemId":"c6c7:1"}),
+        ),
+        chat(
+            20,
+            json!({"seq":9,"state":"delta","deltaText":" from the fake","message":message("Hello from the fake")}),
+        ),
+        agent(
+            21,
+            11,
+            "assistant",
+            json!({"text":"Hello from the fake LLM. This","delta":" LLM. This","itemId":"c6c7:1"}),
+        ),
+        chat(
+            22,
+            json!({"seq":12,"state":"delta","deltaText":" LLM. This reply","message":message("Hello from the fake LLM. This reply")}),
+        ),
+        agent(
+            23,
+            13,
+            "assistant",
+            json!({"text":"Hello from the fake LLM. This reply was","delta":" reply was","itemId":"c6c7:1"}),
+        ),
         agent(25, 18, "usage", json!({"outputTokens":20})),
-        agent(29, 21, "lifecycle", json!({"stopReason":"stop","aborted":false,"phase":"end"})),
-        chat(30, json!({"seq":21,"state":"delta","deltaText":" was streamed token by token.","message":message("Hello from the fake LLM. This reply was streamed token by token.")})),
-        chat(31, json!({"seq":21,"state":"final","stopReason":"stop","message":message("Hello from the fake LLM. This reply was streamed token by token.")})),
+        agent(
+            29,
+            21,
+            "lifecycle",
+            json!({"stopReason":"stop","aborted":false,"phase":"end"}),
+        ),
+        chat(
+            30,
+            json!({"seq":21,"state":"delta","deltaText":" was streamed token by token.","message":message("Hello from the fake LLM. This reply was streamed token by token.")}),
+        ),
+        chat(
+            31,
+            json!({"seq":21,"state":"final","stopReason":"stop","message":message("Hello from the fake LLM. This reply was streamed token by token.")}),
+        ),
     ]
 }
 
