@@ -289,6 +289,27 @@ fn a_manual_disconnect_stops_reconnecting() {
 }
 
 #[test]
+fn a_manual_disconnect_while_closing_for_a_retry_stops_the_retry() {
+    let mut connection = Connection::new(operator(), Backoff::default());
+    connection.connect(0);
+    let connect = open_and_challenge(&mut connection, 0);
+    let starting =
+        json!({"code":"UNAVAILABLE","message":"gateway starting; retry shortly","retryable":true,"retryAfterMs":500});
+    connection.on_frame(&refusal(connect["id"].as_str().unwrap(), starting));
+    assert!(matches!(
+        connection.take_outputs().last(),
+        Some(ConnectionOutput::Close { .. })
+    ));
+    connection.disconnect();
+    connection.on_close(1013, "", 10);
+    assert_eq!(
+        states(&connection.take_outputs()),
+        vec![(ConnectionState::Disconnected, None)]
+    );
+    assert_eq!(connection.next_wakeup(), None);
+}
+
+#[test]
 fn a_shutdown_waits_for_the_announced_restart() {
     let mut connection = connected(operator());
     connection.on_frame(

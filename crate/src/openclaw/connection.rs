@@ -180,7 +180,10 @@ impl Connection {
     /// The user disconnects: no reconnect follows.
     pub fn disconnect(&mut self) {
         match self.phase {
-            Phase::Idle | Phase::Closing => {}
+            Phase::Idle => {}
+            // Already closing for another reason (a refusal, a timeout): the user's wins, so
+            // no reconnect follows the close.
+            Phase::Closing => self.close_cause = Some(CloseCause::Manual),
             Phase::Waiting { .. } => {
                 self.phase = Phase::Idle;
                 self.state(ConnectionState::Disconnected, None);
