@@ -310,6 +310,23 @@ fn a_manual_disconnect_while_closing_for_a_retry_stops_the_retry() {
 }
 
 #[test]
+fn a_refusal_arriving_after_a_manual_disconnect_does_not_bring_a_retry() {
+    let mut connection = Connection::new(operator(), Backoff::default());
+    connection.connect(0);
+    let connect = open_and_challenge(&mut connection, 0);
+    connection.disconnect();
+    let starting = json!({"code":"UNAVAILABLE","message":"starting","retryable":true,"retryAfterMs":500});
+    connection.on_frame(&refusal(connect["id"].as_str().unwrap(), starting));
+    connection.on_close(1000, "", 10);
+    let outputs = connection.take_outputs();
+    assert!(outputs
+        .iter()
+        .any(|o| matches!(o, ConnectionOutput::Dropped { why } if why.contains("after the socket was closed"))));
+    assert_eq!(states(&outputs), vec![(ConnectionState::Disconnected, None)]);
+    assert_eq!(connection.next_wakeup(), None);
+}
+
+#[test]
 fn a_shutdown_waits_for_the_announced_restart() {
     let mut connection = connected(operator());
     connection.on_frame(

@@ -168,7 +168,7 @@ test('a gateway still starting is tried again, and a manual disconnect stops the
   await session.waitFor(() => gateway.connections.length >= 2, 'a second try');
   await session.run({ op: 'disconnect' });
   const tries = gateway.connections.length;
-  await session.waitFor(() => session.state === 'disconnected', 'disconnected');
+  await session.waitFor(() => session.state === 'disconnected', 'disconnected', 10_000);
   await new Promise((resolve) => setTimeout(resolve, 2500));
   assert.equal(gateway.connections.length, tries, 'no try after the disconnect');
 });

@@ -205,6 +205,11 @@ impl Connection {
 
     /// One text frame from the socket. Never panics, whatever the text.
     pub fn on_frame(&mut self, text: &str) {
+        if matches!(self.phase, Phase::Closing | Phase::Idle | Phase::Waiting { .. }) {
+            // The socket is going (or gone): what it still delivers changes nothing, least of
+            // all why it closes (a refusal arriving after the user's disconnect).
+            return self.dropped("frame after the socket was closed".into());
+        }
         self.last_frame_ms = self.now_ms;
         let limit = self.policy.max_payload.max(DEFAULT_MAX_PAYLOAD);
         match parse_frame(text, limit) {
