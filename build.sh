@@ -37,7 +37,7 @@ VSCODE_TOOLS="$CACHE/code-server-$CODE_SERVER_VERSION"   # code-server and playw
 VSCE_VERSION=3.9.1                           # 4.x needs Node 22
 VSCE_DIR="$CACHE/vsce-$VSCE_VERSION"
 # Bundled entry points: extension/src/bin/NAME.ts -> dist/NAME.js (add new ones here).
-BUNDLES=(tether-mcp tether-cli)
+BUNDLES=(tether-mcp tether-cli tether-mcp-bridge)
 
 STARTED=$(date +%s)
 step() { printf '==> %s\n' "$*"; }
@@ -204,6 +204,39 @@ claude_cli_in() {
     fi
   done
   return 1
+}
+
+# The real ACP agents tests/acp drives, each pinned and installed once into its own cache folder:
+# claude-agent-acp without the SDK's bundled native CLI (~320 MB; it runs the pinned Claude Code
+# above through CLAUDE_CODE_EXECUTABLE), gemini-cli without its optional native modules (pty,
+# keychain), and codex-acp with the codex build it was verified with (its own range would take a
+# newer one). Exports TETHER_ACP_CLAUDE_AGENT, TETHER_ACP_GEMINI and TETHER_ACP_CODEX, their entry
+# scripts (a caller's own values win). Tries them all; fails when one could not be installed, so
+# only the suites that need it fail.
+ensure_acp_agents() {
+  local spec var folder entry flags packages dir failed=()
+  for spec in \
+    "TETHER_ACP_CLAUDE_AGENT|claude-agent-acp-0.101.0|@agentclientprotocol/claude-agent-acp/dist/index.js|--omit=optional|@agentclientprotocol/claude-agent-acp@0.101.0" \
+    "TETHER_ACP_GEMINI|gemini-cli-0.61.0|@google/gemini-cli/bundle/gemini.js|--omit=optional|@google/gemini-cli@0.61.0" \
+    "TETHER_ACP_CODEX|codex-acp-2.6.0|@agentclientprotocol/codex-acp/dist/index.js||@agentclientprotocol/codex-acp@2.6.0 @openai/codex@0.166.0"; do
+    IFS='|' read -r var folder entry flags packages <<<"$spec"
+    [[ -n "${!var:-}" ]] && continue
+    dir="$CACHE/$folder"
+    if [[ ! -f "$dir/node_modules/$entry" || "$(cat "$dir/.tether-installed" 2>/dev/null)" != "$packages" ]]; then
+      step "installing $packages into $dir (once)"
+      mkdir -p "$dir"
+      # shellcheck disable=SC2086 # flags and packages are word lists on purpose
+      if (cd "$dir" && { [[ -f package.json ]] || printf '{"name":"tether-acp-agent","private":true}\n' >package.json; } &&
+        run npm install --no-audit --no-fund --save-exact $flags $packages) && [[ -f "$dir/node_modules/$entry" ]]; then
+        printf '%s' "$packages" >"$dir/.tether-installed"
+      else
+        failed+=("$packages")
+        continue
+      fi
+    fi
+    export "$var=$dir/node_modules/$entry"
+  done
+  ((${#failed[@]} == 0)) || { printf 'build.sh: could not install %s\n' "${failed[*]}" >&2; return 1; }
 }
 
 # The real OpenClaw gateway for tests/openclaw, with the Node 24 it needs (its engines say
@@ -499,6 +532,7 @@ run_tests() {
   # Here rather than in a suite (a pipeline's subshell), so the exports reach the suites. A tool
   # that cannot be installed fails the suites that need it, with the reason, not the whole run.
   ensure_claude_cli || echo "build.sh: Claude Code $CLAUDE_VERSION could not be installed; the suites that need it will fail" >&2
+  ensure_acp_agents || echo "build.sh: an ACP agent could not be installed; the suites that need it will fail" >&2
   ensure_openclaw_gateway || echo "build.sh: Node $OPENCLAW_NODE_VERSION and openclaw@$OPENCLAW_VERSION could not be installed; the openclaw suite will fail" >&2
   VSCODE_TOOLS_ERROR=""
   ensure_vscode_tools || VSCODE_TOOLS_ERROR="npm install failed; see the output above"
@@ -525,6 +559,10 @@ run_tests() {
     node --test --test-reporter=tap --test-concurrency=1 --test-timeout=300000 tests/e2e/*.test.mjs
   suite integration node --needs needs_dist --needs needs_claude --expect 'tests/integration/*.test.mjs' -- \
     node --test --test-reporter=tap --test-timeout=180000 tests/integration/*.test.mjs
+  suite differential node --needs needs_dist --needs needs_claude --expect 'tests/differential/*.test.mjs' -- \
+    node --test --test-reporter=tap --test-timeout=600000 tests/differential/*.test.mjs
+  suite acp node --needs needs_dist --expect 'tests/acp/*.test.mjs' -- \
+    node --test --test-reporter=tap --test-concurrency=1 --test-timeout=300000 tests/acp/*.test.mjs
   suite openclaw node --needs needs_openclaw_gateway --expect 'tests/openclaw/*.test.mjs' -- \
     node --test --test-reporter=tap --test-concurrency=1 --test-timeout=300000 tests/openclaw/*.test.mjs
 

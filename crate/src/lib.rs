@@ -2,6 +2,7 @@
 //! file cache and diffs. I/O-free logic generic over [`host::Host`]; the wasm-bindgen boundary
 //! lives in `wasm.rs` alone.
 
+pub mod acp;
 pub mod agent;
 pub mod cache;
 pub mod claude;

@@ -438,19 +438,19 @@ fn accept_edits_mode_still_asks_for_an_edit_outside_the_workspace() {
 #[test]
 fn an_edit_that_cannot_be_computed_is_allowed_and_its_call_reports_the_tools_error() {
     let ws = Workspace::new();
-    ws.write("src/lib.rs", "fn old() {}\n");
+    ws.write("src/lib.rs", "fn new() {}\n");
     let agent = ws.agent();
-    // Not read first: the tool refuses, and says why.
+    // The old string is not in the file: the tool refuses, and says why.
     let out = block_on(agent.on_line(&can_use_tool("perm-1", "Edit", edit_input(&ws), "toolu_edit")));
     assert_eq!(control_response(&out, "perm-1")["behavior"], "allow");
     assert!(events(&out).is_empty(), "{out:?}");
-    // Even if the file was read meanwhile, the unreviewed change is not written.
-    read_through_agent(&agent, &ws.path("src/lib.rs"));
+    // Even if the file now holds it, the unreviewed change is not written.
+    ws.write("src/lib.rs", "fn old() {}\n");
     let out = block_on(agent.on_line(&tools_call("call-2", "Edit", edit_input(&ws), "toolu_edit")));
     let result = &control_response(&out, "call-2")["mcp_response"]["result"];
     assert_eq!(result["isError"], true, "{result}");
     assert!(
-        result["content"][0]["text"].as_str().unwrap().contains("read"),
+        result["content"][0]["text"].as_str().unwrap().contains("not found"),
         "{result}"
     );
     assert_eq!(ws.read("src/lib.rs").unwrap(), "fn old() {}\n");

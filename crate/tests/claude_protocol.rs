@@ -979,6 +979,9 @@ fn initialize_declares_server_manifest_guard_agents_and_prompt() {
         body["hooks"],
         json!({"PreToolUse":[{"matcher":".*","hookCallbackIds":["tether-guard"]}]})
     );
+    assert_eq!(body["toolAliases"]["Read"], "mcp__tether__Read");
+    assert_eq!(body["toolAliases"]["Bash"], "mcp__tether__Bash");
+    assert_eq!(body["toolAliases"].as_object().unwrap().len(), 11);
     for agent in ["Explore", "Plan"] {
         assert_eq!(
             body["agents"][agent]["tools"],

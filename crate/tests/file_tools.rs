@@ -193,7 +193,8 @@ fn read_refuses_binary_files() {
     let ws = Workspace::new();
     let path = ws.put("blob.bin", b"\x00\x01\x02\x03binary\x00");
     let message = ws.err("Read", json!({"file_path": path}));
-    assert!(message.starts_with("This tool cannot read binary files. The file appears to be a binary .bin file"));
+    assert!(message
+        .starts_with("<tool_use_error>This tool cannot read binary files. The file appears to be a binary .bin file"));
 }
 
 #[test]
@@ -299,13 +300,13 @@ fn read_renders_notebook_cells_with_their_outputs() {
 }
 
 #[test]
-fn read_refuses_a_directory_and_points_to_ls() {
+fn read_of_a_directory_fails_as_the_cli_does() {
     let ws = Workspace::new();
     fs::create_dir(ws.path("sub")).unwrap();
     let message = ws.err("Read", json!({"file_path": ws.path("sub")}));
-    assert!(
-        message.contains("is a directory, not a file. Use the LS tool or Glob"),
-        "{message}"
+    assert_eq!(
+        message,
+        format!("EISDIR: illegal operation on a directory, read '{}'", ws.path("sub"))
     );
 }
 
@@ -402,17 +403,33 @@ fn read_of_a_10mb_file_refuses_without_limit_and_reads_with_offset_and_limit() {
 }
 
 #[test]
-fn read_without_limit_stops_at_2000_lines_and_says_how_to_go_on() {
+fn read_without_limit_returns_every_line_within_the_limits() {
     let ws = Workspace::new();
     let text: String = (1..=2500).map(|i| format!("{i}\n")).collect();
     let path = ws.put("long.txt", text);
     let out = ws.read(&path);
-    assert_eq!(structured(&out)["file"]["numLines"], 2000);
-    let Content::Text(banner) = &out.content[1] else {
-        panic!("expected a banner")
-    };
-    assert!(banner.contains("showing lines 1-2000 of 2501 total"), "{banner}");
-    assert!(banner.contains("Call Read with offset=2001 limit=2000"), "{banner}");
+    assert_eq!(structured(&out)["file"]["numLines"], 2501);
+    assert_eq!(out.content.len(), 1, "no banner");
+    assert!(out.text_content().ends_with("2500\t2500\n2501\t"));
+}
+
+#[test]
+fn read_from_offset_zero_numbers_the_lines_from_zero() {
+    let ws = Workspace::new();
+    let path = ws.put("a.txt", "one\ntwo\nthree\n");
+    let out = ws.ok("Read", json!({"file_path": path, "offset": 0, "limit": 2}));
+    assert_eq!(out.text_content(), "0\tone\n1\ttwo");
+}
+
+#[test]
+fn read_over_the_size_limit_points_to_allow_large_which_reads_it() {
+    let ws = Workspace::new();
+    let text: String = (1..=30000).map(|i| format!("row {i} zzzz\n")).collect();
+    let path = ws.put("huge.txt", text);
+    let message = ws.err("Read", json!({"file_path": path}));
+    assert!(message.ends_with("call Read again with allow_large: true \u{2014} only if you genuinely need all of it or the user asked for the whole file."), "{message}");
+    let out = ws.ok("Read", json!({"file_path": path, "allow_large": true}));
+    assert!(out.text_content().starts_with("1\trow 1 zzzz\n"));
 }
 
 #[test]
@@ -453,19 +470,25 @@ fn write_creates_a_new_file_and_its_directories() {
 }
 
 #[test]
-fn write_refuses_an_existing_file_that_was_not_read() {
+fn write_over_an_unread_workspace_file_is_allowed_but_not_over_an_unread_notebook() {
     let ws = Workspace::new();
-    let path = ws.put("keep.txt", "precious\n");
-    let message = ws.err("Write", json!({"file_path": path, "content": "gone"}));
+    let path = ws.put("keep.txt", "old\n");
+    let out = ws.ok("Write", json!({"file_path": path, "content": "new\n"}));
+    assert!(out
+        .text_content()
+        .starts_with(&format!("The file {path} has been updated successfully.")));
+    assert_eq!(ws.bytes("keep.txt"), b"new\n");
+    let notebook = ws.put("nb.ipynb", NOTEBOOK);
+    let message = ws.err("Write", json!({"file_path": notebook, "content": "{}"}));
     assert_eq!(
         message,
-        "File has not been read yet. Read it first before writing to it."
+        "<tool_use_error>File has not been read yet. Read it first before writing to it.</tool_use_error>"
     );
-    assert_eq!(ws.bytes("keep.txt"), b"precious\n");
+    assert_eq!(ws.bytes("nb.ipynb"), NOTEBOOK.as_bytes());
 }
 
 #[test]
-fn write_over_a_read_file_keeps_its_bom_and_crlf() {
+fn write_over_a_read_file_keeps_its_bom_and_writes_the_line_breaks_as_given() {
     let ws = Workspace::new();
     let path = ws.put("win.txt", b"\xEF\xBB\xBFold\r\ntext\r\n");
     ws.read(&path);
@@ -473,7 +496,7 @@ fn write_over_a_read_file_keeps_its_bom_and_crlf() {
     assert!(out
         .text_content()
         .starts_with(&format!("The file {path} has been updated successfully.")));
-    assert_eq!(ws.bytes("win.txt"), b"\xEF\xBB\xBFnew\r\ntext\r\n");
+    assert_eq!(ws.bytes("win.txt"), b"\xEF\xBB\xBFnew\ntext\n");
     let s = structured(&out);
     assert_eq!(s["type"], "update");
     assert_eq!(s["originalFile"], "old\ntext\n");
@@ -488,7 +511,10 @@ fn write_refuses_a_file_changed_since_it_was_read() {
     fs::write(&path, "version two\n").unwrap();
     bump_mtime(&path);
     let message = ws.err("Write", json!({"file_path": path, "content": "mine\n"}));
-    assert!(message.starts_with("File has been modified since read"), "{message}");
+    assert!(
+        message.starts_with("<tool_use_error>File has been modified since read"),
+        "{message}"
+    );
     assert_eq!(ws.bytes("a.txt"), b"version two\n");
 }
 
@@ -576,7 +602,7 @@ fn edit_refuses_an_ambiguous_match_with_the_count() {
     );
     assert_eq!(
         message,
-        "Found 3 matches of the string to replace, but replace_all is false. To replace all occurrences, set replace_all to true. To replace only one occurrence, please provide more context to uniquely identify the instance.\nString: x = 1"
+        "<tool_use_error>Found 3 matches of the string to replace, but replace_all is false. To replace all occurrences, set replace_all to true. To replace only one occurrence, please provide more context to uniquely identify the instance.\nString: x = 1</tool_use_error>"
     );
     assert_eq!(ws.bytes("a.txt"), b"x = 1\nx = 1\nx = 1\n");
 }
@@ -606,7 +632,10 @@ fn edit_reports_a_string_that_is_not_in_the_file() {
         "Edit",
         json!({"file_path": path, "old_string": "xyz", "new_string": "q"}),
     );
-    assert_eq!(message, "String to replace not found in file.\nString: xyz");
+    assert_eq!(
+        message,
+        "<tool_use_error>String to replace not found in file.\nString: xyz</tool_use_error>"
+    );
 }
 
 #[test]
@@ -620,30 +649,46 @@ fn edit_refuses_identical_old_and_new_strings() {
     );
     assert_eq!(
         message,
-        "No changes to make: old_string and new_string are exactly the same."
+        "<tool_use_error>No changes to make: old_string and new_string are exactly the same.</tool_use_error>"
     );
 }
 
 #[test]
-fn edit_requires_the_file_to_have_been_read() {
+fn edit_of_an_unread_workspace_file_applies_without_claiming_the_file_is_in_context() {
     let ws = Workspace::new();
     let path = ws.put("a.txt", "abc\n");
-    let message = ws.err(
+    let out = ws.ok(
         "Edit",
         json!({"file_path": path, "old_string": "abc", "new_string": "d"}),
     );
     assert_eq!(
-        message,
-        "File has not been read yet. Read it first before writing to it."
+        out.text_content(),
+        format!("The file {path} has been updated successfully.")
     );
+    assert_eq!(ws.bytes("a.txt"), b"d\n");
 }
 
 #[test]
-fn edit_refuses_a_file_modified_on_disk_since_it_was_read() {
+fn edit_of_a_file_modified_on_disk_since_it_was_read_applies_when_it_still_can_and_says_so() {
     let ws = Workspace::new();
     let path = ws.put("a.txt", "abc\n");
     ws.read(&path);
     fs::write(&path, "abc\nadded by someone\n").unwrap();
+    bump_mtime(&path);
+    let out = ws.ok(
+        "Edit",
+        json!({"file_path": path, "old_string": "abc", "new_string": "d"}),
+    );
+    assert!(out.text_content().ends_with("the edit applied cleanly, but the file contains other changes not in your context. Read it before edits that depend on surrounding content.)"), "{}", out.text_content());
+    assert_eq!(ws.bytes("a.txt"), b"d\nadded by someone\n");
+}
+
+#[test]
+fn edit_refuses_a_file_modified_on_disk_since_it_was_read_when_the_old_string_is_gone() {
+    let ws = Workspace::new();
+    let path = ws.put("a.txt", "abc\n");
+    ws.read(&path);
+    fs::write(&path, "xyz\nadded by someone\n").unwrap();
     bump_mtime(&path);
     let message = ws.err(
         "Edit",
@@ -651,9 +696,9 @@ fn edit_refuses_a_file_modified_on_disk_since_it_was_read() {
     );
     assert_eq!(
         message,
-        "File has been modified since read, either by the user or by a linter. Read it again before attempting to write it."
+        "<tool_use_error>File has been modified since read, either by the user or by a linter. Read it again before attempting to write it.</tool_use_error>"
     );
-    assert_eq!(ws.bytes("a.txt"), b"abc\nadded by someone\n");
+    assert_eq!(ws.bytes("a.txt"), b"xyz\nadded by someone\n");
 }
 
 #[test]
@@ -743,7 +788,10 @@ fn edit_with_an_empty_old_string_refuses_an_existing_file() {
     let path = ws.put("a.txt", "content\n");
     ws.read(&path);
     let message = ws.err("Edit", json!({"file_path": path, "old_string": "", "new_string": "x"}));
-    assert_eq!(message, "Cannot create new file - file already exists.");
+    assert_eq!(
+        message,
+        "<tool_use_error>Cannot create new file - file already exists.</tool_use_error>"
+    );
 }
 
 #[test]
@@ -753,7 +801,7 @@ fn edit_of_a_missing_file_says_it_does_not_exist() {
         "Edit",
         json!({"file_path": ws.path("nope.txt"), "old_string": "a", "new_string": "b"}),
     );
-    assert!(message.starts_with("File does not exist. Note: your current working directory is"));
+    assert!(message.starts_with("<tool_use_error>File does not exist. Note: your current working directory is"));
 }
 
 #[test]
@@ -767,7 +815,7 @@ fn edit_refuses_notebooks_and_points_to_notebook_edit() {
     );
     assert_eq!(
         message,
-        "File is a Jupyter Notebook. Use the NotebookEdit to edit this file."
+        "<tool_use_error>File is a Jupyter Notebook. Use the NotebookEdit to edit this file.</tool_use_error>"
     );
 }
 
@@ -836,7 +884,7 @@ fn multi_edit_is_all_or_nothing_and_names_the_failing_edit() {
     );
     assert_eq!(
         message,
-        "edits[1] failed: String to replace not found in file.\nString: missing\nNo edits were applied; the file is unchanged."
+        "<tool_use_error>edits[1] failed: String to replace not found in file.\nString: missing\nNo edits were applied; the file is unchanged.</tool_use_error>"
     );
     assert_eq!(ws.bytes("m.txt"), b"one\ntwo\n");
 }
@@ -947,12 +995,18 @@ fn notebook_edit_reports_an_unknown_cell() {
         "NotebookEdit",
         json!({"notebook_path": path, "cell_id": "zzz", "new_source": "x"}),
     );
-    assert_eq!(message, "Cell with ID \"zzz\" not found in notebook.");
+    assert_eq!(
+        message,
+        "<tool_use_error>Cell with ID \"zzz\" not found in notebook.</tool_use_error>"
+    );
     let message = ws.err(
         "NotebookEdit",
         json!({"notebook_path": path, "cell_id": "cell-9", "new_source": "x"}),
     );
-    assert_eq!(message, "Cell with index 9 does not exist in notebook.");
+    assert_eq!(
+        message,
+        "<tool_use_error>Cell with index 9 does not exist in notebook.</tool_use_error>"
+    );
 }
 
 #[test]
@@ -978,7 +1032,7 @@ fn notebook_edit_requires_a_prior_read() {
     );
     assert_eq!(
         message,
-        "File has not been read yet. Read it first before writing to it."
+        "<tool_use_error>File has not been read yet. Read it first before writing to it.</tool_use_error>"
     );
 }
 
@@ -1109,12 +1163,12 @@ fn a_written_file_can_be_edited_without_reading_it_again() {
 // ---------------------------------------------------------------- specs
 
 #[test]
-fn file_tool_schemas_are_strict_draft_07_objects() {
+fn file_tool_schemas_are_strict_json_schema_2020_12_objects_as_the_clis() {
     for spec in tether_core::tools::specs().iter().take(5) {
         let schema = (spec.input_schema)();
         assert_eq!(schema["additionalProperties"], false, "{}", spec.name);
         assert_eq!(
-            schema["$schema"], "http://json-schema.org/draft-07/schema#",
+            schema["$schema"], "https://json-schema.org/draft/2020-12/schema",
             "{}",
             spec.name
         );
@@ -1127,4 +1181,41 @@ fn file_tool_schemas_are_strict_draft_07_objects() {
         json!(["file_path", "edits"]),
         "MultiEdit = {{file_path, edits: [{{old_string, new_string, replace_all?}}]}}"
     );
+}
+
+#[test]
+fn edit_matches_old_string_as_given_so_a_crlf_in_it_is_not_found() {
+    let ws = Workspace::new();
+    let path = ws.put("crlf.txt", "one\r\ntwo\r\n");
+    ws.read(&path);
+    let message = ws.err(
+        "Edit",
+        json!({"file_path": path, "old_string": "one\r\ntwo", "new_string": "1\r\n2"}),
+    );
+    assert!(
+        message.starts_with("<tool_use_error>String to replace not found in file."),
+        "{message}"
+    );
+    ws.ok(
+        "Edit",
+        json!({"file_path": path, "old_string": "one\ntwo", "new_string": "1\n2"}),
+    );
+    assert_eq!(ws.bytes("crlf.txt"), b"1\r\n2\r\n");
+}
+
+#[test]
+fn notebook_edit_turning_a_code_cell_to_markdown_keeps_its_emptied_run_fields() {
+    let ws = Workspace::new();
+    let path = ws.put("nb.ipynb", NOTEBOOK);
+    ws.read(&path);
+    ws.ok(
+        "NotebookEdit",
+        json!({"notebook_path": path, "cell_id": "calc", "new_source": "prose", "cell_type": "markdown"}),
+    );
+    let notebook: Value = serde_json::from_slice(&ws.bytes("nb.ipynb")).unwrap();
+    let cell = &notebook["cells"][1];
+    assert_eq!(cell["cell_type"], "markdown");
+    assert_eq!(cell["execution_count"], Value::Null);
+    assert_eq!(cell["outputs"], json!([]));
+    assert!(cell.as_object().unwrap().contains_key("execution_count"));
 }

@@ -1,18 +1,13 @@
-// The extension's entry point: everything lives in TetherController.
+// The extension's entry point: the context owns everything while the extension is active; the
+// commands are registered from their table.
 
 import type * as vscode from "vscode";
-import { TetherController } from "./controller";
-
-let controller: TetherController | undefined;
+import { registerCommands } from "./commands";
+import { Ctx } from "./ctx";
 
 export function activate(context: vscode.ExtensionContext): void {
-  const activatedAt: { startMs: number; endMs?: number } = { startMs: performance.now() };
-  controller = new TetherController(context, activatedAt);
-  context.subscriptions.push(controller);
-  activatedAt.endMs = performance.now();
-  controller.activated();
-}
-
-export function deactivate(): void {
-  controller = undefined;
+  const ctx = new Ctx(context, performance.now());
+  context.subscriptions.push(ctx);
+  ctx.subscribe(...registerCommands(ctx));
+  ctx.activated();
 }

@@ -1,15 +1,7 @@
 // Typed reading of the `tether.*` settings. Pure: it takes any `get(key)` source, so tests run it
 // without VS Code (the extension passes `workspace.getConfiguration("tether").get`).
 
-import type { PermissionMode } from "../../webview/src/protocol";
-
-export const PERMISSION_MODES: readonly PermissionMode[] = [
-  "default",
-  "acceptEdits",
-  "plan",
-  "dontAsk",
-  "bypassPermissions",
-];
+import { PERMISSION_MODES, type PermissionMode } from "./generated/core";
 
 export interface TetherSettings {
   /** Empty: find `claude` on PATH and in the usual install places. */
@@ -101,8 +93,4 @@ export function readSettings(get: SettingsSource): { settings: TetherSettings; p
     },
     problems,
   };
-}
-
-export function isPermissionMode(value: string): value is PermissionMode {
-  return (PERMISSION_MODES as readonly string[]).includes(value);
 }

@@ -3,7 +3,7 @@ import { mkdtempSync, utimesSync, writeFileSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { test } from "node:test";
-import { listSessions, projectDirName, transcriptToEvents } from "../src/chat/history";
+import { listSessions, projectDirName, transcriptToEntries } from "../src/chat/history";
 import { buildPrompt } from "../src/chat/prompt";
 import { transcriptToMarkdown } from "../src/chat/transcript";
 
@@ -24,14 +24,23 @@ test("the project folder name replaces every non-alphanumeric character with a d
   assert.equal(projectDirName("/tmp/my proj.v2"), "-tmp-my-proj-v2");
 });
 
-test("a transcript becomes user, assistant, tool call and result events; meta and torn lines are skipped", () => {
-  assert.deepEqual(transcriptToEvents(transcript), [
+test("a transcript becomes user, assistant, tool call and result entries; meta and torn lines are skipped", () => {
+  assert.deepEqual(transcriptToEntries(transcript), [
     { type: "userMessage", id: "history-user-1", text: "fix the bug" },
-    { type: "messageStart", id: "m1", role: "assistant" },
-    { type: "textDelta", messageId: "m1", text: "Looking." },
-    { type: "toolCallStart", toolCallId: "t1", name: "Read", input: { file_path: "/w/a" }, kind: "", title: "Read" },
-    { type: "toolCallResult", toolCallId: "t1", isError: false, content: "1\tx" },
-    { type: "messageStop", messageId: "m1" },
+    { type: "messageStart", messageId: "m1", parentToolUseId: null },
+    { type: "textDelta", messageId: "m1", text: "Looking.", parentToolUseId: null },
+    {
+      type: "toolCallStart",
+      id: "t1",
+      name: "Read",
+      input: { file_path: "/w/a" },
+      kind: "other",
+      title: "Read",
+      locations: [],
+      parentToolUseId: null,
+    },
+    { type: "toolCallResult", id: "t1", isError: false, content: "1\tx", structured: null, parentToolUseId: null },
+    { type: "messageStop", messageId: "m1", stopReason: null },
   ]);
 });
 
@@ -70,14 +79,19 @@ test("a file already @-mentioned in the text is not added again", () => {
   assert.equal(buildPrompt("look at @README.md", [{ kind: "file", path: "README.md" }]).text, "look at @README.md");
 });
 
-test("the Markdown export shows each tool call once, with its final title", () => {
+test("the Markdown export shows each tool call once, with its final title; notices are left out", () => {
   const md = transcriptToMarkdown([
     { type: "userMessage", id: "u", text: "go" },
-    { type: "messageStart", id: "m", role: "assistant" },
-    { type: "textDelta", messageId: "m", text: "Reading." },
-    { type: "toolCallStart", toolCallId: "t", name: "Read", input: {}, kind: "read", title: "Read" },
-    { type: "toolCallStart", toolCallId: "t", name: "Read", input: { file_path: "/w/a" }, kind: "", title: "Read a" },
+    { type: "messageStart", messageId: "m", parentToolUseId: null },
+    { type: "textDelta", messageId: "m", text: "Reading.", parentToolUseId: null },
+    { type: "toolCallStart", id: "t", name: "Read", input: {}, kind: "read", title: "Read", locations: [], parentToolUseId: null },
+    { type: "toolCallUpdate", id: "t", input: { file_path: "/w/a" }, title: "Read a", locations: [] },
     { type: "permissionResolved", requestId: "p", outcome: "denied", reason: "no" },
+    { type: "error", kind: "interrupted", severity: "notice", message: "Stopped.", hint: null },
+    { type: "error", kind: "api", severity: "error", message: "overloaded", hint: null },
   ]);
-  assert.equal(md, "# Tether session\n\n## You\n\ngo\n\n## Claude\n\nReading.\n\n> **Read** Read a\n\n> permission denied: no\n");
+  assert.equal(
+    md,
+    "# Tether session\n\n## You\n\ngo\n\n## Claude\n\nReading.\n\n> **Read** Read a\n\n> permission denied: no\n\n> **Error:** overloaded\n",
+  );
 });

@@ -1,5 +1,9 @@
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import * as path from "node:path";
 import { test } from "node:test";
+import { PERMISSION_MODE_INFO } from "../../webview/src/modes";
+import { PERMISSION_MODES } from "../src/generated/core";
 import { readSettings } from "../src/settings";
 
 const from = (values: Record<string, unknown>) => (key: string) => values[key];
@@ -64,4 +68,15 @@ test("environment entries with bad names or object values are skipped, the rest 
   const { settings, problems } = readSettings(from({ environment: { "BAD-NAME": "x", OK: "y", NESTED: { a: 1 } } }));
   assert.deepEqual(settings.environment, { OK: "y" });
   assert.equal(problems.length, 2);
+});
+
+test("the defaultMode setting and the mode pickers offer exactly the core's permission modes, in its order", () => {
+  // package.json is JSON and cannot import the generated list; this keeps it in step. The test
+  // runs bundled in target/ext-tests.
+  const manifest = JSON.parse(readFileSync(path.join(__dirname, "..", "..", "extension", "package.json"), "utf8"));
+  assert.deepEqual(manifest.contributes.configuration.properties["tether.defaultMode"].enum, PERMISSION_MODES);
+  assert.deepEqual(
+    PERMISSION_MODE_INFO.map((m) => m.id),
+    PERMISSION_MODES,
+  );
 });

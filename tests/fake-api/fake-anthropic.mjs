@@ -14,60 +14,33 @@
 //   node fake-anthropic.mjs --script script.json [--port 0] [--log requests.jsonl]
 //   prints {"port":N} on stdout, then serves until SIGTERM/SIGINT.
 //
-// A script is an array of turns (or {turns:[...]}). Each model request takes the first turn not yet
-// used whose `when` matches (a turn with `repeat: true` is never used up). A turn is one of:
+// A script is an array of turns (or {turns:[...]}), picked by `when` as script.mjs describes. A
+// turn is one of:
 //   { text: "..." }                                  → one text block, stop_reason end_turn
 //   { thinking: "...", text: "..." }                 → a thinking block, then text
 //   { text?: "...", toolUse: {name, input, id?} }    → optional text, then a tool_use, stop_reason tool_use
+//     (library use: `toolUse` may be a function of the request's facts, see `when`, returning
+//     {name, input}: a call built from the last tool result, e.g. an id it reported)
 //   { toolUses: [{name, input, id?}, ...] }          → several tool_use blocks in one reply
 //   { error: { status: 529, type?, message? } }      → an HTTP error (529 overloaded triggers api_retry)
-// `when` (all given conditions must hold):
-//   { lastToolResult: string|RegExp }  the last user message carries a tool_result whose text matches
-//   { lastUserText: string|RegExp }    the last user message's text blocks match
-//   { hasTool: "name" }                the request offers this tool
-//   { noTool: "name" }                 the request does not offer this tool (e.g. to tell subagents apart)
-//   { system: string|RegExp }          the system prompt matches
+// `when` sees the last *user* message (the CLI interleaves role:"system" messages), the tools
+// offered (`hasTool`/`noTool`, e.g. to tell subagents apart) and the system prompt.
 // When nothing matches, the reply is the text "(fake api: script exhausted)". Session-title
 // requests (sent without CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC) are answered aside, and
 // POST /v1/messages/count_tokens gets {"input_tokens":42}.
 // `delayMs` on a turn waits before answering.
 
-import http from "node:http";
 import { pathToFileURL } from "node:url";
-import fs from "node:fs";
+import { chunks, delay, runCli, scriptSlots, sendJson as json, sseHeaders, startRecordingServer, takeTurn } from "./script.mjs";
 
 const MODEL_FALLBACK = "claude-opus-5-5";
 
 export async function startFakeApi(script, options = {}) {
-  const turns = normalizeScript(script).map((turn) => ({ turn, used: false }));
-  const requests = [];
+  const turns = scriptSlots(script);
   let messageSeq = 0;
   let toolSeq = 0;
-  const log = options.log ?? (() => {});
 
-  const server = http.createServer((req, res) => {
-    const chunks = [];
-    req.on("data", (c) => chunks.push(c));
-    req.on("end", () => {
-      const raw = Buffer.concat(chunks).toString("utf8");
-      let body = null;
-      try {
-        body = raw ? JSON.parse(raw) : null;
-      } catch {
-        body = { unparsed: raw };
-      }
-      const url = new URL(req.url, "http://127.0.0.1");
-      const record = { method: req.method, path: url.pathname, query: url.search, headers: req.headers, body };
-      requests.push(record);
-      log(record);
-      handle(req.method, url.pathname, body, res).catch((e) => {
-        if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
-        res.end(JSON.stringify({ type: "error", error: { type: "api_error", message: String(e) } }));
-      });
-    });
-  });
-
-  async function handle(method, path, body, res) {
+  async function handle({ method, path, body }, res) {
     if (method === "HEAD") {
       res.writeHead(200);
       res.end();
@@ -89,10 +62,8 @@ export async function startFakeApi(script, options = {}) {
       else json(res, 200, message);
       return;
     }
-    const slot = pickTurn(turns, body);
-    const turn = slot?.turn ?? { text: "(fake api: script exhausted)" };
-    if (slot && !turn.repeat) slot.used = true;
-    if (turn.delayMs) await new Promise((r) => setTimeout(r, turn.delayMs));
+    const turn = takeTurn(turns, requestFacts(body)) ?? { text: "(fake api: script exhausted)" };
+    if (turn.delayMs) await delay(turn.delayMs);
     if (turn.error) {
       const status = turn.error.status ?? 529;
       const type = turn.error.type ?? (status === 529 ? "overloaded_error" : "api_error");
@@ -101,7 +72,7 @@ export async function startFakeApi(script, options = {}) {
       });
       return;
     }
-    const blocks = contentBlocks(turn, () => `toolu_fake_${++toolSeq}`);
+    const blocks = contentBlocks(resolveTurn(turn, body), () => `toolu_fake_${++toolSeq}`);
     const stopReason = blocks.some((b) => b.type === "tool_use") ? "tool_use" : "end_turn";
     const message = assistantMessage(++messageSeq, body, blocks, stopReason);
     const headers = { "request-id": `req_fake_${messageSeq}` };
@@ -109,22 +80,15 @@ export async function startFakeApi(script, options = {}) {
     else json(res, 200, message, headers);
   }
 
-  await new Promise((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port ?? 0, "127.0.0.1", resolve);
+  const server = await startRecordingServer(handle, {
+    port: options.port,
+    log: options.log,
+    errorBody: (message) => ({ type: "error", error: { type: "api_error", message } }),
   });
-  const port = server.address().port;
   return {
-    port,
-    url: `http://127.0.0.1:${port}`,
-    requests,
+    ...server,
     /** Requests to /v1/messages only (what the model was asked). */
-    messageRequests: () => requests.filter((r) => r.path === "/v1/messages"),
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections?.();
-        server.close(() => resolve());
-      }),
+    messageRequests: () => server.requests.filter((r) => r.path === "/v1/messages"),
   };
 }
 
@@ -143,17 +107,6 @@ function assistantMessage(seq, body, content, stopReason) {
 
 function isTitleRequest(body) {
   return body?.output_config?.format?.schema?.properties?.title !== undefined && !(body?.tools ?? []).length;
-}
-
-function normalizeScript(script) {
-  if (Array.isArray(script)) return script;
-  if (script && Array.isArray(script.turns)) return script.turns;
-  throw new Error("script must be an array of turns or {turns: [...]}");
-}
-
-function pickTurn(turns, body) {
-  const facts = requestFacts(body);
-  return turns.find(({ turn, used }) => (!used || turn.repeat) && matches(turn.when, facts));
 }
 
 /** What a `when` can look at: the last *user* message (the CLI interleaves role:"system" messages). */
@@ -182,27 +135,9 @@ function blockText(content) {
   return "";
 }
 
-function test(pattern, value) {
-  if (value == null) return false;
-  return pattern instanceof RegExp ? pattern.test(value) : value.includes(pattern);
-}
-
-function matches(when, facts) {
-  if (!when) return true;
-  if (typeof when === "function") return !!when(facts);
-  if (when.lastToolResult !== undefined && !test(reviveRegExp(when.lastToolResult), facts.lastToolResult)) return false;
-  if (when.lastUserText !== undefined && !test(reviveRegExp(when.lastUserText), facts.lastUserText)) return false;
-  if (when.system !== undefined && !test(reviveRegExp(when.system), facts.system)) return false;
-  if (when.hasTool !== undefined && !facts.tools.includes(when.hasTool)) return false;
-  if (when.noTool !== undefined && facts.tools.includes(when.noTool)) return false;
-  return true;
-}
-
-/** JSON scripts spell a RegExp as {"regex": "...", "flags": "i"}. */
-function reviveRegExp(p) {
-  return p && typeof p === "object" && !(p instanceof RegExp) && typeof p.regex === "string"
-    ? new RegExp(p.regex, p.flags ?? "")
-    : p;
+/** A turn whose `toolUse` is a function (library use) gets its call from the request's facts. */
+function resolveTurn(turn, body) {
+  return typeof turn.toolUse === "function" ? { ...turn, toolUse: turn.toolUse(requestFacts(body)) } : turn;
 }
 
 function contentBlocks(turn, nextToolId) {
@@ -215,19 +150,9 @@ function contentBlocks(turn, nextToolId) {
   return blocks;
 }
 
-function json(res, status, value, headers = {}) {
-  res.writeHead(status, { "content-type": "application/json", ...headers });
-  res.end(JSON.stringify(value));
-}
-
 /** The streaming form, event for event as the real API sends it. */
 function stream(res, message, headers) {
-  res.writeHead(200, {
-    "content-type": "text/event-stream; charset=utf-8",
-    "cache-control": "no-cache",
-    connection: "keep-alive",
-    ...headers,
-  });
+  res.writeHead(200, sseHeaders(headers));
   const send = (event, data) => res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
   const { content, stop_reason, ...head } = message;
   send("message_start", {
@@ -272,33 +197,8 @@ function stream(res, message, headers) {
   res.end();
 }
 
-function chunks(text, size) {
-  const out = [];
-  const chars = Array.from(text);
-  for (let i = 0; i < chars.length; i += size) out.push(chars.slice(i, i + size).join(""));
-  return out.length ? out : [""];
-}
-
-async function main(argv) {
-  const arg = (name) => {
-    const i = argv.indexOf(name);
-    return i >= 0 ? argv[i + 1] : undefined;
-  };
-  const scriptPath = arg("--script");
-  const script = scriptPath ? JSON.parse(fs.readFileSync(scriptPath, "utf8")) : [{ text: "Hello from the fake API.", repeat: true }];
-  const logPath = arg("--log");
-  const api = await startFakeApi(script, {
-    port: Number(arg("--port") ?? 0),
-    log: logPath ? (r) => fs.appendFileSync(logPath, JSON.stringify(r) + "\n") : undefined,
-  });
-  process.stdout.write(JSON.stringify({ port: api.port }) + "\n");
-  const stop = () => api.close().then(() => process.exit(0));
-  process.on("SIGTERM", stop);
-  process.on("SIGINT", stop);
-}
-
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-  main(process.argv.slice(2)).catch((e) => {
+  runCli(startFakeApi, process.argv.slice(2), [{ text: "Hello from the fake API.", repeat: true }]).catch((e) => {
     console.error(e);
     process.exit(1);
   });

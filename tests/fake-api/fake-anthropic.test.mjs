@@ -114,6 +114,27 @@ test("matches on the last tool_result, looking past role:system messages", async
   }
 });
 
+test("a toolUse given as a function builds its call from the last tool result", async () => {
+  const api = await startFakeApi([
+    { toolUse: () => ({ name: "Bash", input: { command: "start", run_in_background: true } }) },
+    { toolUse: (facts) => ({ name: "TaskStop", input: { task_id: /ID: (\w+)/.exec(facts.lastToolResult)[1] } }) },
+  ]);
+  try {
+    const first = JSON.parse((await post(api, { stream: false, messages: [user("go")] })).text);
+    assert.deepEqual(first.content[0].input, { command: "start", run_in_background: true });
+    const messages = [
+      user("go"),
+      { role: "assistant", content: first.content },
+      user([{ type: "tool_result", tool_use_id: first.content[0].id, content: "Command running in background with ID: b42x. Output is..." }]),
+    ];
+    const second = JSON.parse((await post(api, { stream: false, messages })).text);
+    assert.equal(second.content[0].name, "TaskStop");
+    assert.deepEqual(second.content[0].input, { task_id: "b42x" });
+  } finally {
+    await api.close();
+  }
+});
+
 test("records every request and answers the side paths", async () => {
   const api = await startFakeApi({ turns: [{ text: "Only turn." }] });
   try {

@@ -214,3 +214,31 @@ test("nothing changes on the local side but the CLI's own state: edits through t
     dirs.cleanup();
   }
 });
+
+test("aliases: a built-in name the model emits (Read, Bash) runs Tether's tool on the workspace", async () => {
+  const dirs = makeDirs({ "notes.txt": "aliased read\n" });
+  try {
+    const mirrorBefore = snapshot(dirs.mirror);
+    const result = await runTether({
+      dirs,
+      script: [
+        { when: { lastUserText: "SCENARIO alias" }, toolUse: { name: "Read", input: { file_path: path.join(dirs.root, "notes.txt") } } },
+        {
+          when: { lastToolResult: "aliased read" },
+          toolUse: { name: "Bash", input: { command: "echo by alias > aliased.txt && pwd", description: "Write a file" } },
+        },
+        { when: { lastToolResult: dirs.base }, text: "All done." },
+      ],
+      args: ["--prompt", "SCENARIO alias", "--approve", "all"],
+    });
+    assert.equal(result.code, 0, result.stderr);
+    const [read, bash] = toolResults(result.requests);
+    assert.equal(read.isError, false, read.text);
+    assert.match(read.text, /1\taliased read/);
+    assert.equal(bash.isError, false, bash.text);
+    assert.equal(fs.readFileSync(path.join(dirs.root, "aliased.txt"), "utf8"), "by alias\n");
+    assert.deepEqual(changes(mirrorBefore, snapshot(dirs.mirror)), [], "nothing ran in the local mirror");
+  } finally {
+    dirs.cleanup();
+  }
+});

@@ -69,7 +69,7 @@ try {
     results.rows = dom.rows;
 
     // 2. 1,000 deltas, each applied and rendered on its own (the worst case: no batching), with layout.
-    await page.evaluate(() => window.__deliver({ type: "events", events: [{ type: "userMessage", id: "bench-u", text: "stream" }, { type: "messageStart", id: "bench-m", role: "assistant" }] }));
+    await page.evaluate(() => window.__deliver({ type: "events", events: [{ type: "userMessage", id: "bench-u", text: "stream" }, { type: "messageStart", messageId: "bench-m", parentToolUseId: null }] }));
     await frames(page, 2);
     const per = await page.evaluate(async (count) => {
       const store = window.__tether.store;
@@ -85,7 +85,7 @@ try {
         const text =
           i % 50 === 49 ? "\n\n```js\nconst x = " + i + ";\n```\n\n" : i % 10 === 9 ? `word${i}.\n\n- item ${i}\n\n` : `word${i} `;
         const s = performance.now();
-        window.__deliver({ type: "events", events: [{ type: "textDelta", messageId: "bench-m", text }] });
+        window.__deliver({ type: "events", events: [{ type: "textDelta", messageId: "bench-m", text, parentToolUseId: null }] });
         store.flush();
         await yieldTask(); // Preact's debounced render has run
         void document.querySelector(".vlist").scrollHeight; // force layout
@@ -97,14 +97,14 @@ try {
     results.streamTotal.push(per.total);
 
     // 3. 1,000 deltas in one burst (as batched by frame): delivery → rendered.
-    await page.evaluate(() => window.__deliver({ type: "events", events: [{ type: "messageStart", id: "bench-m2", role: "assistant" }] }));
+    await page.evaluate(() => window.__deliver({ type: "events", events: [{ type: "messageStart", messageId: "bench-m2", parentToolUseId: null }] }));
     await frames(page, 2);
     const burst = await page.evaluate(
       (count) =>
         new Promise((resolve) => {
           const t0 = performance.now();
           for (let i = 0; i < count; i++) {
-            window.__deliver({ type: "events", events: [{ type: "textDelta", messageId: "bench-m2", text: i % 10 === 9 ? `w${i}.\n\n` : `w${i} ` }] });
+            window.__deliver({ type: "events", events: [{ type: "textDelta", messageId: "bench-m2", text: i % 10 === 9 ? `w${i}.\n\n` : `w${i} `, parentToolUseId: null }] });
           }
           const check = () => {
             const el = document.querySelector('.msg-assistant[data-message-id="bench-m2"]');

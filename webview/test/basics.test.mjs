@@ -1,6 +1,7 @@
 // Basic states, streaming markdown and sanitization, notices and errors, header pickers, history.
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { ev } from "./fixtures.mjs";
 import {
   clearPosted,
   deliver,
@@ -8,29 +9,18 @@ import {
   finish,
   frames,
   init,
-  launchBrowser,
-  openHarness,
   posted,
   screenshot,
-  startServer,
+  useWebview,
 } from "./helpers.mjs";
 
-let server;
-let browser;
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const chat = useWebview();
 
 const T = { timeout: 30_000 };
 
 describe("states", () => {
   test("loading before init, then the empty welcome state", T, async () => {
-    const page = await openHarness(browser, server);
+    const page = await chat.open();
     await page.locator(".loading-state").waitFor();
     assert.match(await page.locator(".loading-state").innerText(), /Starting/);
     assert.equal(await page.locator(".composer-input").isDisabled(), true);
@@ -47,7 +37,7 @@ describe("states", () => {
   });
 
   test("init fills the header: mode, model and where-it-runs badge", T, async () => {
-    const page = await openHarness(browser, server);
+    const page = await chat.open();
     await init(page, { mode: "plan", model: "claude-opus-4-1", where: "ui-remote" });
     assert.match(await page.locator(".mode-picker .picker-button").getAttribute("aria-label"), /Mode: Plan/);
     assert.match(await page.locator(".model-picker .picker-button").innerText(), /Opus 4\.1/);
@@ -60,7 +50,7 @@ describe("states", () => {
   });
 
   test("disconnected banner with Reconnect posting retry", T, async () => {
-    const page = await openHarness(browser, server);
+    const page = await chat.open();
     await init(page);
     await deliver(page, { type: "state", connected: false });
     const banner = page.locator(".banner-disconnected");
@@ -77,16 +67,16 @@ describe("states", () => {
   });
 
   test("busy shows Stop, the working indicator, and Stop posts stop", T, async () => {
-    const page = await openHarness(browser, server);
+    const page = await chat.open();
     await init(page);
     await events(page, [
-      { type: "userMessage", id: "u1", text: "hello" },
-      { type: "status", state: "running" },
+      ev.user("u1", "hello"),
+      ev.status("running"),
     ]);
     await page.locator(".working").waitFor();
     await page.locator(".stop-button").click();
     assert.deepEqual(await posted(page, "stop"), [{ type: "stop" }]);
-    await events(page, [{ type: "status", state: "idle" }]);
+    await events(page, [ev.status("idle")]);
     assert.equal(await page.locator(".stop-button").count(), 0);
     assert.equal(await page.locator(".working").count(), 0);
     await finish(page);
@@ -95,20 +85,20 @@ describe("states", () => {
 
 describe("streaming markdown", () => {
   test("text assembles across deltas, rendered as markdown, caret while streaming", T, async () => {
-    const page = await openHarness(browser, server);
+    const page = await chat.open();
     await init(page);
     await events(page, [
-      { type: "userMessage", id: "u1", text: "Explain" },
-      { type: "messageStart", id: "m1", role: "assistant" },
-      { type: "textDelta", messageId: "m1", text: "Hello **wor" },
+      ev.user("u1", "Explain"),
+      ev.messageStart("m1"),
+      ev.text("m1", "Hello **wor"),
     ]);
     const msg = page.locator('.msg-assistant[data-message-id="m1"]');
     await msg.waitFor();
     assert.equal(await msg.getAttribute("data-streaming"), "true");
     assert.equal(await msg.locator(".md.streaming").count(), 1);
     const chunks = ["ld**, this is", " a list:\n\n- one\n", "- two\n\n```py\nprint('x')", "\n```\n\nAnd a [link](https://example.com) end."];
-    for (const c of chunks) await events(page, [{ type: "textDelta", messageId: "m1", text: c }]);
-    await events(page, [{ type: "messageStop", messageId: "m1" }]);
+    for (const c of chunks) await events(page, [ev.text("m1", c)]);
+    await events(page, [ev.messageStop("m1")]);
     assert.equal(await msg.getAttribute("data-streaming"), "false");
     assert.equal(await msg.locator("strong").innerText(), "world");
     assert.deepEqual(await msg.locator("li").allInnerTexts(), ["one", "two"]);
@@ -124,14 +114,14 @@ describe("streaming markdown", () => {
   });
 
   test("a message with no text (only a tool call) leaves no empty row", T, async () => {
-    const page = await openHarness(browser, server);
+    const page = await chat.open();
     await init(page);
     await events(page, [
-      { type: "messageStart", id: "m1", role: "assistant" },
-      { type: "toolCallStart", toolCallId: "t1", name: "Read", input: { file_path: "/p/a" }, kind: "read", title: "Read" },
-      { type: "messageStop", messageId: "m1" },
-      { type: "messageStart", id: "m2", role: "assistant" },
-      { type: "textDelta", messageId: "m2", text: "after the tool" },
+      ev.messageStart("m1"),
+      ev.toolStart("t1", "Read", { file_path: "/p/a" }, { kind: "read", title: "Read" }),
+      ev.messageStop("m1"),
+      ev.messageStart("m2"),
+      ev.text("m2", "after the tool"),
     ]);
     assert.equal(await page.locator(".msg-assistant").count(), 1);
     assert.equal(await page.locator(".vrow").count(), 2);
@@ -139,17 +129,30 @@ describe("streaming markdown", () => {
     await finish(page);
   });
 
+  test("text without a message id continues the open message; after the turn a new one opens", T, async () => {
+    const page = await chat.open();
+    await init(page);
+    await events(page, [ev.text(null, "Hel"), ev.text(null, "lo")]);
+    assert.equal(await page.locator(".msg-assistant").count(), 1);
+    assert.equal(await page.locator(".msg-assistant").innerText(), "Hello");
+    await events(page, [ev.done(), ev.text(null, "Next turn")]);
+    assert.equal(await page.locator(".msg-assistant").count(), 2);
+    assert.equal(await page.locator(".msg-assistant").nth(0).getAttribute("data-streaming"), "false");
+    assert.match(await page.locator(".msg-assistant").nth(1).innerText(), /Next turn/);
+    await finish(page);
+  });
+
   test("completed blocks keep their DOM while the tail streams", T, async () => {
-    const page = await openHarness(browser, server);
+    const page = await chat.open();
     await init(page);
     await events(page, [
-      { type: "messageStart", id: "m1", role: "assistant" },
-      { type: "textDelta", messageId: "m1", text: "First paragraph.\n\nSecond" },
+      ev.messageStart("m1"),
+      ev.text("m1", "First paragraph.\n\nSecond"),
     ]);
     await page.evaluate(() => {
       window.__firstBlock = document.querySelector(".md-block");
     });
-    for (let i = 0; i < 5; i++) await events(page, [{ type: "textDelta", messageId: "m1", text: ` more ${i}` }]);
+    for (let i = 0; i < 5; i++) await events(page, [ev.text("m1", ` more ${i}`)]);
     const same = await page.evaluate(() => document.querySelector(".md-block") === window.__firstBlock);
     assert.equal(same, true);
     assert.match(await page.locator(".md-block").nth(1).innerText(), /Second more 0 more 1 more 2 more 3 more 4/);
@@ -158,7 +161,7 @@ describe("streaming markdown", () => {
 
   for (const csp of [true, false]) {
     test(`hostile markdown is inert (${csp ? "with" : "without"} the CSP)`, T, async () => {
-      const page = await openHarness(browser, server, { query: csp ? "" : "?nocsp=1" });
+      const page = await chat.open({ query: csp ? "" : "?nocsp=1" });
       await init(page);
       const evil = [
         "<script>window.__xss.push('script')</script>",
@@ -177,10 +180,10 @@ describe("streaming markdown", () => {
         "[spaced](java\tscript:alert(1))",
       ].join("\n\n");
       await events(page, [
-        { type: "messageStart", id: "m1", role: "assistant" },
-        { type: "textDelta", messageId: "m1", text: evil },
-        { type: "messageStop", messageId: "m1" },
-        { type: "userMessage", id: "u1", text: "<img src=x onerror=\"window.__xss.push('user')\">" },
+        ev.messageStart("m1"),
+        ev.text("m1", evil),
+        ev.messageStop("m1"),
+        ev.user("u1", "<img src=x onerror=\"window.__xss.push('user')\">"),
       ]);
       await frames(page, 3);
       const report = await page.evaluate(() => {
@@ -215,12 +218,12 @@ describe("streaming markdown", () => {
   }
 
   test("file links in markdown post openFile with the line", T, async () => {
-    const page = await openHarness(browser, server);
+    const page = await chat.open();
     await init(page);
     await events(page, [
-      { type: "messageStart", id: "m1", role: "assistant" },
-      { type: "textDelta", messageId: "m1", text: "See [app.ts](src/app.ts:42) and [b](/data/proj/b.rs#L7)." },
-      { type: "messageStop", messageId: "m1" },
+      ev.messageStart("m1"),
+      ev.text("m1", "See [app.ts](src/app.ts:42) and [b](/data/proj/b.rs#L7)."),
+      ev.messageStop("m1"),
     ]);
     await page.locator(".md a", { hasText: "app.ts" }).click();
     await page.locator(".md a", { hasText: /^b$/ }).click();
@@ -232,11 +235,11 @@ describe("streaming markdown", () => {
   });
 
   test("thinking is collapsed by default, shows Thinking… while live, expands on click", T, async () => {
-    const page = await openHarness(browser, server);
+    const page = await chat.open();
     await init(page);
     await events(page, [
-      { type: "messageStart", id: "m1", role: "assistant" },
-      { type: "thinkingDelta", messageId: "m1", text: "Let me consider the **options**" },
+      ev.messageStart("m1"),
+      ev.thinking("m1", "Let me consider the **options**"),
     ]);
     const toggle = page.locator(".thinking-toggle");
     await toggle.waitFor();
@@ -245,9 +248,9 @@ describe("streaming markdown", () => {
     assert.equal(await page.locator(".thinking-md").count(), 0);
     assert.equal(await page.locator(".thinking .codicon-modifier-spin").count(), 1);
     await events(page, [
-      { type: "thinkingDelta", messageId: "m1", text: " carefully." },
-      { type: "textDelta", messageId: "m1", text: "Answer." },
-      { type: "messageStop", messageId: "m1" },
+      ev.thinking("m1", " carefully."),
+      ev.text("m1", "Answer."),
+      ev.messageStop("m1"),
     ]);
     assert.doesNotMatch(await toggle.innerText(), /…/);
     await toggle.click();
@@ -264,28 +267,28 @@ describe("streaming markdown", () => {
 
 describe("notices and errors", () => {
   test("api_retry notice updates in place", T, async () => {
-    const page = await openHarness(browser, server);
+    const page = await chat.open();
     await init(page);
     await events(page, [
-      { type: "userMessage", id: "u1", text: "hi" },
-      { type: "status", state: "running" },
-      { type: "apiRetry", attempt: 1, maxRetries: 10, delayMs: 4000, error: "overloaded" },
+      ev.user("u1", "hi"),
+      ev.status("running"),
+      ev.apiRetry(1, 4000, "overloaded"),
     ]);
-    await events(page, [{ type: "apiRetry", attempt: 2, maxRetries: 10, delayMs: 8000, error: "overloaded" }]);
+    await events(page, [ev.apiRetry(2, 8000, "overloaded_error", { errorStatus: 529 })]);
     const retry = page.locator(".notice-retry");
     assert.equal(await retry.count(), 1);
-    assert.equal(await retry.innerText(), "Retrying in 8s (attempt 2/10): overloaded");
-    await events(page, [{ type: "notice", level: "warning", text: "Context is almost full" }]);
-    assert.equal(await page.locator(".notice-warning", { hasText: "Context is almost full" }).count(), 1);
+    assert.equal(await retry.innerText(), "Retrying in 8s (attempt 2/10): 529 overloaded_error");
+    await events(page, [{ type: "rateLimit", status: "allowed_warning", resetsAt: null, limitType: "five_hour" }]);
+    assert.equal(await page.locator(".notice-warning", { hasText: "Rate limit allowed_warning" }).count(), 1);
     await finish(page);
   });
 
   test("errors: Retry posts retry; login shows the hint", T, async () => {
-    const page = await openHarness(browser, server);
+    const page = await chat.open();
     await init(page);
     await events(page, [
-      { type: "userMessage", id: "u1", text: "hi" },
-      { type: "error", kind: "api", message: "529 overloaded_error", retryable: true },
+      ev.user("u1", "hi"),
+      ev.error("api", "529 overloaded_error"),
     ]);
     const card = page.locator(".error-api");
     await card.waitFor();
@@ -293,24 +296,50 @@ describe("notices and errors", () => {
     await card.getByRole("button", { name: /Retry/ }).click();
     assert.deepEqual(await posted(page, "retry"), [{ type: "retry" }]);
     assert.equal(await card.getByRole("button", { name: /Retrying/ }).isDisabled(), true);
-    await events(page, [{ type: "error", kind: "login", message: "Invalid API key · Please run /login", retryable: false }]);
-    const login = page.locator(".error-login");
+    await events(page, [ev.error("notLoggedIn", "Invalid API key · Please run /login")]);
+    const login = page.locator(".error-notLoggedIn");
     await login.waitFor();
     assert.match(await login.innerText(), /Not logged in/);
     assert.match(await login.innerText(), /ANTHROPIC_API_KEY/);
-    await events(page, [{ type: "error", kind: "protocol", message: "bad frame", retryable: false }]);
-    assert.equal(await page.locator(".error-protocol button").count(), 0);
+    await events(page, [ev.error("controlRequestFailed", "bad frame")]);
+    assert.equal(await page.locator(".error-controlRequestFailed button").count(), 0);
     await screenshot(page, "05-errors");
     await finish(page);
   });
 
-  test("done line with usage", T, async () => {
-    const page = await openHarness(browser, server);
+  test("the agent's notices: a denial, compaction, a failed MCP server, an error of notice severity", T, async () => {
+    const page = await chat.open();
     await init(page);
     await events(page, [
-      { type: "userMessage", id: "u1", text: "hi" },
-      { type: "usage", inputTokens: 12345, outputTokens: 678, costUsd: 0.0421 },
-      { type: "done", subtype: "success", isError: false, durationMs: 12300, numTurns: 3 },
+      ev.user("u1", "hi"),
+      ev.status("running"),
+      { type: "permissionDenied", toolUseId: "t1", toolName: "Bash", message: "not allowed in plan mode", reason: "mode", agentId: null },
+      { type: "compacted", trigger: "auto", preTokens: 150000 },
+      { type: "mcpStatus", servers: [{ name: "tether", status: "connected" }, { name: "db", status: "failed" }] },
+      ev.error("interrupted", "Stopped by the user.", { severity: "notice", hint: "Send a prompt to go on." }),
+    ]);
+    const notices = await page.locator(".notice").allInnerTexts();
+    assert.deepEqual(notices.slice(0, 3), [
+      "Bash was denied (mode): not allowed in plan mode",
+      "The conversation was compacted.",
+      "MCP server db (failed)",
+    ]);
+    assert.match(notices[3] ?? "", /^Stopped by the user\.\s+Send a prompt to go on\.$/);
+    assert.equal(notices.length, 4);
+    assert.equal(await page.locator(".notice-warning").count(), 2);
+    // A notice does not end the turn.
+    assert.equal(await page.locator(".working").count(), 1);
+    assert.equal(await page.locator(".error-card").count(), 0);
+    await finish(page);
+  });
+
+  test("done line with usage", T, async () => {
+    const page = await chat.open();
+    await init(page);
+    await events(page, [
+      ev.user("u1", "hi"),
+      ev.usage(12000, 678, { cacheReadTokens: 300, cacheCreationTokens: 45, costUsd: 0.0421 }),
+      ev.done({ durationMs: 12300, numTurns: 3 }),
     ]);
     const line = await page.locator(".done-line").innerText();
     assert.match(line, /Done/);
@@ -324,7 +353,7 @@ describe("notices and errors", () => {
 
 describe("header", () => {
   test("mode picker lists descriptions and posts setMode (mouse and keyboard)", T, async () => {
-    const page = await openHarness(browser, server);
+    const page = await chat.open();
     await init(page);
     const button = page.locator(".mode-picker .picker-button");
     await button.click();
@@ -352,15 +381,15 @@ describe("header", () => {
     assert.deepEqual((await posted(page, "setMode")).at(-1), { type: "setMode", mode: "dontAsk" });
     assert.equal(await page.getByRole("listbox").count(), 0);
     assert.equal(await page.evaluate(() => document.activeElement?.classList.contains("picker-button")), true);
-    // modeChange from the extension updates the picker and leaves a notice.
-    await events(page, [{ type: "modeChange", mode: "acceptEdits" }]);
+    // modeChanged from the agent updates the picker and leaves a notice.
+    await events(page, [ev.modeChanged("acceptEdits")]);
     assert.match(await button.getAttribute("aria-label"), /Accept edits/);
     await page.keyboard.press("Escape");
     await finish(page);
   });
 
   test("model picker posts setModel", T, async () => {
-    const page = await openHarness(browser, server);
+    const page = await chat.open();
     await init(page);
     await page.locator(".model-picker .picker-button").click();
     await page.getByRole("option", { name: /Haiku 4\.5/ }).click();
@@ -370,9 +399,9 @@ describe("header", () => {
   });
 
   test("new session posts newSession; clear empties the transcript", T, async () => {
-    const page = await openHarness(browser, server);
+    const page = await chat.open();
     await init(page);
-    await events(page, [{ type: "userMessage", id: "u1", text: "hi" }]);
+    await events(page, [ev.user("u1", "hi")]);
     await page.getByRole("button", { name: "New session" }).click();
     assert.deepEqual(await posted(page, "newSession"), [{ type: "newSession" }]);
     await deliver(page, { type: "clear" });
@@ -382,7 +411,7 @@ describe("header", () => {
   });
 
   test("history: empty state, list, resume, replay", T, async () => {
-    const page = await openHarness(browser, server);
+    const page = await chat.open();
     await init(page);
     await page.getByRole("button", { name: "Session history" }).click();
     assert.deepEqual(await posted(page, "requestHistory"), [{ type: "requestHistory" }]);
@@ -416,9 +445,9 @@ describe("header", () => {
     await deliver(page, {
       type: "replay",
       events: [
-        { type: "userMessage", id: "u1", text: "Refactor the parser" },
-        { type: "messageStart", id: "m1", role: "assistant" },
-        { type: "textDelta", messageId: "m1", text: "Done, see `parser.rs`." },
+        ev.user("u1", "Refactor the parser"),
+        ev.messageStart("m1"),
+        ev.text("m1", "Done, see `parser.rs`."),
       ],
     });
     await page.locator(".msg-user", { hasText: "Refactor the parser" }).waitFor();
@@ -448,7 +477,7 @@ describe("plumbing", () => {
   });
 
   test("the draft survives a reload through vscode.setState", T, async () => {
-    const page = await openHarness(browser, server);
+    const page = await chat.open();
     await init(page);
     await page.locator(".composer-input").fill("half-written thought");
     await page.waitForFunction(() => JSON.parse(sessionStorage.getItem("__vscodeState") || "{}").draft === "half-written thought");
@@ -460,7 +489,7 @@ describe("plumbing", () => {
   });
 
   test("codicon font loads under the CSP", T, async () => {
-    const page = await openHarness(browser, server);
+    const page = await chat.open();
     await init(page);
     const ok = await page.evaluate(async () => {
       await document.fonts.ready;

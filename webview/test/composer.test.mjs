@@ -1,24 +1,16 @@
 // The composer: Enter/Shift+Enter, @-file mentions round trip, attachment chips, pasted images, stop.
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { deliver, events, finish, frames, init, launchBrowser, openHarness, posted, screenshot, startServer } from "./helpers.mjs";
+import { ev } from "./fixtures.mjs";
+import { deliver, events, finish, frames, init, posted, screenshot, useWebview } from "./helpers.mjs";
 
-let server;
-let browser;
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const chat = useWebview();
 
 const T = { timeout: 30_000 };
 
 describe("composer", () => {
   test("Enter sends, Shift+Enter adds a line, the composer clears", T, async () => {
-    const page = await openHarness(browser, server);
+    const page = await chat.open();
     await init(page);
     const input = page.locator(".composer-input");
     await input.click();
@@ -39,7 +31,7 @@ describe("composer", () => {
   });
 
   test("@-mention: debounced suggestFiles, popup, keyboard navigation, accept adds a chip", T, async () => {
-    const page = await openHarness(browser, server);
+    const page = await chat.open();
     await init(page);
     const input = page.locator(".composer-input");
     await input.click();
@@ -93,7 +85,7 @@ describe("composer", () => {
   });
 
   test("@-mention: Escape closes the popup; the mouse can pick", T, async () => {
-    const page = await openHarness(browser, server);
+    const page = await chat.open();
     await init(page);
     await page.locator(".composer-input").click();
     await page.keyboard.type("@");
@@ -114,7 +106,7 @@ describe("composer", () => {
   });
 
   test("attachments from the extension and pasted images", T, async () => {
-    const page = await openHarness(browser, server);
+    const page = await chat.open();
     await init(page);
     await deliver(page, {
       type: "addAttachment",
@@ -147,23 +139,23 @@ describe("composer", () => {
   });
 
   test("busy: Stop button and Escape post stop", T, async () => {
-    const page = await openHarness(browser, server);
+    const page = await chat.open();
     await init(page, { busy: true });
     await page.locator(".stop-button").waitFor();
     await page.locator(".composer-input").click();
     await page.keyboard.press("Escape");
     assert.deepEqual(await posted(page, "stop"), [{ type: "stop" }]);
     await screenshot(page, "19-busy");
-    await events(page, [{ type: "status", state: "idle" }]);
+    await events(page, [ev.status("idle")]);
     assert.equal(await page.locator(".stop-button").count(), 0);
     await finish(page);
   });
 
   test("user messages show their attachments", T, async () => {
-    const page = await openHarness(browser, server);
+    const page = await chat.open();
     await init(page);
     await events(page, [
-      { type: "userMessage", id: "u1", text: "see this", attachments: [{ kind: "file", path: "/data/proj/README.md" }, { kind: "selection", path: "/data/proj/a.rs", range: { startLine: 3, endLine: 9 } }] },
+      ev.user("u1", "see this", { attachments: [{ kind: "file", path: "/data/proj/README.md" }, { kind: "selection", path: "/data/proj/a.rs", range: { startLine: 3, endLine: 9 } }] }),
     ]);
     const chips = page.locator(".msg-user .chip");
     assert.equal(await chips.count(), 2);

@@ -1,5 +1,6 @@
 // Shared test helpers: a static server for webview/ on 127.0.0.1 (port 0), Debian's Chromium through
-// playwright-core, and small page utilities around the harness.
+// playwright-core, the suite fixture that starts both, and small page utilities around the harness.
+import { after, before } from "node:test";
 import { createServer } from "node:http";
 import { readFile } from "node:fs/promises";
 import { existsSync, mkdirSync } from "node:fs";
@@ -71,6 +72,24 @@ export async function launchBrowser() {
   return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true, timeout: 30_000 });
 }
 
+/**
+ * The fixture every suite file uses: one server and one browser for the file, started before its
+ * tests and closed after them. `open(options)` gives a fresh harness page.
+ */
+export function useWebview() {
+  let server;
+  let browser;
+  before(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+  return { open: (options) => openHarness(browser, server, options) };
+}
+
 /** A fresh page on the harness. Collects page errors in page.__errors. */
 export async function openHarness(browser, server, { width = 420, height = 760, query = "" } = {}) {
   const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: 1 });
@@ -95,13 +114,9 @@ export const defaultState = {
     { id: "claude-opus-4-1", label: "Opus 4.1" },
     { id: "claude-haiku-4-5", label: "Haiku 4.5" },
   ],
-  modes: [
-    { id: "default", label: "Ask before edits", description: "Ask before editing files or running commands" },
-    { id: "acceptEdits", label: "Accept edits", description: "Edit files without asking; ask before commands" },
-    { id: "plan", label: "Plan", description: "Read and plan only" },
-    { id: "dontAsk", label: "Don't ask", description: "Deny anything not already allowed" },
-    { id: "bypassPermissions", label: "Bypass permissions", description: "Run everything without asking" },
-  ],
+  // No modes: the webview shows Claude Code's permission modes (webview/src/modes.ts), as the
+  // extension sends them.
+  modes: [],
   where: "ui-remote",
   workspaceLabel: "ssh: gpu-box:/data/proj",
   connected: true,

@@ -1,49 +1,38 @@
 // Permission cards: Allow / Always allow (with its rule) / Reject with a reason, diffs, subagents,
 // keyboard use, and the one-line outcome after permissionResolved.
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { events, finish, frames, init, launchBrowser, openHarness, posted, screenshot, startServer } from "./helpers.mjs";
+import { ev } from "./fixtures.mjs";
+import { events, finish, frames, init, posted, screenshot, useWebview } from "./helpers.mjs";
 
-let server;
-let browser;
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const chat = useWebview();
 
 const T = { timeout: 30_000 };
 
-const bashRequest = {
-  type: "permissionRequest",
-  requestId: "req-1",
-  toolName: "Bash",
-  input: { command: "npm run test:unit -- --watch=false", description: "Run unit tests" },
-  title: "Run unit tests",
-  alwaysRule: "Bash(npm run test:*)",
-  toolCallId: "t1",
-};
+const bashRequest = ev.permission(
+  "req-1",
+  "Bash",
+  { command: "npm run test:unit -- --watch=false", description: "Run unit tests" },
+  { kind: "execute", title: "Run unit tests", alwaysLabel: "Bash(npm run test:*)", toolUseId: "t1" },
+);
 
 async function setup(page, request = bashRequest) {
   await init(page);
   await events(page, [
-    { type: "userMessage", id: "u1", text: "run the tests" },
-    { type: "status", state: "running" },
-    { type: "toolCallStart", toolCallId: "t1", name: "Bash", input: bashRequest.input, kind: "execute", title: "npm run test:unit" },
-    { type: "status", state: "requires_action" },
+    ev.user("u1", "run the tests"),
+    ev.status("running"),
+    ev.toolStart("t1", "Bash", bashRequest.input, { kind: "execute", title: "npm run test:unit" }),
+    ev.status("requiresAction"),
     request,
   ]);
-  const card = page.locator(`[data-perm-card="${request.requestId}"]`);
+  const card = page.locator(`[data-perm-card="${request.id}"]`);
   await card.waitFor();
   return card;
 }
 
 describe("permission cards", () => {
   test("Allow posts allow; the card collapses to a one-line outcome on permissionResolved", T, async () => {
-    const page = await openHarness(browser, server);
+    const page = await chat.open();
     const card = await setup(page);
     assert.equal(await card.getAttribute("role"), "region");
     assert.match(await card.locator(".perm-title").innerText(), /Allow Bash\?/);
@@ -60,7 +49,7 @@ describe("permission cards", () => {
     // A second click cannot answer twice.
     await card.getByRole("button", { name: "Reject" }).click({ force: true }).catch(() => {});
     assert.equal((await posted(page, "permission")).length, 1);
-    await events(page, [{ type: "permissionResolved", requestId: "req-1", outcome: "allowed" }]);
+    await events(page, [ev.resolved("req-1", "allowed")]);
     assert.equal(await page.locator(".perm-card").count(), 0);
     const line = page.locator('.perm-line[data-request-id="req-1"]');
     assert.equal(await line.getAttribute("data-outcome"), "allowed");
@@ -72,23 +61,23 @@ describe("permission cards", () => {
   });
 
   test("Always allow posts always and the outcome names the rule", T, async () => {
-    const page = await openHarness(browser, server);
+    const page = await chat.open();
     const card = await setup(page);
     await card.locator(".perm-always").click();
     assert.deepEqual(await posted(page, "permission"), [{ type: "permission", requestId: "req-1", decision: "always" }]);
-    await events(page, [{ type: "permissionResolved", requestId: "req-1", outcome: "allowed" }]);
+    await events(page, [ev.resolved("req-1", "allowed")]);
     const line = page.locator('.perm-line[data-request-id="req-1"]');
     assert.match(await line.innerText(), /Always allowed Bash[\s\S]*rule Bash\(npm run test:\*\)/);
     await finish(page);
   });
 
   test("Reject with a reason posts deny + reason", T, async () => {
-    const page = await openHarness(browser, server);
+    const page = await chat.open();
     const card = await setup(page);
     await card.getByRole("textbox", { name: "Reason for rejecting" }).fill("use pnpm instead");
     await card.getByRole("button", { name: "Reject" }).click();
     assert.deepEqual(await posted(page, "permission"), [{ type: "permission", requestId: "req-1", decision: "deny", reason: "use pnpm instead" }]);
-    await events(page, [{ type: "permissionResolved", requestId: "req-1", outcome: "denied" }]);
+    await events(page, [ev.resolved("req-1", "denied")]);
     const line = page.locator('.perm-line[data-request-id="req-1"]');
     assert.equal(await line.getAttribute("data-outcome"), "denied");
     assert.match(await line.innerText(), /Rejected Bash[\s\S]*use pnpm instead/);
@@ -97,7 +86,7 @@ describe("permission cards", () => {
   });
 
   test("keyboard: focus lands on Allow, Tab reaches Always/Reject, Enter in the reason rejects", T, async () => {
-    const page = await openHarness(browser, server);
+    const page = await chat.open();
     const card = await setup(page);
     await frames(page, 2);
     assert.equal(await page.evaluate(() => document.activeElement?.classList.contains("perm-allow")), true);
@@ -114,7 +103,7 @@ describe("permission cards", () => {
   });
 
   test("keyboard: Enter on the focused Allow button allows", T, async () => {
-    const page = await openHarness(browser, server);
+    const page = await chat.open();
     await setup(page);
     await frames(page, 2);
     await page.keyboard.press("Enter");
@@ -123,22 +112,28 @@ describe("permission cards", () => {
   });
 
   test("an edit asked by a subagent: diff, Open diff, the agent's name, the reason", T, async () => {
-    const page = await openHarness(browser, server);
-    const card = await setup(page, {
-      type: "permissionRequest",
-      requestId: "req-2",
-      toolName: "Edit",
-      input: { file_path: "/data/proj/src/parser.rs", old_string: "i <= n", new_string: "i < n" },
-      title: "Edit parser.rs",
-      agentId: "agent-7",
-      agentType: "code-fixer",
-      alwaysRule: "Edit(src/**)",
-      reason: "Path is outside allowed working directories",
-      diff: {
-        path: "/data/proj/src/parser.rs",
-        hunks: [{ oldStart: 41, oldLines: 3, newStart: 41, newLines: 3, lines: ["     let mut i = 0;", "-    while i <= n {", "+    while i < n {", "         i += 1;"] }],
-      },
-    });
+    const page = await chat.open();
+    const card = await setup(
+      page,
+      ev.permission(
+        "req-2",
+        "Edit",
+        { file_path: "/data/proj/src/parser.rs", old_string: "i <= n", new_string: "i < n" },
+        {
+          kind: "edit",
+          title: "Edit parser.rs",
+          agentId: "code-fixer",
+          alwaysLabel: "Edit(src/**)",
+          reason: "Path is outside allowed working directories",
+          review: {
+            path: "/data/proj/src/parser.rs",
+            original: "…",
+            proposed: "…",
+            hunks: [{ oldStart: 41, oldLines: 3, newStart: 41, newLines: 3, lines: ["     let mut i = 0;", "-    while i <= n {", "+    while i < n {", "         i += 1;"] }],
+          },
+        },
+      ),
+    );
     assert.match(await card.locator(".perm-agent").innerText(), /subagent code-fixer/);
     assert.match(await card.locator(".perm-reason").innerText(), /outside allowed working directories/);
     assert.equal(await card.locator(".dl.add").count(), 1);
@@ -152,30 +147,56 @@ describe("permission cards", () => {
     await finish(page);
   });
 
-  test("no alwaysRule → no Always button; several pending requests stack", T, async () => {
-    const page = await openHarness(browser, server);
-    await setup(page, { ...bashRequest, alwaysRule: undefined });
+  test("no always label → no Always button; several pending requests stack", T, async () => {
+    const page = await chat.open();
+    await setup(page, { ...bashRequest, alwaysLabel: null });
     assert.equal(await page.locator(".perm-always").count(), 0);
-    await events(page, [{ type: "permissionRequest", requestId: "req-9", toolName: "mcp__db__query", input: { sql: "select 1" } }]);
+    await events(page, [ev.permission("req-9", "mcp__db__query", { sql: "select 1" })]);
     assert.equal(await page.locator(".perm-card").count(), 2);
     assert.match(await page.locator('[data-perm-card="req-9"] .perm-json').innerText(), /select 1/);
-    await events(page, [{ type: "permissionResolved", requestId: "req-1", outcome: "cancelled" }]);
+    await events(page, [ev.resolved("req-1", "cancelled")]);
     assert.equal(await page.locator(".perm-card").count(), 1);
     assert.match(await page.locator('.perm-line[data-request-id="req-1"]').innerText(), /Cancelled Bash/);
     // The end of the turn cancels what is still open.
-    await events(page, [{ type: "done", subtype: "error_during_execution", isError: true, durationMs: 1, numTurns: 1 }]);
+    await events(page, [ev.done({ subtype: "error_during_execution", isError: true, durationMs: 1 })]);
     assert.equal(await page.locator(".perm-card").count(), 0);
     assert.equal(await page.locator('.perm-line[data-request-id="req-9"]').getAttribute("data-outcome"), "cancelled");
     await finish(page);
   });
 
+  test("the agent's own options: one button each, answered with the option's decision", T, async () => {
+    const page = await chat.open();
+    const options = [
+      { optionId: "o1", name: "Allow once", kind: "allow_once" },
+      { optionId: "o2", name: "Allow for this session", kind: "allow_always" },
+      { optionId: "o3", name: "Deny", kind: "reject_once" },
+      { optionId: "o4", name: "Never for this command", kind: "reject_always" },
+    ];
+    const card = await setup(page, { ...bashRequest, alwaysLabel: null, options });
+    assert.deepEqual(await card.locator(".perm-actions button").allInnerTexts(), options.map((o) => o.name));
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent), "Allow once");
+    await card.getByRole("button", { name: "Allow for this session" }).click();
+    assert.deepEqual(await posted(page, "permission"), [{ type: "permission", requestId: "req-1", decision: "always" }]);
+    await finish(page);
+  });
+
+  test("the agent withdrawing a request (permissionCancelled) closes its card as cancelled", T, async () => {
+    const page = await chat.open();
+    await setup(page);
+    await events(page, [{ type: "permissionCancelled", id: "req-1" }]);
+    assert.equal(await page.locator(".perm-card").count(), 0);
+    assert.equal(await page.locator('.perm-line[data-request-id="req-1"]').getAttribute("data-outcome"), "cancelled");
+    assert.equal(await page.locator('.tool[data-call-id="t1"]').getAttribute("data-status"), "running");
+    await finish(page);
+  });
+
   test("ExitPlanMode: the plan with its choices", T, async () => {
-    const page = await openHarness(browser, server);
+    const page = await chat.open();
     await init(page, { mode: "plan" });
     await events(page, [
-      { type: "toolCallStart", toolCallId: "p1", name: "ExitPlanMode", input: {}, kind: "switch_mode", title: "Ready to code?" },
-      { type: "plan", toolCallId: "p1", plan: "## Plan\n\n- Fix `parse()`\n- Add a regression test" },
-      { type: "permissionRequest", requestId: "req-p", toolName: "ExitPlanMode", input: {}, toolCallId: "p1" },
+      ev.toolStart("p1", "ExitPlanMode", {}, { kind: "switch_mode", title: "Ready to code?" }),
+      ev.plan("p1", "## Plan\n\n- Fix `parse()`\n- Add a regression test"),
+      ev.permission("req-p", "ExitPlanMode", {}, { kind: "switch_mode", toolUseId: "p1" }),
     ]);
     const card = page.locator('[data-perm-card="req-p"]');
     await card.waitFor();
@@ -197,9 +218,9 @@ describe("permission cards", () => {
   });
 
   test("ExitPlanMode: keep planning sends the feedback", T, async () => {
-    const page = await openHarness(browser, server);
+    const page = await chat.open();
     await init(page, { mode: "plan" });
-    await events(page, [{ type: "permissionRequest", requestId: "req-p", toolName: "ExitPlanMode", input: { plan: "Do it" } }]);
+    await events(page, [ev.permission("req-p", "ExitPlanMode", { plan: "Do it" }, { kind: "switch_mode" })]);
     const card = page.locator('[data-perm-card="req-p"]');
     await card.getByRole("textbox").fill("also update the docs");
     await card.getByRole("button", { name: "No, keep planning" }).click();

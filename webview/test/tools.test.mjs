@@ -1,27 +1,19 @@
 // The tool timeline: one renderer per tool, running / succeeded / failed states, nesting.
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { events, finish, frames, init, launchBrowser, openHarness, posted, screenshot, startServer } from "./helpers.mjs";
+import { ev } from "./fixtures.mjs";
+import { events, finish, frames, init, posted, screenshot, useWebview } from "./helpers.mjs";
 
-let server;
-let browser;
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const chat = useWebview();
 
 const T = { timeout: 30_000 };
-const start = (id, name, input, extra = {}) => ({ type: "toolCallStart", toolCallId: id, name, input, kind: "other", title: name, ...extra });
-const result = (id, structured, { isError = false, content = "" } = {}) => ({ type: "toolCallResult", toolCallId: id, isError, content, structured });
+const start = ev.toolStart;
+const result = (id, structured = null, { isError = false, content = "" } = {}) => ev.toolResult(id, structured, { isError, content });
 const tool = (page, id) => page.locator(`.tool[data-call-id="${id}"]`);
 
 describe("tool renderers", () => {
   test("Bash: command, description, running → exit badge, stderr, collapsed long output", T, async () => {
-    const page = await openHarness(browser, server);
+    const page = await chat.open();
     await init(page);
     await events(page, [start("b1", "Bash", { command: "npm test -- --ci", description: "Run the test suite" })]);
     const b = tool(page, "b1");
@@ -51,7 +43,7 @@ describe("tool renderers", () => {
   });
 
   test("Read: a file link with its line range that posts openFile", T, async () => {
-    const page = await openHarness(browser, server);
+    const page = await chat.open();
     await init(page);
     await events(page, [
       start("r1", "Read", { file_path: "/data/proj/src/lib.rs", offset: 10, limit: 50 }),
@@ -67,7 +59,7 @@ describe("tool renderers", () => {
   });
 
   test("Grep and Glob: pattern, path, counts, expandable file list", T, async () => {
-    const page = await openHarness(browser, server);
+    const page = await chat.open();
     await init(page);
     await events(page, [
       start("g1", "Grep", { pattern: "fn main", path: "/data/proj", glob: "*.rs", output_mode: "files_with_matches" }),
@@ -96,7 +88,7 @@ describe("tool renderers", () => {
   });
 
   test("Edit: inline diff from structuredPatch, coloured lines, large diffs collapsed", T, async () => {
-    const page = await openHarness(browser, server);
+    const page = await chat.open();
     await init(page);
     await events(page, [
       start("e1", "Edit", { file_path: "/data/proj/src/app.ts", old_string: "return a - b;", new_string: "return a + b;" }),
@@ -137,7 +129,7 @@ describe("tool renderers", () => {
   });
 
   test("Write: a new file shows as added lines; MultiEdit counts edits", T, async () => {
-    const page = await openHarness(browser, server);
+    const page = await chat.open();
     await init(page);
     await events(page, [
       start("w1", "Write", { file_path: "/data/proj/hello.py", content: "print('hi')\nprint('there')\n" }),
@@ -155,7 +147,7 @@ describe("tool renderers", () => {
   });
 
   test("TodoWrite: a checklist; todoUpdate feeds the task panel", T, async () => {
-    const page = await openHarness(browser, server);
+    const page = await chat.open();
     await init(page);
     const todos = [
       { content: "Reproduce the bug", status: "completed", activeForm: "Reproducing the bug" },
@@ -163,10 +155,10 @@ describe("tool renderers", () => {
       { content: "Add a test", status: "pending", activeForm: "Adding a test" },
     ];
     await events(page, [
-      { type: "status", state: "running" },
+      ev.status("running"),
       start("td", "TodoWrite", { todos }),
       result("td", {}, { content: "Todos have been modified successfully" }),
-      { type: "todoUpdate", todos },
+      ev.todos(todos),
     ]);
     const t = tool(page, "td");
     assert.equal(await t.locator(".todo").count(), 3);
@@ -182,11 +174,11 @@ describe("tool renderers", () => {
   });
 
   test("ExitPlanMode: the plan as markdown", T, async () => {
-    const page = await openHarness(browser, server);
+    const page = await chat.open();
     await init(page, { mode: "plan" });
     await events(page, [
       start("p1", "ExitPlanMode", {}),
-      { type: "plan", toolCallId: "p1", plan: "# Plan\n\n1. Read `parser.rs`\n2. Fix the off-by-one\n3. Run `cargo test`" },
+      ev.plan("p1", "# Plan\n\n1. Read `parser.rs`\n2. Fix the off-by-one\n3. Run `cargo test`"),
     ]);
     const p = tool(page, "p1");
     assert.equal(await p.locator(".plan-md h1").innerText(), "Plan");
@@ -197,15 +189,15 @@ describe("tool renderers", () => {
   });
 
   test("Task/Agent: a collapsible group holding its nested calls and subagent text", T, async () => {
-    const page = await openHarness(browser, server);
+    const page = await chat.open();
     await init(page);
     await events(page, [
       start("task1", "Task", { description: "Find the config loader", prompt: "Search the repo for…", subagent_type: "Explore" }),
-      start("n1", "Grep", { pattern: "load_config" }, { parentToolCallId: "task1", agentId: "a1" }),
+      start("n1", "Grep", { pattern: "load_config" }, { parentToolUseId: "task1" }),
       result("n1", { mode: "files_with_matches", numFiles: 1, filenames: ["/data/proj/config.rs"] }),
-      { type: "messageStart", id: "sm1", role: "assistant", parentToolCallId: "task1" },
-      { type: "textDelta", messageId: "sm1", text: "Found it in **config.rs**." },
-      start("n2", "Read", { file_path: "/data/proj/config.rs" }, { parentToolCallId: "task1", agentId: "a1" }),
+      ev.messageStart("sm1", "task1"),
+      ev.text("sm1", "Found it in **config.rs**.", "task1"),
+      start("n2", "Read", { file_path: "/data/proj/config.rs" }, { parentToolUseId: "task1" }),
     ]);
     const t = tool(page, "task1");
     assert.equal(await t.locator(".tool-label").first().innerText(), "Explore");
@@ -230,13 +222,13 @@ describe("tool renderers", () => {
   });
 
   test("generic and MCP tools: name, JSON input, result; failed state", T, async () => {
-    const page = await openHarness(browser, server);
+    const page = await chat.open();
     await init(page);
     await events(page, [
       start("x1", "mcp__github__create_issue", { title: "Bug", labels: ["p1"] }, { title: "Create issue" }),
-      result("x1", undefined, { content: "Created issue #12" }),
+      result("x1", null, { content: "Created issue #12" }),
       start("x2", "WebFetch", { url: "https://example.com/docs", prompt: "Summarize" }),
-      result("x2", undefined, { isError: true, content: "Request failed: 404" }),
+      result("x2", null, { isError: true, content: "Request failed: 404" }),
       start("x3", "SomethingNew", { a: 1 }),
     ]);
     const x1 = tool(page, "x1");
@@ -250,34 +242,62 @@ describe("tool renderers", () => {
     assert.match(await x2.locator(".tool-error-text").innerText(), /404/);
     assert.equal(await tool(page, "x3").locator(".tool-label").innerText(), "SomethingNew");
     // A turn that ends leaves no spinner behind.
-    await events(page, [{ type: "done", subtype: "error_during_execution", isError: true, durationMs: 100, numTurns: 1 }]);
+    await events(page, [ev.done({ subtype: "error_during_execution", isError: true, durationMs: 100 })]);
     assert.equal(await tool(page, "x3").getAttribute("data-status"), "cancelled");
     await screenshot(page, "11-generic");
     await finish(page);
   });
 
-  test("toolCallInputDelta fragments build the input live", T, async () => {
-    const page = await openHarness(browser, server);
+  test("a tool under a name of its own is drawn by its kind: icon, title, files, command, patch", T, async () => {
+    const page = await chat.open();
     await init(page);
     await events(page, [
-      start("b1", "Bash", {}),
-      { type: "toolCallInputDelta", toolCallId: "b1", partialJson: '{"command": "cargo bu' },
+      start("k-read", "view_file", { path: "/data/proj/a.rs" }, { kind: "read", title: "View a.rs", locations: [{ path: "/data/proj/a.rs", line: 12 }] }),
+      start("k-exec", "run_shell", { command: "make -j4" }, { kind: "execute", title: "Build" }),
+      result("k-exec", null, { content: "built\n" }),
+      start("k-edit", "apply_patch", {}, { kind: "edit", title: "Patch b.rs", locations: [{ path: "/data/proj/b.rs", line: null }] }),
+      result("k-edit", { structuredPatch: [{ oldStart: 1, oldLines: 1, newStart: 1, newLines: 1, lines: ["-old", "+new"] }] }, { content: "ok" }),
+      start("k-search", "find_text", { query: "TODO" }, { kind: "search", title: "Find TODO" }),
+      start("k-fetch", "http_get", { url: "https://example.com" }, { kind: "fetch", title: "Fetch example.com" }),
+      start("k-think", "reflect", {}, { kind: "think", title: "Thinking it over" }),
     ]);
-    await events(page, [{ type: "toolCallInputDelta", toolCallId: "b1", partialJson: 'ild --release", "description": "Build"}' }]);
+    const icons = { "k-read": "file", "k-exec": "terminal", "k-edit": "edit", "k-search": "search", "k-fetch": "globe", "k-think": "lightbulb" };
+    for (const [id, icon] of Object.entries(icons)) {
+      assert.equal(await tool(page, id).locator(`.tool-icon.codicon-${icon}`).count(), 1, `${id} shows the ${icon} icon`);
+    }
+    assert.equal(await tool(page, "k-read").locator(".tool-label").innerText(), "View a.rs");
+    await tool(page, "k-read").locator(".file-ref").click();
+    assert.deepEqual((await posted(page, "openFile")).at(-1), { type: "openFile", path: "/data/proj/a.rs", line: 12 });
+    assert.match(await tool(page, "k-exec").locator(".command-line").innerText(), /\$ make -j4/);
+    assert.match(await tool(page, "k-exec").locator(".output").innerText(), /built/);
+    const edit = tool(page, "k-edit");
+    assert.equal(await edit.getAttribute("data-status"), "ok");
+    assert.equal(await edit.locator(".dl.add").count(), 1);
+    assert.equal(await edit.locator(".dl.del").count(), 1);
+    assert.equal(await tool(page, "k-search").locator(".tool-label").innerText(), "Find TODO");
+    await screenshot(page, "11b-by-kind");
+    await finish(page);
+  });
+
+  test("toolInputDelta fragments build the input live", T, async () => {
+    const page = await chat.open();
+    await init(page);
+    await events(page, [start("b1", "Bash", {}), ev.toolInput("b1", '{"command": "cargo bu')]);
+    await events(page, [ev.toolInput("b1", 'ild --release", "description": "Build"}')]);
     assert.match(await tool(page, "b1").locator(".command-line").innerText(), /cargo build --release/);
     assert.match(await tool(page, "b1").locator(".tool-label").innerText(), /Build/);
     await finish(page);
   });
 
   test("a full turn looks right (screenshot)", T, async () => {
-    const page = await openHarness(browser, server, { height: 900 });
+    const page = await chat.open({ height: 900 });
     await init(page);
     await events(page, [
-      { type: "userMessage", id: "u1", text: "The add() test fails, can you fix it?", attachments: [{ kind: "file", path: "/data/proj/src/app.ts" }] },
-      { type: "messageStart", id: "m1", role: "assistant" },
-      { type: "thinkingDelta", messageId: "m1", text: "Look at the test output first." },
-      { type: "textDelta", messageId: "m1", text: "Let me run the tests to see the failure." },
-      { type: "messageStop", messageId: "m1" },
+      ev.user("u1", "The add() test fails, can you fix it?", { attachments: [{ kind: "file", path: "/data/proj/src/app.ts" }] }),
+      ev.messageStart("m1"),
+      ev.thinking("m1", "Look at the test output first."),
+      ev.text("m1", "Let me run the tests to see the failure."),
+      ev.messageStop("m1"),
       start("b1", "Bash", { command: "npm test", description: "Run tests" }),
       result("b1", { stdout: "FAIL src/app.test.ts\n  ✕ adds (4 ms)\n    Expected: 3\n    Received: -1\n", stderr: "", exitCode: 1 }, { isError: true }),
       start("r1", "Read", { file_path: "/data/proj/src/app.ts" }),
@@ -286,11 +306,11 @@ describe("tool renderers", () => {
       result("e1", { filePath: "/data/proj/src/app.ts", structuredPatch: [{ oldStart: 10, oldLines: 3, newStart: 10, newLines: 3, lines: [" export function add(a: number, b: number) {", "-  return a - b;", "+  return a + b;", " }"] }] }),
       start("b2", "Bash", { command: "npm test", description: "Run tests again" }),
       result("b2", { stdout: "PASS src/app.test.ts\n  ✓ adds (2 ms)\n", stderr: "", exitCode: 0 }),
-      { type: "messageStart", id: "m2", role: "assistant" },
-      { type: "textDelta", messageId: "m2", text: "Fixed: `add()` subtracted instead of adding. The test passes now." },
-      { type: "messageStop", messageId: "m2" },
-      { type: "usage", inputTokens: 5120, outputTokens: 312, costUsd: 0.021 },
-      { type: "done", subtype: "success", isError: false, durationMs: 8400, numTurns: 4 },
+      ev.messageStart("m2"),
+      ev.text("m2", "Fixed: `add()` subtracted instead of adding. The test passes now."),
+      ev.messageStop("m2"),
+      ev.usage(5120, 312, { costUsd: 0.021 }),
+      ev.done({ durationMs: 8400, numTurns: 4 }),
     ]);
     await frames(page, 4);
     await screenshot(page, "12-full-turn");

@@ -1,20 +1,11 @@
 // The virtualized list: a 5,000-message session keeps the DOM small, scrolls to its first message,
 // sticks to the bottom while streaming unless the user scrolled up.
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { deliver, events, finish, frames, init, launchBrowser, openHarness, screenshot, startServer } from "./helpers.mjs";
-import { syntheticSession } from "./fixtures.mjs";
+import { deliver, events, finish, frames, init, screenshot, useWebview } from "./helpers.mjs";
+import { ev, syntheticSession } from "./fixtures.mjs";
 
-let server;
-let browser;
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const chat = useWebview();
 
 const T = { timeout: 60_000 };
 
@@ -36,7 +27,7 @@ function scrollInfo(page) {
 
 describe("virtualized message list", () => {
   test("5,000 messages: far fewer DOM rows, ends at the bottom, scrolls to the first message", T, async () => {
-    const page = await openHarness(browser, server);
+    const page = await chat.open();
     await init(page);
     const session = syntheticSession(5000);
     await deliver(page, { type: "replay", events: session });
@@ -95,16 +86,16 @@ describe("virtualized message list", () => {
   });
 
   test("sticks to the bottom while streaming; stops when the user scrolls up; jump button re-sticks", T, async () => {
-    const page = await openHarness(browser, server, { height: 600 });
+    const page = await chat.open({ height: 600 });
     await init(page);
     await deliver(page, { type: "replay", events: syntheticSession(300) });
     await frames(page, 4);
     await events(page, [
-      { type: "userMessage", id: "ux", text: "Stream a long answer" },
-      { type: "messageStart", id: "mx", role: "assistant" },
+      ev.user("ux", "Stream a long answer"),
+      ev.messageStart("mx"),
     ]);
     for (let i = 0; i < 30; i++) {
-      await page.evaluate((k) => window.__deliver({ type: "events", events: [{ type: "textDelta", messageId: "mx", text: `Line ${k} of the answer.\n\n` }] }), i);
+      await page.evaluate((e) => window.__deliver({ type: "events", events: [e] }), ev.text("mx", `Line ${i} of the answer.\n\n`));
       if (i % 5 === 0) await frames(page, 1);
     }
     await frames(page, 3);
@@ -116,7 +107,7 @@ describe("virtualized message list", () => {
     await frames(page, 3);
     const before = (await scrollInfo(page)).top;
     for (let i = 30; i < 60; i++) {
-      await page.evaluate((k) => window.__deliver({ type: "events", events: [{ type: "textDelta", messageId: "mx", text: `Line ${k} of the answer.\n\n` }] }), i);
+      await page.evaluate((e) => window.__deliver({ type: "events", events: [e] }), ev.text("mx", `Line ${i} of the answer.\n\n`));
     }
     await frames(page, 4);
     info = await scrollInfo(page);
@@ -127,7 +118,7 @@ describe("virtualized message list", () => {
     await screenshot(page, "22-scrolled-up-streaming");
     await jump.click();
     await frames(page, 3);
-    await events(page, [{ type: "textDelta", messageId: "mx", text: "The end." }]);
+    await events(page, [ev.text("mx", "The end.")]);
     await frames(page, 3);
     info = await scrollInfo(page);
     assert.ok(info.height - info.top - info.client < 30, `re-stuck: ${JSON.stringify(info)}`);
@@ -136,7 +127,7 @@ describe("virtualized message list", () => {
   });
 
   test("a row growing above the viewport does not move what the user is reading", T, async () => {
-    const page = await openHarness(browser, server, { height: 600 });
+    const page = await chat.open({ height: 600 });
     await init(page);
     await deliver(page, { type: "replay", events: syntheticSession(400) });
     await frames(page, 4);

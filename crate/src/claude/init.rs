@@ -53,6 +53,15 @@ pub fn initialize_request(
             }
             agents
         },
+        // A built-in name the model emits anyway (from a skill, a subagent's prompt, habit) runs
+        // Tether's tool of that name instead of failing as disabled (measured with 2.1.330: in
+        // the main agent and in subagents; Explore and Plan, which lack Tether's write and shell
+        // tools, still get "No such tool" for Write or Bash). The request the model sees is
+        // unchanged.
+        tool_aliases: TETHER_TOOL_NAMES
+            .iter()
+            .map(|name| (name.to_string(), tether(name)))
+            .collect(),
     }
 }
 

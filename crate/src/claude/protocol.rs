@@ -540,7 +540,7 @@ impl ContentBlock {
 
 /// The text of a tool_result `content` (a string, or text blocks joined by newlines).
 pub fn tool_result_text(content: &Value) -> String {
-    match content {
+    let text = match content {
         Value::String(s) => s.clone(),
         Value::Array(items) => items
             .iter()
@@ -549,6 +549,14 @@ pub fn tool_result_text(content: &Value) -> String {
             .collect::<Vec<_>>()
             .join("\n"),
         _ => String::new(),
+    };
+    // The tags the CLI (and Tether's tools, like it) put around an input error are for the model.
+    match text
+        .strip_prefix("<tool_use_error>")
+        .and_then(|t| t.strip_suffix("</tool_use_error>"))
+    {
+        Some(inner) => inner.to_string(),
+        None => text,
     }
 }
 
@@ -980,6 +988,9 @@ pub struct InitializeRequest {
     pub append_system_prompt: Option<String>,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub agents: BTreeMap<String, AgentDefinition>,
+    /// A tool name the model may emit → the tool that runs it instead (one hop).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub tool_aliases: BTreeMap<String, String>,
 }
 
 /// The MCP `initialize` and `tools/list` results, sent ahead so no handshake crosses the wire.

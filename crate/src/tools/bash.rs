@@ -121,7 +121,7 @@ const KILL_SHELL_DESCRIPTION: &str = "
 fn bash_schema() -> Value {
     super::schema(
         r##"{
-      "$schema": "http://json-schema.org/draft-07/schema#",
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
       "type": "object",
       "properties": {
         "command": {"type": "string", "description": "The command to execute"},
@@ -138,7 +138,7 @@ fn bash_schema() -> Value {
 fn bash_output_schema() -> Value {
     super::schema(
         r##"{
-      "$schema": "http://json-schema.org/draft-07/schema#",
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
       "type": "object",
       "properties": {
         "bash_id": {"type": "string", "description": "The ID of the background shell to retrieve output from"},
@@ -153,7 +153,7 @@ fn bash_output_schema() -> Value {
 fn kill_shell_schema() -> Value {
     super::schema(
         r##"{
-      "$schema": "http://json-schema.org/draft-07/schema#",
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
       "type": "object",
       "properties": {
         "shell_id": {"type": "string", "description": "The ID of the background shell to kill"}

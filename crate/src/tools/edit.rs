@@ -7,7 +7,9 @@
 use super::notebook::{self, NotebookChange};
 use super::read::{self, STATE_IS_CURRENT};
 use super::text::{self, Decoded, Encoding, LineEnding};
-use super::{parse_input, write, Host, ToolError, ToolOutput, ToolResult, ToolSpec, Toolset};
+use super::{
+    parse_input, write, Freshness, Host, ToolError, ToolOutput, ToolResult, ToolSpec, Toolset, NOT_READ, STALE,
+};
 use crate::cache::{CachedRead, FileState};
 use crate::diff::{self, Diff, KnownSame, DEFAULT_CONTEXT};
 use crate::host::HostErrorKind;
@@ -94,7 +96,7 @@ If you want to create a new file, use:
 fn edit_schema() -> Value {
     super::schema(
         r##"{
-      "$schema": "http://json-schema.org/draft-07/schema#",
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
       "type": "object",
       "properties": {
         "file_path": {"type": "string", "description": "The absolute path to the file to modify"},
@@ -111,7 +113,7 @@ fn edit_schema() -> Value {
 fn multi_edit_schema() -> Value {
     super::schema(
         r##"{
-      "$schema": "http://json-schema.org/draft-07/schema#",
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
       "type": "object",
       "properties": {
         "file_path": {"type": "string", "description": "The absolute path to the file to modify"},
@@ -194,6 +196,10 @@ impl FileFormat {
         }
     }
 
+    pub(crate) fn with_line_ending(self, line_ending: LineEnding) -> Self {
+        FileFormat { line_ending, ..self }
+    }
+
     fn encode(&self, text: String) -> Vec<u8> {
         text::encode_owned(text, self.bom, self.encoding, self.line_ending)
     }
@@ -215,6 +221,8 @@ pub enum WriteRequest {
         old_string: String,
         new_string: String,
         replace_all: bool,
+        /// The file against the model's last Read: the result says what the model may not know.
+        freshness: Freshness,
     },
     MultiEdit {
         edits: Vec<EditOp>,
@@ -305,7 +313,7 @@ pub async fn propose<H: Host>(ts: &Toolset<H>, tool: &str, args: Value) -> ToolR
         "Edit" => {
             let input: EditInput = parse_input("Edit", args)?;
             if input.edit.old_string == input.edit.new_string {
-                return Err(ToolError::new(NO_CHANGES));
+                return Err(ToolError::invalid(NO_CHANGES));
             }
             Box::pin(propose_edits(ts, input.file_path, Edits::One(input.edit)))
         }
@@ -390,7 +398,11 @@ fn committed_output(proposal: &ProposedWrite, written: &str, user_modified: bool
             old_string,
             new_string,
             replace_all,
-        } => edit_output(proposal, old_string, new_string, *replace_all, user_modified, &patch()),
+            freshness,
+        } => {
+            let edit = (old_string.as_str(), new_string.as_str(), *replace_all);
+            edit_output(proposal, edit, *freshness, user_modified, &patch())
+        }
         WriteRequest::MultiEdit { edits } => multi_edit_output(proposal, edits, user_modified, &patch()),
     }
 }
@@ -471,48 +483,59 @@ impl Edits {
 async fn propose_edits<H: Host>(ts: &Toolset<H>, file_path: String, edits: Edits) -> ToolResult<ProposedWrite> {
     let (path, read) = ts.resolve_and_read(&file_path).await?;
     let creates = edits.as_slice().first().is_some_and(|e| e.old_string.is_empty());
+    let mut freshness = Freshness::Read;
     let (original, format, base) = match read {
         Ok(current) => {
             let decoded = decode_for_writing(&current.bytes)?;
             if creates {
                 if !decoded.text.trim().is_empty() {
-                    return Err(ToolError::new(FILE_EXISTS));
+                    return Err(ToolError::invalid(FILE_EXISTS));
                 }
             } else {
                 if read::extension(&path) == "ipynb" {
-                    return Err(ToolError::new(
+                    return Err(ToolError::invalid(
                         "File is a Jupyter Notebook. Use the NotebookEdit to edit this file.",
                     ));
                 }
-                ts.check_fresh(&path, &current)?;
+                // 2.1.330 edits a file the model has not read when it could read it without asking,
+                // and one changed since the Read when the edit still applies cleanly (saying so).
+                freshness = ts.freshness(&path, &current);
+                if freshness == Freshness::Unread && !ts.may_write_unread(&path) {
+                    return Err(ToolError::invalid(NOT_READ));
+                }
             }
             let format = FileFormat::of(&decoded);
             (Some(decoded.text), format, Some(BaseBytes::of(&current)))
         }
         Err(e) if e.kind == HostErrorKind::NotFound => {
             if !creates {
-                return Err(ToolError(read::missing_file_message(ts, &path).await));
+                return Err(ToolError::invalid(read::missing_file_message(ts, &path).await));
             }
             (None, FileFormat::NEW_FILE, None)
         }
+        // The CLI's own words: its read of a directory fails inside the input check.
         Err(e) if e.kind == HostErrorKind::IsADirectory => {
-            return Err(ToolError(format!("{file_path} is a directory, not a file.")));
+            return Err(ToolError::invalid(
+                "Error calling tool (Edit): EISDIR: illegal operation on a directory, read",
+            ));
         }
         Err(e) => return Err(ToolError(format!("Could not read {file_path}: {}", e.message))),
     };
     let before = original.as_deref().unwrap_or("");
     let applied = apply_edits(before, edits.as_slice()).map_err(|failure| match (&edits, failure.index) {
-        (Edits::Many(_), Some(index)) => ToolError(format!(
+        _ if freshness == Freshness::Stale => ToolError::invalid(STALE),
+        (Edits::Many(_), Some(index)) => ToolError::invalid(format!(
             "edits[{index}] failed: {}\nNo edits were applied; the file is unchanged.",
             failure.message
         )),
-        _ => ToolError(failure.message),
+        _ => ToolError::invalid(failure.message),
     })?;
     let request = match edits {
         Edits::One(edit) => WriteRequest::Edit {
             old_string: applied.first_actual,
             new_string: edit.new_string,
             replace_all: edit.replace_all,
+            freshness,
         },
         Edits::Many(edits) => WriteRequest::MultiEdit { edits },
     };
@@ -581,7 +604,9 @@ fn apply_edits(text: &str, edits: &[EditOp]) -> Result<Applied, EditFailure> {
             unchanged = KnownSame::default();
             continue;
         }
-        let old = text::normalize_newlines(&edit.old_string);
+        // old_string as given: 2.1.330 matches it against the file's text with `\n` breaks, so
+        // a `\r\n` in it is not found (new_string's go, as they would come back doubled).
+        let old = Cow::Borrowed(edit.old_string.as_str());
         let new = text::normalize_newlines(&edit.new_string);
         let Some(found) = find_actual_string(&current, &old) else {
             return Err(fail(format!(
@@ -793,25 +818,33 @@ fn original_for_edit_result(proposal: &ProposedWrite) -> Option<&str> {
     }
 }
 
+/// After an Edit of a file changed since the model read it (2.1.330's words).
+const STALE_NOTE: &str = " (note: the file had been modified on disk since you last read it \u{2014} the edit applied cleanly, but the file contains other changes not in your context. Read it before edits that depend on surrounding content.)";
+
+/// `edit`: the old string matched, the new one, and replace_all.
 fn edit_output(
     proposal: &ProposedWrite,
-    old_string: &str,
-    new_string: &str,
-    replace_all: bool,
+    (old_string, new_string, replace_all): (&str, &str, bool),
+    freshness: Freshness,
     user_modified: bool,
     diff: &Diff,
 ) -> ToolOutput {
     let path = &proposal.file_path;
+    // Whether the model now knows the whole file: not when it never read it, nor when the user
+    // changed the proposal or someone else the file.
+    let note = match freshness {
+        Freshness::Stale => STALE_NOTE,
+        Freshness::Read if !user_modified => STATE_IS_CURRENT,
+        _ => "",
+    };
     let text = match (replace_all, user_modified) {
-        (false, false) => format!("The file {path} has been updated successfully.{STATE_IS_CURRENT}"),
-        (true, false) => {
-            format!("The file {path} has been updated. All occurrences were successfully replaced.{STATE_IS_CURRENT}")
-        }
+        (false, false) => format!("The file {path} has been updated successfully.{note}"),
+        (true, false) => format!("The file {path} has been updated. All occurrences were successfully replaced.{note}"),
         (false, true) => format!(
-            "The file {path} has been updated successfully. The user modified your proposed changes before accepting them."
+            "The file {path} has been updated successfully. The user modified your proposed changes before accepting them.{note}"
         ),
         (true, true) => format!(
-            "The file {path} has been updated. The user modified your proposed changes before accepting them. All occurrences were successfully replaced."
+            "The file {path} has been updated. The user modified your proposed changes before accepting them. All occurrences were successfully replaced.{note}"
         ),
     };
     ToolOutput::text(text).with_structured(json!({

@@ -62,7 +62,7 @@ fn input_schema() -> Value {
       },
       "required": ["pattern"],
       "additionalProperties": false,
-      "$schema": "http://json-schema.org/draft-07/schema#"
+      "$schema": "https://json-schema.org/draft/2020-12/schema"
     }"##,
     )
 }

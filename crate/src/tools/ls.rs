@@ -30,7 +30,7 @@ fn input_schema() -> Value {
       },
       "required": ["path"],
       "additionalProperties": false,
-      "$schema": "http://json-schema.org/draft-07/schema#"
+      "$schema": "https://json-schema.org/draft/2020-12/schema"
     }"##,
     )
 }

@@ -95,6 +95,12 @@ impl ToolError {
     pub fn new(message: impl Into<String>) -> Self {
         ToolError(message.into())
     }
+
+    /// A refusal the CLI's own tool makes while checking the input, before it runs: the CLI
+    /// shows those to the model inside `<tool_use_error>` tags, and so does Tether.
+    pub fn invalid(message: impl fmt::Display) -> Self {
+        ToolError(format!("<tool_use_error>{message}</tool_use_error>"))
+    }
 }
 
 impl fmt::Display for ToolError {
@@ -224,6 +230,21 @@ impl ToolsetConfig {
         }
     }
 }
+
+/// A file's state against the model's last Read (or write) of it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Freshness {
+    /// Read (or written) in this session and unchanged since.
+    Read,
+    /// Never read in this session.
+    Unread,
+    /// Read, then changed on disk by someone else.
+    Stale,
+}
+
+pub(crate) const NOT_READ: &str = "File has not been read yet. Read it first before writing to it.";
+pub(crate) const STALE: &str =
+    "File has been modified since read, either by the user or by a linter. Read it again before attempting to write it.";
 
 /// What we know of a file from the last time the model read or wrote it ("read before edit").
 #[derive(Clone, Debug, PartialEq)]
@@ -430,22 +451,33 @@ impl<H: Host> Toolset<H> {
         self.reads.borrow().get(path).cloned()
     }
 
-    /// The "read before edit" guard: the file must have been read (or written) in this session and
-    /// not changed since. `current` is the file's content now.
-    pub fn check_fresh(&self, path: &str, current: &CachedRead) -> ToolResult<()> {
+    /// How `current` (the file's content now) stands against what the model last read or wrote of
+    /// it in this session.
+    pub fn freshness(&self, path: &str, current: &CachedRead) -> Freshness {
         let Some(record) = self.read_record(path) else {
-            return Err(ToolError(
-                "File has not been read yet. Read it first before writing to it.".to_string(),
-            ));
+            return Freshness::Unread;
         };
         let unchanged_stat = record.mtime_ms == current.meta.mtime_ms && record.size == current.meta.size;
         if unchanged_stat || record.content_hash == content_hash(&current.bytes) {
-            Ok(())
+            Freshness::Read
         } else {
-            Err(ToolError(
-                "File has been modified since read, either by the user or by a linter. Read it again before attempting to write it.".to_string(),
-            ))
+            Freshness::Stale
         }
+    }
+
+    /// The strict "read before edit" guard (NotebookEdit): read, and not changed since.
+    pub fn check_fresh(&self, path: &str, current: &CachedRead) -> ToolResult<()> {
+        match self.freshness(path, current) {
+            Freshness::Read => Ok(()),
+            Freshness::Unread => Err(ToolError::invalid(NOT_READ)),
+            Freshness::Stale => Err(ToolError::invalid(STALE)),
+        }
+    }
+
+    /// Whether Edit and Write may change `path` without a Read first: 2.1.330 lets them when the
+    /// model could read the file without asking, which for Tether is anywhere in the workspace.
+    pub fn may_write_unread(&self, path: &str) -> bool {
+        self.paths.contains(path)
     }
 
     /// Register a background shell; returns the id the model uses (`bash_1`, `bash_2`, ...).

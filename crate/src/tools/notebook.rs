@@ -36,7 +36,7 @@ Usage:
 fn input_schema() -> Value {
     super::schema(
         r##"{
-      "$schema": "http://json-schema.org/draft-07/schema#",
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
       "type": "object",
       "properties": {
         "notebook_path": {"type": "string", "description": "The absolute path to the Jupyter notebook file to edit (must be absolute, not relative)"},
@@ -116,23 +116,23 @@ pub(crate) async fn propose<H: Host>(ts: &Toolset<H>, args: Value) -> ToolResult
     let input: NotebookEditInput = parse_input("NotebookEdit", args)?;
     let path = ts.resolve_path(&input.notebook_path).await?;
     if extension(&path) != "ipynb" {
-        return Err(ToolError::new(
+        return Err(ToolError::invalid(
             "File must be a Jupyter notebook (.ipynb file). For editing other file types, use the Edit tool.",
         ));
     }
     let mode = input.edit_mode.unwrap_or(EditMode::Replace);
     if mode == EditMode::Insert && input.cell_type.is_none() {
-        return Err(ToolError::new("Cell type is required when using edit_mode=insert."));
+        return Err(ToolError::invalid("Cell type is required when using edit_mode=insert."));
     }
     if ts.read_record(&path).is_none() {
-        return Err(ToolError::new(
+        return Err(ToolError::invalid(
             "File has not been read yet. Read it first before writing to it.",
         ));
     }
     let current = match ts.cache.read(&ts.host, &path).await {
         Ok(current) => current,
         Err(e) if e.kind == HostErrorKind::NotFound => {
-            return Err(ToolError::new("Notebook file does not exist."));
+            return Err(ToolError::invalid("Notebook file does not exist."));
         }
         Err(e) => {
             return Err(ToolError(format!(
@@ -278,7 +278,7 @@ fn find_cell(cells: &[Value], cell_id: Option<&str>, mode: EditMode) -> ToolResu
         return if insert {
             Ok(0)
         } else {
-            Err(ToolError::new(
+            Err(ToolError::invalid(
                 "Cell ID must be specified when not inserting a new cell.",
             ))
         };
@@ -290,10 +290,14 @@ fn find_cell(cells: &[Value], cell_id: Option<&str>, mode: EditMode) -> ToolResu
         Some(i) => i,
         None => {
             let Some(n) = id.strip_prefix("cell-").and_then(|n| n.parse::<usize>().ok()) else {
-                return Err(ToolError(format!("Cell with ID \"{id}\" not found in notebook.")));
+                return Err(ToolError::invalid(format!(
+                    "Cell with ID \"{id}\" not found in notebook."
+                )));
             };
             if n >= cells.len() {
-                return Err(ToolError(format!("Cell with index {n} does not exist in notebook.")));
+                return Err(ToolError::invalid(format!(
+                    "Cell with index {n} does not exist in notebook."
+                )));
             }
             n
         }
@@ -337,15 +341,11 @@ fn replace_cell(cell: &mut Value, kind: CellType, source: &str) {
     let Some(fields) = cell.as_object_mut() else { return };
     fields.insert("source".into(), json!(source));
     fields.insert("cell_type".into(), json!(kind.as_str()));
-    match kind {
-        CellType::Code => {
-            fields.insert("execution_count".into(), Value::Null);
-            fields.insert("outputs".into(), json!([]));
-        }
-        CellType::Markdown => {
-            fields.shift_remove("execution_count");
-            fields.shift_remove("outputs");
-        }
+    // A code cell's run results go (2.1.330 keeps the emptied fields when it turns to markdown).
+    let was_code = fields.contains_key("outputs") || fields.contains_key("execution_count");
+    if kind == CellType::Code || was_code {
+        fields.insert("execution_count".into(), Value::Null);
+        fields.insert("outputs".into(), json!([]));
     }
 }
 

@@ -9,9 +9,8 @@ use base64::Engine as _;
 use serde::{Deserialize, Deserializer};
 use serde_json::{json, Value};
 
-/// Lines returned when no limit is given.
-pub const DEFAULT_LINE_LIMIT: usize = 2000;
-/// Largest file read whole (no `limit`): the CLI's 256 KB.
+/// Largest file read whole (no `limit`, no `allow_large`): the CLI's 256 KB. Within it, 2.1.330
+/// returns every line (there is no default line limit any more); the token cap pages the rest.
 pub const MAX_WHOLE_FILE_BYTES: usize = 256 * 1024;
 /// The CLI's token budget for one read.
 pub const MAX_TOKENS: usize = 25_000;
@@ -48,12 +47,13 @@ Usage:
 fn input_schema() -> Value {
     super::schema(
         r##"{
-      "$schema": "http://json-schema.org/draft-07/schema#",
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
       "type": "object",
       "properties": {
         "file_path": {"type": "string", "description": "The absolute path to the file to read"},
-        "offset": {"type": "integer", "minimum": 0, "description": "The line number to start reading from. Only provide if the file is too large to read at once"},
-        "limit": {"type": "integer", "exclusiveMinimum": 0, "description": "The number of lines to read. Only provide if the file is too large to read at once."}
+        "offset": {"type": "integer", "minimum": 0, "maximum": 9007199254740991, "description": "The line number to start reading from. Only provide if the file is too large to read at once"},
+        "limit": {"type": "integer", "exclusiveMinimum": 0, "maximum": 9007199254740991, "description": "The number of lines to read. Only provide if the file is too large to read at once."},
+        "allow_large": {"type": "boolean", "description": "Set to true to read a text file, or a line range of one, that is over the usual size limits, up to what still fits in your context. Only use this when you genuinely need all of it or the user asked for the whole file; otherwise read it in parts with offset and limit, or search it."}
       },
       "required": ["file_path"],
       "additionalProperties": false
@@ -68,6 +68,8 @@ struct ReadInput {
     offset: Option<i64>,
     #[serde(default, deserialize_with = "lenient_integer")]
     limit: Option<i64>,
+    #[serde(default)]
+    allow_large: bool,
 }
 
 /// Numbers as the CLI coerces them: `12`, `12.0`, `"12"` and `[12]` all mean 12.
@@ -110,10 +112,28 @@ pub async fn run<H: Host>(ts: &Toolset<H>, args: Value) -> ToolResult<ToolOutput
         return read_image(&input.file_path, &read.bytes);
     }
     // Offset 0 and negative offsets read from the start; a non-positive limit is no limit (CLI).
+    // Offset 0 also numbers the lines from 0, as 2.1.330 does.
     let to_usize = |n: i64| usize::try_from(n).unwrap_or(usize::MAX);
     let offset = input.offset.filter(|o| *o > 0).map_or(1, to_usize);
     let limit = input.limit.filter(|l| *l > 0).map(to_usize);
-    read_text(ts, &input.file_path, &path, &read, offset, limit)
+    let lines = Lines {
+        offset,
+        limit,
+        first_number: if input.offset == Some(0) { 0 } else { offset },
+        allow_large: input.allow_large,
+    };
+    read_text(ts, &input.file_path, &path, &read, lines)
+}
+
+/// Which lines a Read asked for.
+struct Lines {
+    /// The first line read (1-based).
+    offset: usize,
+    limit: Option<usize>,
+    /// The number shown on the first line (0 when the model asked for offset 0).
+    first_number: usize,
+    /// Over the size limit anyway (the token cap still pages the text).
+    allow_large: bool,
 }
 
 fn read_text<H: Host>(
@@ -121,12 +141,17 @@ fn read_text<H: Host>(
     file_path: &str,
     path: &str,
     read: &CachedRead,
-    offset: usize,
-    limit: Option<usize>,
+    lines: Lines,
 ) -> ToolResult<ToolOutput> {
-    if limit.is_none() && read.bytes.len() > MAX_WHOLE_FILE_BYTES {
+    let Lines {
+        offset,
+        limit,
+        first_number,
+        allow_large,
+    } = lines;
+    if limit.is_none() && !allow_large && read.bytes.len() > MAX_WHOLE_FILE_BYTES {
         return Err(ToolError(format!(
-            "File content ({}) exceeds maximum allowed size ({}). Use offset and limit parameters to read specific portions of the file, or search for specific content instead of reading the whole file.",
+            "File content ({}) exceeds maximum allowed size ({}). Use offset and limit parameters to read specific portions of the file, or search for specific content instead of reading the whole file. To read it anyway, up to what still fits in your context, call Read again with allow_large: true \u{2014} only if you genuinely need all of it or the user asked for the whole file.",
             format_bytes(read.bytes.len()),
             format_bytes(MAX_WHOLE_FILE_BYTES)
         )));
@@ -138,13 +163,13 @@ fn read_text<H: Host>(
         } else {
             format!(" .{ext}")
         };
-        return Err(ToolError(format!(
-            "This tool cannot read binary files. The file appears to be a binary{kind} file (it has NUL bytes or is mostly not text). Use a shell command or script that can read the format."
+        return Err(ToolError::invalid(format!(
+            "This tool cannot read binary files. The file appears to be a binary{kind} file. Use a skill for this file type if one is available, or a shell command or script that can read the format."
         )));
     };
     let not_utf8 = decoded.encoding == Encoding::Utf8 && !is_valid_utf8_after_bom(&read.bytes);
 
-    let selection = select_lines(&decoded.text, offset - 1, limit.unwrap_or(DEFAULT_LINE_LIMIT));
+    let selection = select_lines(&decoded.text, offset - 1, limit.unwrap_or(usize::MAX));
     if limit.is_some() && selection.content.len() > MAX_SELECTED_BYTES {
         return Err(ToolError(format!(
             "The requested line range contains over {} of text, more than a read can return. Use a smaller limit \u{2014} or, if a single line is this large, no limit will fit it: search for specific content instead.",
@@ -181,20 +206,13 @@ fn read_text<H: Host>(
         });
         content = page.content;
         num_lines = page.num_lines;
-    } else if limit.is_none() && offset - 1 + num_lines < selection.total_lines {
-        let last = offset - 1 + num_lines;
-        banner = Some(format!(
-            "{PARTIAL_VIEW}{file_path}: showing lines {offset}-{last} of {} total (default limit of {DEFAULT_LINE_LIMIT} lines). Call Read with offset={} limit={DEFAULT_LINE_LIMIT} for the next page, or Grep to find a specific section. Do NOT answer from this page alone if the answer may be further in the file.]",
-            selection.total_lines,
-            last + 1
-        ));
     }
 
     let total_lines = selection.total_lines;
     let mut body = if !content.is_empty() {
-        number_lines(content, offset)
+        number_lines(content, first_number)
     } else if num_lines >= 1 && total_lines > 1 {
-        format!("{offset}\t")
+        format!("{first_number}\t")
     } else if num_lines >= 1 || total_lines == 0 {
         "<system-reminder>Warning: the file exists but the contents are empty.</system-reminder>".to_string()
     } else {
@@ -211,7 +229,7 @@ fn read_text<H: Host>(
         "filePath": file_path,
         "content": content,
         "numLines": num_lines,
-        "startLine": offset,
+        "startLine": first_number,
         "totalLines": total_lines,
     });
     if truncated_by_token_cap {
@@ -407,9 +425,10 @@ fn describe_content(bytes: &[u8]) -> &'static str {
 async fn read_error<H: Host>(ts: &Toolset<H>, file_path: &str, path: &str, e: HostError) -> ToolError {
     match e.kind {
         HostErrorKind::NotFound => ToolError(missing_file_message(ts, path).await),
-        HostErrorKind::IsADirectory => ToolError(format!(
-            "{file_path} is a directory, not a file. Use the LS tool or Glob to list its contents."
-        )),
+        // The CLI's own words (its read fails on the directory).
+        HostErrorKind::IsADirectory => {
+            ToolError(format!("EISDIR: illegal operation on a directory, read '{file_path}'"))
+        }
         HostErrorKind::PermissionDenied => ToolError(format!("Permission denied: cannot read {file_path}.")),
         _ => ToolError(format!("Could not read {file_path}: {}", e.message)),
     }

@@ -2,9 +2,9 @@
 //! endings.
 
 use super::edit::{self, BaseBytes, FileFormat, ProposedWrite, WriteRequest};
-use super::read::STATE_IS_CURRENT;
-use super::text::{normalize_newlines, LineEnding};
-use super::{parse_input, Host, ToolError, ToolOutput, ToolResult, ToolSpec, Toolset};
+use super::read::{self, STATE_IS_CURRENT};
+use super::text::LineEnding;
+use super::{parse_input, Freshness, Host, ToolError, ToolOutput, ToolResult, ToolSpec, Toolset, NOT_READ, STALE};
 use crate::diff::{Hunk, KnownSame};
 use crate::host::HostErrorKind;
 use serde::Deserialize;
@@ -29,7 +29,7 @@ Usage:
 fn input_schema() -> Value {
     super::schema(
         r##"{
-      "$schema": "http://json-schema.org/draft-07/schema#",
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
       "type": "object",
       "properties": {
         "file_path": {"type": "string", "description": "The absolute path to the file to write (must be absolute, not relative)"},
@@ -58,18 +58,22 @@ pub(crate) async fn propose<H: Host>(ts: &Toolset<H>, args: Value) -> ToolResult
     let (path, read) = ts.resolve_and_read(&input.file_path).await?;
     match read {
         Ok(current) => {
-            ts.check_fresh(&path, &current)?;
+            // 2.1.330 writes over a file it has not read when it could read it without asking
+            // (not a notebook), and never over one changed since the model read it.
+            match ts.freshness(&path, &current) {
+                Freshness::Read => {}
+                Freshness::Unread if ts.may_write_unread(&path) && read::extension(&path) != "ipynb" => {}
+                Freshness::Unread => return Err(ToolError::invalid(NOT_READ)),
+                Freshness::Stale => return Err(ToolError::invalid(STALE)),
+            }
             let decoded = edit::decode_for_writing(&current.bytes)?;
-            let proposed = match decoded.line_ending {
-                LineEnding::CrLf => normalize_newlines(&input.content),
-                LineEnding::Lf => input.content,
-            };
             Ok(ProposedWrite {
                 file_path: input.file_path,
                 path,
-                format: FileFormat::of(&decoded),
+                // The content's line breaks are written as given (the file's BOM and encoding kept).
+                format: FileFormat::of(&decoded).with_line_ending(LineEnding::Lf),
                 original: Some(decoded.text),
-                proposed,
+                proposed: input.content,
                 request: WriteRequest::Write,
                 base: Some(BaseBytes::of(&current)),
                 unchanged: KnownSame::default(),
@@ -85,8 +89,8 @@ pub(crate) async fn propose<H: Host>(ts: &Toolset<H>, args: Value) -> ToolResult
             base: None,
             unchanged: KnownSame::default(),
         }),
-        Err(e) if e.kind == HostErrorKind::IsADirectory => Err(ToolError(format!(
-            "{} is a directory. Write needs the path of a file.",
+        Err(e) if e.kind == HostErrorKind::IsADirectory => Err(ToolError::invalid(format!(
+            "{} is a directory, not a file. To create a file inside it, include the file name in file_path.",
             input.file_path
         ))),
         Err(e) => Err(ToolError(format!("Could not read {}: {}", input.file_path, e.message))),

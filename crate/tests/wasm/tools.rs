@@ -48,7 +48,7 @@ async fn read_of_a_missing_file_is_an_error_result() {
 }
 
 #[wasm_bindgen_test]
-async fn edit_requires_a_prior_read() {
+async fn edit_of_an_unread_file_applies_without_claiming_it_is_in_context() {
     let fx = Fixture::new();
     let file = fx.path("a.txt");
     write_text(&file, "hello world\n");
@@ -58,9 +58,9 @@ async fn edit_requires_a_prior_read() {
         json!({"file_path": file, "old_string": "world", "new_string": "there"}),
     )
     .await;
-    assert!(edit.is_error);
-    assert!(edit.text.contains("has not been read yet"), "{}", edit.text);
-    assert_eq!(read_text(&file), "hello world\n");
+    assert!(!edit.is_error, "{}", edit.text);
+    assert_eq!(edit.text, format!("The file {file} has been updated successfully."));
+    assert_eq!(read_text(&file), "hello there\n");
 }
 
 #[wasm_bindgen_test]

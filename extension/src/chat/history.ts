@@ -1,10 +1,11 @@
 // Past sessions of the CLI, from its transcripts `~/.claude/projects/<encoded cwd>/<id>.jsonl`:
-// the list for the history picker, and a session turned into webview events for resume. Node
-// only (no vscode), tested with real temp files.
+// the list for the history picker, and a session turned into chat entries for resume. Node only
+// (no vscode), tested with real temp files.
 
 import { promises as fsp } from "node:fs";
 import * as path from "node:path";
-import type { HistorySession, UiEvent } from "../../../webview/src/protocol";
+import { MCP_PREFIX, type JsonValue } from "../generated/core";
+import type { ChatEntry, HistorySession } from "../../../webview/src/protocol";
 
 /** The CLI names a project folder after its cwd with every non-alphanumeric character as "-". */
 export function projectDirName(cwd: string): string {
@@ -38,7 +39,7 @@ function parseLines(text: string): TranscriptLine[] {
   return lines;
 }
 
-type Block = { type?: string; text?: string; thinking?: string; id?: string; name?: string; input?: unknown; tool_use_id?: string; content?: unknown; is_error?: boolean };
+type Block = { type?: string; text?: string; thinking?: string; id?: string; name?: string; input?: JsonValue; tool_use_id?: string; content?: unknown; is_error?: boolean };
 
 function blocks(content: unknown): Block[] {
   if (typeof content === "string") return [{ type: "text", text: content }];
@@ -93,13 +94,14 @@ export async function listSessions(dir: string, limit = 50): Promise<HistorySess
   return sessions;
 }
 
-/** A session transcript as webview events (for `replay`). Subagent side chains are left out. */
-export function transcriptToEvents(text: string): UiEvent[] {
-  const events: UiEvent[] = [];
+/** A session transcript as chat entries (for `replay`): the events the agent sent then, as far
+ * as the transcript tells them. Subagent side chains are left out. */
+export function transcriptToEntries(text: string): ChatEntry[] {
+  const entries: ChatEntry[] = [];
   let userCount = 0;
   let openMessage: string | undefined;
   const closeMessage = () => {
-    if (openMessage) events.push({ type: "messageStop", messageId: openMessage });
+    if (openMessage) entries.push({ type: "messageStop", messageId: openMessage, stopReason: null });
     openMessage = undefined;
   };
   for (const line of parseLines(text)) {
@@ -108,39 +110,48 @@ export function transcriptToEvents(text: string): UiEvent[] {
       const typed = userText(line);
       if (typed !== undefined) {
         closeMessage();
-        events.push({ type: "userMessage", id: `history-user-${++userCount}`, text: typed });
+        entries.push({ type: "userMessage", id: `history-user-${++userCount}`, text: typed });
         continue;
       }
       for (const block of blocks(line.message?.content)) {
         if (block.type !== "tool_result" || !block.tool_use_id) continue;
-        events.push({
+        entries.push({
           type: "toolCallResult",
-          toolCallId: block.tool_use_id,
+          id: block.tool_use_id,
           isError: block.is_error === true,
           content: toolResultText(block.content),
-          ...(line.toolUseResult && typeof line.toolUseResult === "object"
-            ? { structured: line.toolUseResult as Record<string, unknown> }
-            : {}),
+          structured: line.toolUseResult && typeof line.toolUseResult === "object" ? (line.toolUseResult as JsonValue) : null,
+          parentToolUseId: null,
         });
       }
     } else if (line.type === "assistant") {
-      const id = line.message?.id ?? `history-assistant-${events.length}`;
+      const id = line.message?.id ?? `history-assistant-${entries.length}`;
       for (const block of blocks(line.message?.content)) {
         if (block.type === "text" || block.type === "thinking") {
           if (openMessage !== id) {
             closeMessage();
             openMessage = id;
-            events.push({ type: "messageStart", id, role: "assistant" });
+            entries.push({ type: "messageStart", messageId: id, parentToolUseId: null });
           }
           const text = block.type === "text" ? block.text : block.thinking;
-          if (text) events.push({ type: block.type === "text" ? "textDelta" : "thinkingDelta", messageId: id, text });
+          if (text) entries.push({ type: block.type === "text" ? "textDelta" : "thinkingDelta", messageId: id, text, parentToolUseId: null });
         } else if (block.type === "tool_use" && block.id && block.name) {
-          const name = block.name.replace(/^mcp__tether__/, "");
-          events.push({ type: "toolCallStart", toolCallId: block.id, name, input: block.input ?? {}, kind: "", title: name });
+          const name = block.name.startsWith(MCP_PREFIX) ? block.name.slice(MCP_PREFIX.length) : block.name;
+          // The transcript does not say the kind; the chat draws these tools by name.
+          entries.push({
+            type: "toolCallStart",
+            id: block.id,
+            name,
+            input: block.input ?? {},
+            kind: "other",
+            title: name,
+            locations: [],
+            parentToolUseId: null,
+          });
         }
       }
     }
   }
   closeMessage();
-  return events;
+  return entries;
 }

@@ -1,11 +1,12 @@
-// The chat transcript (webview events) as Markdown, for "Export Session as Markdown". Pure.
+// The chat transcript (its entries) as Markdown, for "Export Session as Markdown". Pure.
 
-import type { UiEvent } from "../../../webview/src/protocol";
+import type { ChatEntry } from "../../../webview/src/protocol";
 
-export function transcriptToMarkdown(events: UiEvent[]): string {
+export function transcriptToMarkdown(events: readonly ChatEntry[]): string {
   const out: string[] = [];
-  // A tool call is announced again when its full input arrives: keep one line, the latest title.
+  // A tool call's title changes when its full input arrives: keep one line, the latest title.
   const toolLines = new Map<string, number>();
+  const names = new Map<string, string>();
   const texts = new Map<string, string>();
   const order: string[] = [];
   const flushMessages = () => {
@@ -23,33 +24,35 @@ export function transcriptToMarkdown(events: UiEvent[]): string {
         out.push(`## You\n\n${e.text}\n`);
         break;
       case "messageStart":
-        if (!texts.has(e.id)) {
-          texts.set(e.id, "");
-          order.push(e.id);
+        if (!texts.has(e.messageId)) {
+          texts.set(e.messageId, "");
+          order.push(e.messageId);
         }
         break;
-      case "textDelta":
-        if (!texts.has(e.messageId)) order.push(e.messageId);
-        texts.set(e.messageId, (texts.get(e.messageId) ?? "") + e.text);
+      case "textDelta": {
+        const id = e.messageId ?? order[order.length - 1] ?? "";
+        if (!texts.has(id)) order.push(id);
+        texts.set(id, (texts.get(id) ?? "") + e.text);
         break;
+      }
       case "toolCallStart": {
         flushMessages();
-        const known = toolLines.get(e.toolCallId);
-        const name = known === undefined ? e.name : (out[known]!.match(/^> \*\*(.+?)\*\*/)?.[1] ?? e.name);
-        const text = `> **${name}** ${e.title && e.title !== name ? e.title : ""}`.trimEnd() + "\n";
-        if (known === undefined) {
-          toolLines.set(e.toolCallId, out.length);
-          out.push(text);
-        } else if (e.title) {
-          out[known] = text;
-        }
+        names.set(e.id, e.name);
+        toolLines.set(e.id, out.length);
+        out.push(toolLine(e.name, e.title));
+        break;
+      }
+      case "toolCallUpdate": {
+        const line = toolLines.get(e.id);
+        const name = names.get(e.id);
+        if (line !== undefined && name !== undefined && e.title) out[line] = toolLine(name, e.title);
         break;
       }
       case "permissionResolved":
         out.push(`> permission ${e.outcome}${e.reason ? `: ${e.reason}` : ""}\n`);
         break;
       case "error":
-        out.push(`> **Error:** ${e.message}\n`);
+        if (e.severity === "error") out.push(`> **Error:** ${e.message}\n`);
         break;
       default:
         break;
@@ -57,4 +60,8 @@ export function transcriptToMarkdown(events: UiEvent[]): string {
   }
   flushMessages();
   return `# Tether session\n\n${out.join("\n")}`;
+}
+
+function toolLine(name: string, title: string): string {
+  return `> **${name}** ${title && title !== name ? title : ""}`.trimEnd() + "\n";
 }

@@ -1,6 +1,6 @@
 import { useEffect, useReducer, useRef, useState } from "preact/hooks";
+import type { TodoItem } from "@tether/core";
 import { store, type Row } from "../store";
-import type { TodoItem } from "../protocol";
 import { post } from "../vscode";
 import { copyText, parseFileHref } from "../util";
 import { VirtualList } from "../virtual";
@@ -8,7 +8,8 @@ import { Composer } from "./Composer";
 import { Header, HistoryPanel } from "./Header";
 import { PermissionDock } from "./Permission";
 import { estimateRow, retryText, rowLabel, RowView } from "./Rows";
-import { Icon, TodoList } from "./Tools";
+import { Icon } from "./common";
+import { TodoList } from "./tools/agents";
 
 const getKey = (row: Row) => row.key;
 const renderRow = (row: Row) => <RowView row={row} v={row.v} />;
@@ -69,7 +70,7 @@ function WorkingIndicator() {
   if (!store.state.busy && status === "idle") return null;
   const last = store.rows[store.rows.length - 1];
   let text = "Working…";
-  if (status === "requires_action" || store.pending.length) text = "Waiting for your approval…";
+  if (status === "requiresAction" || store.pending.length) text = "Waiting for your approval…";
   else if (last?.kind === "retry") text = retryText(last.ev);
   return (
     <div class="working" role="status">

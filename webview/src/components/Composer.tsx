@@ -3,7 +3,7 @@ import type { Attachment, FileSuggestion } from "../protocol";
 import { store } from "../store";
 import { flushPersist, loadPersisted, persist, post } from "../vscode";
 import { basename, uid } from "../util";
-import { Icon } from "./Tools";
+import { Icon } from "./common";
 
 const MENTION_DEBOUNCE_MS = 120;
 const MAX_IMAGE_BYTES = 5 * 1024 * 1024;

@@ -1,4 +1,4 @@
-import type { PatchHunk } from "../protocol";
+import type { Hunk } from "@tether/core";
 import { arr, isObject, splitLines, str } from "../util";
 
 /** Lines shown before "Show all". */
@@ -6,17 +6,17 @@ export const DIFF_COLLAPSED_LINES = 40;
 /** Hard cap even when expanded; the rest is reachable through "Open diff"/the file. */
 export const DIFF_MAX_LINES = 3000;
 
-export function isHunk(v: unknown): v is PatchHunk {
+export function isHunk(v: unknown): v is Hunk {
   return isObject(v) && Array.isArray(v.lines) && typeof v.oldStart === "number" && typeof v.newStart === "number";
 }
 
-export function asHunks(v: unknown): PatchHunk[] | undefined {
+export function asHunks(v: unknown): Hunk[] | undefined {
   if (!Array.isArray(v)) return undefined;
   const hunks = v.filter(isHunk);
   return hunks.length || v.length === 0 ? hunks : undefined;
 }
 
-export function diffStats(hunks: PatchHunk[]): { added: number; removed: number; lines: number } {
+export function diffStats(hunks: Hunk[]): { added: number; removed: number; lines: number } {
   let added = 0;
   let removed = 0;
   let lines = 0;
@@ -32,14 +32,14 @@ export function diffStats(hunks: PatchHunk[]): { added: number; removed: number;
 }
 
 /** A hunk that adds every line of `content` (a new file). */
-export function creationHunks(content: string): PatchHunk[] {
+export function creationHunks(content: string): Hunk[] {
   const lines = splitLines(content);
   if (!lines.length) return [];
   return [{ oldStart: 0, oldLines: 0, newStart: 1, newLines: lines.length, lines: lines.map((l) => `+${l}`) }];
 }
 
 /** A rough diff from an Edit's old/new strings (before the real structuredPatch arrives). */
-export function replacementHunks(oldString: string, newString: string): PatchHunk[] {
+export function replacementHunks(oldString: string, newString: string): Hunk[] {
   const a = splitLines(oldString);
   const b = splitLines(newString);
   // Trim common prefix/suffix lines so the unchanged context shows as context.
@@ -57,7 +57,7 @@ export function replacementHunks(oldString: string, newString: string): PatchHun
 }
 
 /** Hunks for an edit-like tool from its input alone (Edit, MultiEdit, Write). */
-export function hunksFromInput(name: string, input: unknown): PatchHunk[] | undefined {
+export function hunksFromInput(name: string, input: unknown): Hunk[] | undefined {
   if (name === "Write") {
     const content = str(input, "content");
     return content !== undefined ? creationHunks(content) : undefined;
@@ -70,7 +70,7 @@ export function hunksFromInput(name: string, input: unknown): PatchHunk[] | unde
   if (name === "MultiEdit") {
     const edits = arr(input, "edits");
     if (!edits) return undefined;
-    const hunks: PatchHunk[] = [];
+    const hunks: Hunk[] = [];
     for (const e of edits) {
       const o = str(e, "old_string");
       const n = str(e, "new_string");
@@ -81,7 +81,7 @@ export function hunksFromInput(name: string, input: unknown): PatchHunk[] | unde
   return undefined;
 }
 
-export function hunksFromStructured(structured: unknown): PatchHunk[] | undefined {
+export function hunksFromStructured(structured: unknown): Hunk[] | undefined {
   const patch = asHunks(isObject(structured) ? structured.structuredPatch : undefined);
   if (patch && patch.length) return patch;
   // Write of a new file: structuredPatch is [], the content is the whole file.
@@ -93,7 +93,7 @@ export function hunksFromStructured(structured: unknown): PatchHunk[] | undefine
 }
 
 interface DiffProps {
-  hunks: PatchHunk[];
+  hunks: Hunk[];
   expanded: boolean;
   onToggle: () => void;
   collapsedLines?: number;
@@ -176,7 +176,7 @@ export function DiffView({ hunks, expanded, onToggle, collapsedLines = DIFF_COLL
   );
 }
 
-export function DiffStats({ hunks }: { hunks: PatchHunk[] }) {
+export function DiffStats({ hunks }: { hunks: Hunk[] }) {
   const s = diffStats(hunks);
   return (
     <span class="diff-stats" aria-label={`${s.added} added, ${s.removed} removed`}>

@@ -1,10 +1,11 @@
 import { useEffect, useRef } from "preact/hooks";
 import type { HistorySession, UiState } from "../protocol";
-import { DEFAULT_MODES, store } from "../store";
+import { modeLook, PERMISSION_MODE_INFO } from "../modes";
+import { store } from "../store";
 import { post } from "../vscode";
 import { plural, relativeTime } from "../util";
 import { Picker } from "./Picker";
-import { Icon } from "./Tools";
+import { Icon } from "./common";
 
 const WHERE: Record<string, { label: string; icon: string; help: string }> = {
   local: {
@@ -24,22 +25,6 @@ const WHERE: Record<string, { label: string; icon: string; help: string }> = {
   },
 };
 
-const MODE_ICONS: Record<string, string> = {
-  default: "shield",
-  acceptEdits: "edit",
-  plan: "list-ordered",
-  dontAsk: "circle-slash",
-  bypassPermissions: "warning",
-};
-
-const MODE_SHORT: Record<string, string> = {
-  default: "Ask",
-  acceptEdits: "Auto-edit",
-  plan: "Plan",
-  dontAsk: "Don't ask",
-  bypassPermissions: "Bypass",
-};
-
 export function Header({
   state,
   initialized,
@@ -51,19 +36,20 @@ export function Header({
   historyOpen: boolean;
   onToggleHistory: () => void;
 }) {
-  const modes = state.modes.length ? state.modes : DEFAULT_MODES;
+  const modes = state.modes.length ? state.modes : PERMISSION_MODE_INFO;
+  const look = modeLook(state.mode);
   const models = state.models.length ? state.models : state.model ? [{ id: state.model, label: state.model }] : [];
   const where = WHERE[state.where] ?? WHERE.local!;
   return (
     <header class="header" role="toolbar" aria-label="Chat controls">
       <Picker
         name="Mode"
-        icon={MODE_ICONS[state.mode] ?? "shield"}
+        icon={look?.icon ?? "shield"}
         value={state.mode}
         options={modes}
         disabled={!initialized}
         className={`mode-picker mode-${state.mode}`}
-        buttonLabel={MODE_SHORT[state.mode]}
+        buttonLabel={look?.short}
         onSelect={(mode) => {
           post({ type: "setMode", mode });
           store.setLocalState({ mode });

@@ -1,35 +1,92 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { ComponentChildren } from "preact";
+import type { PermissionRequest, UserDecision } from "@tether/core";
 import { store, type PermissionRow } from "../store";
 import { post } from "../vscode";
 import { isObject, prettyJson, str } from "../util";
+import { FileLink, Icon } from "./common";
 import { DiffStats, DiffView, hunksFromInput } from "./Diff";
 import { Markdown } from "./Markdown";
-import { FileLink, Icon } from "./Tools";
-
-const EDIT_TOOLS = new Set(["Edit", "MultiEdit", "Write", "NotebookEdit"]);
 
 /** Set when the user answered from the dock: focus moves on once the card goes away. */
 let restoreFocus = false;
 
-function decide(row: PermissionRow, decision: "allow" | "always" | "deny", reason?: string): void {
+function decide(row: PermissionRow, decision: UserDecision, reason?: string): void {
   if (row.decided || row.outcome) return;
   restoreFocus = true;
   const r = reason?.trim();
   post(
     r && decision === "deny"
-      ? { type: "permission", requestId: row.req.requestId, decision, reason: r }
-      : { type: "permission", requestId: row.req.requestId, decision },
+      ? { type: "permission", requestId: row.req.id, decision, reason: r }
+      : { type: "permission", requestId: row.req.id, decision },
   );
-  store.markDecided(row.req.requestId, decision, decision === "deny" ? r : undefined);
+  store.markDecided(row.req.id, decision, decision === "deny" ? r : undefined);
+}
+
+/** The rule (or mode) "Always allow" adds, when the permission engine offers one. */
+export function alwaysRule(req: PermissionRequest): string | undefined {
+  return req.alwaysLabel && !req.suppressAlwaysAllow ? req.alwaysLabel : undefined;
+}
+
+/** One button of a card. */
+interface Choice {
+  label: ComponentChildren;
+  decision: UserDecision;
+  className: string;
+  title?: string;
+}
+
+const OPTION_KINDS: Record<string, { decision: UserDecision; className: string }> = {
+  allow_once: { decision: "allow", className: "perm-allow" },
+  allow_always: { decision: "always", className: "perm-always" },
+  reject_once: { decision: "deny", className: "perm-deny" },
+  reject_always: { decision: "deny", className: "perm-deny perm-deny-always" },
+};
+
+/** The options the agent itself offers (ACP: `{optionId, name, kind}`), when the request has them. */
+function offeredChoices(req: PermissionRequest): Choice[] | undefined {
+  if (!("options" in req) || !Array.isArray(req.options)) return undefined;
+  const choices: Choice[] = [];
+  for (const option of req.options) {
+    const name = str(option, "name");
+    const kind = OPTION_KINDS[str(option, "kind") ?? ""];
+    if (name && kind) choices.push({ label: name, ...kind });
+  }
+  return choices.length ? choices : undefined;
+}
+
+/** What the user can answer: the agent's own options, else Allow, Always allow (when a rule is
+ * offered) and Reject. */
+function choicesFor(req: PermissionRequest): Choice[] {
+  const offered = offeredChoices(req);
+  if (offered) return offered;
+  const rule = alwaysRule(req);
+  return [
+    { label: "Allow", decision: "allow", className: "perm-allow" },
+    ...(rule
+      ? [
+          {
+            label: (
+              <>
+                Always allow <code class="rule">{rule}</code>
+              </>
+            ),
+            decision: "always" as const,
+            className: "perm-always",
+            title: `Adds the rule ${rule}`,
+          },
+        ]
+      : []),
+    { label: "Reject", decision: "deny", className: "perm-deny" },
+  ];
 }
 
 function PermissionBody({ row }: { row: PermissionRow }) {
   const req = row.req;
   const [diffAll, setDiffAll] = useState(false);
   const input = req.input;
-  if (req.toolName === "Bash") {
-    const command = str(input, "command") ?? "";
+  const command = req.kind === "execute" ? str(input, "command") : undefined;
+  if (command !== undefined) {
     return (
       <pre class="command-line perm-command">
         <span class="prompt" aria-hidden="true">
@@ -40,7 +97,7 @@ function PermissionBody({ row }: { row: PermissionRow }) {
     );
   }
   if (req.toolName === "ExitPlanMode") {
-    const plan = str(input, "plan") ?? store.planFor(req.toolCallId) ?? "";
+    const plan = str(input, "plan") ?? store.planFor(req.toolUseId) ?? "";
     return plan ? (
       <div class="perm-plan">
         <Markdown text={plan} className="plan-md" />
@@ -49,20 +106,20 @@ function PermissionBody({ row }: { row: PermissionRow }) {
       <div class="muted small">Claude has finished planning and wants to start coding.</div>
     );
   }
-  if (EDIT_TOOLS.has(req.toolName) || req.diff) {
-    const path = req.diff?.path ?? str(input, "file_path") ?? str(input, "notebook_path") ?? "";
-    const hunks = req.diff?.hunks ?? hunksFromInput(req.toolName, input) ?? [];
+  if (req.kind === "edit" || req.review) {
+    const path = req.review?.path ?? str(input, "file_path") ?? str(input, "notebook_path") ?? "";
+    const hunks = req.review?.hunks ?? hunksFromInput(req.toolName, input) ?? [];
     return (
       <div class="perm-edit">
         <div class="perm-file">
           {path ? <FileLink path={path} label={path} /> : null}
           {hunks.length ? <DiffStats hunks={hunks} /> : null}
           <span class="spacer" />
-          {req.diff ? (
+          {req.review ? (
             <button
               type="button"
               class="button button-secondary button-small"
-              onClick={() => post({ type: "openDiff", requestId: req.requestId })}
+              onClick={() => post({ type: "openDiff", requestId: req.id })}
             >
               <Icon name="diff" /> Open diff
             </button>
@@ -93,18 +150,18 @@ function PermissionBody({ row }: { row: PermissionRow }) {
 
 export function PermissionCard({ row, autoFocus }: { row: PermissionRow; autoFocus: boolean }) {
   const req = row.req;
-  const [reason, setReason] = useState("");
+  const [typed, setTyped] = useState("");
   const allowRef = useRef<HTMLButtonElement>(null);
   const isPlan = req.toolName === "ExitPlanMode";
-  const headingId = `perm-h-${req.requestId}`;
+  const headingId = `perm-h-${req.id}`;
   const decided = !!row.decided;
 
   useEffect(() => {
     if (autoFocus) allowRef.current?.focus();
   }, []);
 
-  const agent = req.agentType || req.agentId;
   const title = isPlan ? "Ready to code?" : `Allow ${req.toolName}?`;
+  const reason = req.reason ?? req.decisionReason;
   let buttons: ComponentChildren;
   if (isPlan) {
     buttons = (
@@ -125,46 +182,40 @@ export function PermissionCard({ row, autoFocus }: { row: PermissionRow; autoFoc
         <button type="button" class="button button-secondary perm-allow-manual" disabled={decided} onClick={() => decide(row, "allow")}>
           Yes, and ask before edits
         </button>
-        <button type="button" class="button button-secondary perm-deny" disabled={decided} onClick={() => decide(row, "deny", reason)}>
+        <button type="button" class="button button-secondary perm-deny" disabled={decided} onClick={() => decide(row, "deny", typed)}>
           No, keep planning
         </button>
       </>
     );
   } else {
-    buttons = (
-      <>
-        <button ref={allowRef} type="button" class="button perm-allow" disabled={decided} onClick={() => decide(row, "allow")}>
-          Allow
-        </button>
-        {req.alwaysRule ? (
-          <button
-            type="button"
-            class="button button-secondary perm-always"
-            disabled={decided}
-            title={`Adds the rule ${req.alwaysRule}`}
-            onClick={() => decide(row, "always")}
-          >
-            Always allow <code class="rule">{req.alwaysRule}</code>
-          </button>
-        ) : null}
-        <button type="button" class="button button-secondary perm-deny" disabled={decided} onClick={() => decide(row, "deny", reason)}>
-          Reject
-        </button>
-      </>
-    );
+    const choices = choicesFor(req);
+    const focused = choices.find((c) => c.decision !== "deny") ?? choices[0];
+    buttons = choices.map((c, i) => (
+      <button
+        key={i}
+        ref={c === focused ? allowRef : undefined}
+        type="button"
+        class={`button ${i === 0 ? "" : "button-secondary "}${c.className}`}
+        disabled={decided}
+        title={c.title}
+        onClick={() => decide(row, c.decision, c.decision === "deny" ? typed : undefined)}
+      >
+        {c.label}
+      </button>
+    ));
   }
 
   return (
     <section
       class={`perm-card${decided ? " perm-decided" : ""}`}
-      data-perm-card={req.requestId}
+      data-perm-card={req.id}
       role="region"
       aria-labelledby={headingId}
       onKeyDown={(e) => {
         if (e.key === "Escape" && !decided) {
           const t = e.target as HTMLElement;
-          if (t.tagName === "INPUT" && reason) {
-            setReason("");
+          if (t.tagName === "INPUT" && typed) {
+            setTyped("");
             return;
           }
         }
@@ -175,17 +226,17 @@ export function PermissionCard({ row, autoFocus }: { row: PermissionRow; autoFoc
         <h2 id={headingId} class="perm-title">
           {title}
         </h2>
-        {agent ? (
-          <span class="badge badge-info perm-agent" title={req.agentId ? `Agent ${req.agentId}` : undefined}>
-            <Icon name="agent" /> {req.agentType ? `subagent ${req.agentType}` : `agent ${req.agentId}`}
+        {req.agentId ? (
+          <span class="badge badge-info perm-agent" title={`Agent ${req.agentId}`}>
+            <Icon name="agent" /> {`subagent ${req.agentId}`}
           </span>
         ) : null}
       </div>
       {req.title && !isPlan ? <div class="perm-subtitle">{req.title}</div> : null}
       {req.description && req.description !== req.title ? <div class="perm-desc muted">{req.description}</div> : null}
-      {req.reason ? (
+      {reason ? (
         <div class="perm-reason">
-          <Icon name="warning" /> {req.reason}
+          <Icon name="warning" /> {reason}
         </div>
       ) : null}
       <PermissionBody row={row} />
@@ -197,13 +248,13 @@ export function PermissionCard({ row, autoFocus }: { row: PermissionRow; autoFoc
         class="input perm-reason-input"
         placeholder={isPlan ? "What should change in the plan? (optional)" : "Reason or what to do instead (optional)"}
         aria-label={isPlan ? "Feedback on the plan" : "Reason for rejecting"}
-        value={reason}
+        value={typed}
         disabled={decided}
-        onInput={(e) => setReason((e.target as HTMLInputElement).value)}
+        onInput={(e) => setTyped((e.target as HTMLInputElement).value)}
         onKeyDown={(e) => {
           if (e.key === "Enter" && !e.isComposing) {
             e.preventDefault();
-            decide(row, "deny", reason);
+            decide(row, "deny", typed);
           }
         }}
       />

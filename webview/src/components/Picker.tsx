@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "preact/hooks";
-import { Icon } from "./Tools";
+import { Icon } from "./common";
 
 export interface PickerOption {
   id: string;
@@ -12,7 +12,7 @@ interface PickerProps {
   name: string;
   icon?: string;
   value: string;
-  options: PickerOption[];
+  options: readonly PickerOption[];
   onSelect: (id: string) => void;
   disabled?: boolean;
   className?: string;

@@ -1,6 +1,9 @@
+import type { ErrorKind } from "@tether/core";
 import { memo } from "../memo";
 import type { Attachment } from "../protocol";
 import {
+  errorText,
+  isRetryable,
   store,
   type AssistantRow,
   type DoneRow,
@@ -13,9 +16,11 @@ import {
 } from "../store";
 import { post } from "../vscode";
 import { basename, formatCost, formatDuration, formatTokens, str } from "../util";
+import { FileLink, Icon } from "./common";
 import { StreamingMarkdown } from "./Markdown";
+import { alwaysRule } from "./Permission";
 import { ThinkingView } from "./Thinking";
-import { FileLink, Icon, ToolCallView } from "./Tools";
+import { ToolCallView } from "./tools";
 
 export function AttachmentChipStatic({ a }: { a: Attachment }) {
   if (a.kind === "image") {
@@ -95,23 +100,21 @@ function permissionSubject(row: PermissionRow): string {
 function PermissionLineView({ row }: { row: PermissionRow }) {
   const req = row.req;
   const subject = permissionSubject(row);
-  const agent = req.agentType ? ` (${req.agentType})` : "";
   if (!row.outcome) {
     return (
-      <div class="perm-line perm-pending" data-request-id={req.requestId} data-outcome="pending">
+      <div class="perm-line perm-pending" data-request-id={req.id} data-outcome="pending">
         <Icon name="shield" />
         <span>
           {row.decided ? "Sending your answer… " : "Waiting for your approval: "}
           <strong>{req.toolName}</strong>
           {subject ? <span class="muted">{` ${subject}`}</span> : null}
-          {agent}
         </span>
         {!row.decided ? (
           <button
             type="button"
             class="link-button"
             onClick={() => {
-              const btn = document.querySelector<HTMLElement>(`[data-perm-card="${CSS.escape(req.requestId)}"] .perm-allow`);
+              const btn = document.querySelector<HTMLElement>(`[data-perm-card="${CSS.escape(req.id)}"] .perm-allow`);
               btn?.focus();
             }}
           >
@@ -124,18 +127,18 @@ function PermissionLineView({ row }: { row: PermissionRow }) {
   const icon = row.outcome === "allowed" ? "check" : row.outcome === "denied" ? "close" : "circle-slash";
   const verb =
     row.outcome === "allowed" ? (row.always ? "Always allowed" : "Allowed") : row.outcome === "denied" ? "Rejected" : "Cancelled";
+  const rule = alwaysRule(req);
   return (
-    <div class={`perm-line perm-${row.outcome}`} data-request-id={req.requestId} data-outcome={row.outcome}>
+    <div class={`perm-line perm-${row.outcome}`} data-request-id={req.id} data-outcome={row.outcome}>
       <Icon name={icon} />
       <span>
         {`${verb} `}
         <strong>{req.toolName}</strong>
         {subject ? <span class="muted">{` ${subject}`}</span> : null}
-        {agent}
-        {row.always && req.alwaysRule ? (
+        {row.always && rule ? (
           <span class="muted">
             {" · rule "}
-            <code class="inline-code">{req.alwaysRule}</code>
+            <code class="inline-code">{rule}</code>
           </span>
         ) : null}
         {row.outcome === "denied" && row.reason ? <span class="muted">{` — “${row.reason}”`}</span> : null}
@@ -155,7 +158,8 @@ function NoticeRowView({ row }: { row: NoticeRow }) {
 
 export function retryText(ev: RetryRow["ev"]): string {
   const secs = Math.max(0, Math.round(ev.delayMs / 1000));
-  return `Retrying in ${secs}s (attempt ${ev.attempt}/${ev.maxRetries}): ${ev.error}`;
+  const error = ev.errorStatus ? `${ev.errorStatus} ${ev.error}` : ev.error;
+  return `Retrying in ${secs}s (attempt ${ev.attempt}/${ev.maxRetries}): ${error}`;
 }
 
 function RetryRowView({ row }: { row: RetryRow }) {
@@ -167,12 +171,11 @@ function RetryRowView({ row }: { row: RetryRow }) {
   );
 }
 
-const ERROR_TITLES: Record<string, string> = {
-  login: "Not logged in",
+const ERROR_TITLES: Partial<Record<ErrorKind, string>> = {
+  notLoggedIn: "Not logged in",
   crash: "Claude Code stopped unexpectedly",
   api: "The API returned an error",
-  protocol: "Protocol error",
-  other: "Error",
+  controlRequestFailed: "Protocol error",
 };
 
 function ErrorRowView({ row }: { row: ErrorRow }) {
@@ -183,14 +186,14 @@ function ErrorRowView({ row }: { row: ErrorRow }) {
         <Icon name="error" />
         <strong>{ERROR_TITLES[ev.kind] ?? "Error"}</strong>
       </div>
-      <div class="error-message">{ev.message}</div>
-      {ev.kind === "login" ? (
+      <div class="error-message">{errorText(ev)}</div>
+      {ev.kind === "notLoggedIn" ? (
         <div class="error-hint">
           Run <code class="inline-code">claude</code> once in a terminal on this machine and log in (or set{" "}
           <code class="inline-code">ANTHROPIC_API_KEY</code>), then retry.
         </div>
       ) : null}
-      {ev.retryable || ev.kind === "login" ? (
+      {isRetryable(ev) || ev.kind === "notLoggedIn" ? (
         <div class="error-actions">
           <button
             type="button"
@@ -221,9 +224,12 @@ function DoneRowView({ row }: { row: DoneRow }) {
   const parts: string[] = [];
   if (ev.durationMs) parts.push(formatDuration(ev.durationMs));
   if (ev.numTurns) parts.push(`${ev.numTurns} ${ev.numTurns === 1 ? "turn" : "turns"}`);
-  if (row.usage) {
-    parts.push(`${formatTokens(row.usage.inputTokens)} in / ${formatTokens(row.usage.outputTokens)} out`);
-    if (row.usage.costUsd !== undefined) parts.push(formatCost(row.usage.costUsd));
+  const usage = row.usage;
+  if (usage) {
+    // Cached input is input too.
+    const input = usage.inputTokens + usage.cacheReadTokens + usage.cacheCreationTokens;
+    parts.push(`${formatTokens(input)} in / ${formatTokens(usage.outputTokens)} out`);
+    if (typeof usage.costUsd === "number") parts.push(formatCost(usage.costUsd));
   }
   const label = DONE_LABELS[ev.subtype] ?? (ev.isError ? `Stopped (${ev.subtype})` : "Done");
   return (

@@ -161,8 +161,8 @@ pub(crate) fn interpret(out: ExecOutput, target: &str) -> RgRun {
     let first = stderr.strip_prefix("rg: ").unwrap_or(stderr);
     let refused = out.exit_code == Some(2) && REFUSALS.iter().any(|r| first.starts_with(r));
     if refused {
-        let words: Vec<&str> = stderr.lines().map(|l| l.strip_prefix("rg: ").unwrap_or(l)).collect();
-        return RgRun::Refused(words.join("\n"));
+        // rg's words as it printed them, `rg: ` and all, as the CLI passes them on.
+        return RgRun::Refused(stderr.to_string());
     }
     if out.exit_code == Some(1) {
         return RgRun::Printed {
@@ -373,14 +373,14 @@ mod tests {
     }
 
     #[test]
-    fn refusals_keep_rgs_words_without_prefix() {
+    fn refusals_keep_rgs_words_as_printed() {
         let out = ExecOutput {
             stderr: "rg: regex parse error:\n    a(\nerror: unclosed group\n".into(),
             exit_code: Some(2),
             ..ExecOutput::default()
         };
         match interpret(out, "/ws") {
-            RgRun::Refused(words) => assert!(words.starts_with("regex parse error:")),
+            RgRun::Refused(words) => assert!(words.starts_with("rg: regex parse error:")),
             _ => panic!("not refused"),
         }
     }

@@ -1,11 +1,12 @@
-// The sidebar chat view: renders the webview page (strict CSP, fresh nonce), batches events to it
-// (one postMessage per ~30 ms instead of one per token) and hands every message from it to the
-// controller.
+// The sidebar chat view: renders the webview page (strict CSP, fresh nonce), batches the chat's
+// entries to it (one postMessage per ~30 ms instead of one per token) and hands every message from
+// it to the extension.
 
 import { randomBytes } from "node:crypto";
 import * as vscode from "vscode";
-import type { ExtensionToWebview, UiEvent, WebviewToExtension } from "../../../webview/src/protocol";
+import type { ChatEntry, ExtensionToWebview, WebviewToExtension } from "../../../webview/src/protocol";
 import { renderWebviewHtml } from "../../../webview/src/html";
+import type { ChatViewPort } from "../chat/feed";
 
 export const CHAT_VIEW_ID = "tether.chat";
 /** How long events wait to be sent together. */
@@ -17,10 +18,10 @@ export interface ChatViewHandler {
   onMessage(message: WebviewToExtension): void;
 }
 
-export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
+export class ChatViewProvider implements vscode.WebviewViewProvider, ChatViewPort, vscode.Disposable {
   private view: vscode.WebviewView | undefined;
   private ready = false;
-  private queue: UiEvent[] = [];
+  private queue: ChatEntry[] = [];
   private timer: ReturnType<typeof setTimeout> | undefined;
   private readonly disposables: vscode.Disposable[] = [];
 
@@ -28,10 +29,6 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     private readonly webviewRoot: vscode.Uri,
     private readonly handler: ChatViewHandler,
   ) {}
-
-  get visible(): boolean {
-    return this.view?.visible ?? false;
-  }
 
   resolveWebviewView(view: vscode.WebviewView): void {
     this.view = view;
@@ -71,9 +68,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     else await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
   }
 
-  /** Queue events; they go out together within BATCH_MS. Dropped while no page is loaded (the
-   * controller replays the transcript on ready). */
-  pushEvents(events: UiEvent[]): void {
+  /** Queue entries; they go out together within BATCH_MS. Dropped while no page is loaded (the
+   * feed replays the transcript on ready). */
+  pushEvents(events: ChatEntry[]): void {
     if (!this.ready || events.length === 0) return;
     this.queue.push(...events);
     this.timer ??= setTimeout(() => this.flush(), BATCH_MS);

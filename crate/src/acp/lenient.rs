@@ -1,0 +1,236 @@
+//! How ACP messages are read: leniently, as the schema's `x-deserialize-default-on-error` and
+//! `x-deserialize-skip-invalid-items` annotations ask. A field of the wrong type takes its default,
+//! a list drops the items it cannot read, a capability counts as supported whenever it is present,
+//! and an enum value or union tag this version does not know is kept as sent. Writing stays exact:
+//! every helper here is for `deserialize_with` only.
+//!
+//! Everything reads through [`serde_json::Value`] (messages arrive as JSON and are parsed once), so
+//! each type's deserializer is instantiated for one deserializer type only: that keeps the wasm small.
+
+use serde::de::{DeserializeOwned, Error as _};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::{Map, Value};
+
+/// The `_meta` object every ACP type may carry: extensions agents and clients agree on by name.
+pub type Meta = Map<String, Value>;
+
+/// A field read as its type, or its default when it has another shape (`null` included).
+pub fn or_default<'de, D: Deserializer<'de>, T: DeserializeOwned + Default>(d: D) -> Result<T, D::Error> {
+    Ok(T::deserialize(Value::deserialize(d)?).unwrap_or_default())
+}
+
+/// A list whose unreadable items are dropped; anything but an array reads as empty.
+pub fn list<'de, D: Deserializer<'de>, T: DeserializeOwned>(d: D) -> Result<Vec<T>, D::Error> {
+    Ok(items(Value::deserialize(d)?).unwrap_or_default())
+}
+
+/// An optional list: `null` (or not an array) is `None`, an array drops the items it cannot read.
+pub fn opt_list<'de, D: Deserializer<'de>, T: DeserializeOwned>(d: D) -> Result<Option<Vec<T>>, D::Error> {
+    Ok(items(Value::deserialize(d)?))
+}
+
+fn items<T: DeserializeOwned>(value: Value) -> Option<Vec<T>> {
+    match value {
+        Value::Array(values) => Some(values.into_iter().filter_map(|v| T::deserialize(v).ok()).collect()),
+        _ => None,
+    }
+}
+
+/// A capability that is supported when present. The schema writes it as an empty object (`{}`,
+/// perhaps with `_meta`); `true` is read as present too, `null`, `false` and absence as not.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Supported {
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "or_default"
+    )]
+    pub meta: Option<Meta>,
+}
+
+pub fn presence<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Supported>, D::Error> {
+    Ok(match Value::deserialize(d)? {
+        Value::Null | Value::Bool(false) => None,
+        value => Some(Supported::deserialize(value).unwrap_or_default()),
+    })
+}
+
+/// A flag that may also be spelled as a present object (`{}` means supported, as for capabilities).
+pub fn flag<'de, D: Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
+    Ok(match Value::deserialize(d)? {
+        Value::Bool(b) => b,
+        Value::Null => false,
+        Value::Object(_) => true,
+        _ => false,
+    })
+}
+
+/// Read one member of a tagged union: its variant's own type is read from the whole object (which
+/// ignores the tag field); a malformed known member is an error that names it.
+pub fn variant<T: DeserializeOwned, E: serde::de::Error>(value: Value, name: &str) -> Result<T, E> {
+    T::deserialize(value).map_err(|e| E::custom(format_args!("{name}: {e}")))
+}
+
+/// `Deserialize` for a union tagged by a string field, whose unknown tags become
+/// `Unknown(Value)` (the whole object, written back unchanged). Serialization is derived.
+macro_rules! tagged_union {
+    ($name:ident, $key:literal, { $( $wire:literal => $variant:ident, )+ }) => {
+        impl<'de> ::serde::Deserialize<'de> for $name {
+            fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(d)?;
+                let Some(tag) = value.get($key).and_then(::serde_json::Value::as_str) else {
+                    return Err(<D::Error as ::serde::de::Error>::missing_field($key));
+                };
+                Ok(match tag {
+                    $( $wire => $name::$variant($crate::acp::lenient::variant(value, $wire)?), )+
+                    _ => $name::Unknown(value),
+                })
+            }
+        }
+    };
+}
+pub(crate) use tagged_union;
+
+/// Serialize a string-valued enum by its wire name.
+pub fn serialize_str<S: Serializer>(s: &str, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str(s)
+}
+
+/// Read a string-valued enum: any string; a non-string is an error (the enclosing field decides
+/// whether that falls back to a default).
+pub fn deserialize_string<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    match Value::deserialize(d)? {
+        Value::String(s) => Ok(s),
+        other => Err(D::Error::custom(format_args!("expected a string, found {other}"))),
+    }
+}
+
+/// A string enum whose unknown values are kept as `Unknown(String)` and written back as they came.
+macro_rules! open_enum {
+    (
+        $(#[$attr:meta])*
+        pub enum $name:ident {
+            $( $(#[$vattr:meta])* $variant:ident = $wire:literal, )+
+        }
+    ) => {
+        $(#[$attr])*
+        #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+        pub enum $name {
+            $( $(#[$vattr])* $variant, )+
+            /// A value this version of the protocol does not know, as the peer sent it.
+            Unknown(String),
+        }
+
+        impl $name {
+            /// The wire name.
+            pub fn as_str(&self) -> &str {
+                match self {
+                    $( Self::$variant => $wire, )+
+                    Self::Unknown(other) => other,
+                }
+            }
+        }
+
+        impl From<&str> for $name {
+            fn from(wire: &str) -> Self {
+                match wire {
+                    $( $wire => Self::$variant, )+
+                    other => Self::Unknown(other.to_string()),
+                }
+            }
+        }
+
+        impl ::serde::Serialize for $name {
+            fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                $crate::acp::lenient::serialize_str(self.as_str(), serializer)
+            }
+        }
+
+        impl<'de> ::serde::Deserialize<'de> for $name {
+            fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                $crate::acp::lenient::deserialize_string(d).map(|s| Self::from(s.as_str()))
+            }
+        }
+    };
+}
+pub(crate) use open_enum;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[derive(Debug, Default, Deserialize, PartialEq)]
+    struct Sample {
+        #[serde(default, deserialize_with = "or_default")]
+        number: Option<u32>,
+        #[serde(default, deserialize_with = "list")]
+        names: Vec<String>,
+        #[serde(default, deserialize_with = "opt_list")]
+        maybe: Option<Vec<u8>>,
+        #[serde(default, deserialize_with = "presence")]
+        capability: Option<Supported>,
+        #[serde(default, deserialize_with = "flag")]
+        enabled: bool,
+    }
+
+    fn sample(value: Value) -> Sample {
+        serde_json::from_value(value).unwrap()
+    }
+
+    #[test]
+    fn a_field_of_the_wrong_type_reads_as_its_default() {
+        assert_eq!(sample(json!({"number": "seven"})).number, None);
+        assert_eq!(sample(json!({"number": 7})).number, Some(7));
+        assert_eq!(sample(json!({})), Sample::default());
+    }
+
+    #[test]
+    fn lists_drop_the_items_they_cannot_read() {
+        assert_eq!(sample(json!({"names": ["a", 1, "b", null]})).names, ["a", "b"]);
+        assert_eq!(sample(json!({"names": "a"})).names, Vec::<String>::new());
+        assert_eq!(sample(json!({"maybe": null})).maybe, None);
+        assert_eq!(sample(json!({"maybe": [1, "x", 300, 2]})).maybe, Some(vec![1, 2]));
+    }
+
+    #[test]
+    fn a_capability_is_supported_when_present() {
+        assert!(sample(json!({"capability": {}})).capability.is_some());
+        assert!(sample(json!({"capability": true})).capability.is_some());
+        assert!(sample(json!({"capability": {"_meta": {"x": 1}}}))
+            .capability
+            .unwrap()
+            .meta
+            .is_some());
+        assert!(sample(json!({"capability": null})).capability.is_none());
+        assert!(sample(json!({"capability": false})).capability.is_none());
+        assert!(sample(json!({})).capability.is_none());
+    }
+
+    #[test]
+    fn a_flag_may_be_a_boolean_or_a_present_object() {
+        assert!(sample(json!({"enabled": true})).enabled);
+        assert!(sample(json!({"enabled": {}})).enabled);
+        assert!(!sample(json!({"enabled": "yes"})).enabled);
+        assert!(!sample(json!({})).enabled);
+    }
+
+    open_enum! {
+        pub enum Colour {
+            Red = "red",
+            DarkBlue = "dark_blue",
+        }
+    }
+
+    #[test]
+    fn an_open_enum_keeps_unknown_values_and_writes_them_back() {
+        let read: Vec<Colour> = serde_json::from_value(json!(["red", "dark_blue", "mauve"])).unwrap();
+        assert_eq!(read, [Colour::Red, Colour::DarkBlue, Colour::Unknown("mauve".into())]);
+        assert_eq!(
+            serde_json::to_value(&read).unwrap(),
+            json!(["red", "dark_blue", "mauve"])
+        );
+        assert!(serde_json::from_value::<Colour>(json!(3)).is_err());
+    }
+}

@@ -1,0 +1,118 @@
+//! Session modes (Manual, Accept edits, Plan, …): the agent names them, the client picks one with
+//! `session/set_mode`, and the agent reports a change with `current_mode_update` (or, for agents that
+//! moved to config options, a `config_option_update` of the option with category `mode`).
+
+use super::lenient::{self, Meta};
+use super::Request;
+use serde::{Deserialize, Serialize};
+
+pub type SessionModeId = String;
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SessionModeState {
+    pub current_mode_id: SessionModeId,
+    #[serde(default, deserialize_with = "lenient::list")]
+    pub available_modes: Vec<SessionMode>,
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "lenient::or_default"
+    )]
+    pub meta: Option<Meta>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SessionMode {
+    pub id: SessionModeId,
+    pub name: String,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "lenient::or_default"
+    )]
+    pub description: Option<String>,
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "lenient::or_default"
+    )]
+    pub meta: Option<Meta>,
+}
+
+/// `session/set_mode`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SetSessionModeRequest {
+    pub session_id: String,
+    pub mode_id: SessionModeId,
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "lenient::or_default"
+    )]
+    pub meta: Option<Meta>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SetSessionModeResponse {
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "lenient::or_default"
+    )]
+    pub meta: Option<Meta>,
+}
+
+impl Request for SetSessionModeRequest {
+    const METHOD: &'static str = "session/set_mode";
+    type Response = SetSessionModeResponse;
+}
+
+/// `sessionUpdate: "current_mode_update"`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CurrentModeUpdate {
+    pub current_mode_id: SessionModeId,
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "lenient::or_default"
+    )]
+    pub meta: Option<Meta>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn set_mode_is_written_exactly() {
+        let request = SetSessionModeRequest {
+            session_id: "s1".into(),
+            mode_id: "default".into(),
+            meta: None,
+        };
+        assert_eq!(
+            serde_json::to_value(request).unwrap(),
+            json!({"sessionId": "s1", "modeId": "default"})
+        );
+    }
+
+    #[test]
+    fn modes_without_a_name_are_dropped() {
+        let state: SessionModeState = serde_json::from_value(json!({
+            "currentModeId": "auto",
+            "availableModes": [{"id": "default", "name": "Manual"}, {"id": "broken"}, {"id": "plan", "name": "Plan", "description": 4}]
+        }))
+        .unwrap();
+        assert_eq!(state.available_modes.len(), 2);
+        assert_eq!(state.available_modes[1].description, None);
+    }
+}

@@ -1,0 +1,302 @@
+//! Terminals, two ways. `terminal/*` requests (agent to client, when the client advertises
+//! `terminal`) run a command on the client's side and read its output; no widely used agent sends
+//! them, and the v2 draft drops them. Agents that run their own shell show it instead through a
+//! `_meta` extension on their tool calls, read by [`TerminalDisplay`].
+
+use super::lenient::{self, Meta};
+use super::mcp_server::EnvVariable;
+use super::session::SessionId;
+use super::Request;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+pub type TerminalId = String;
+
+/// `terminal/create`: start a command and return at once.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CreateTerminalRequest {
+    pub session_id: SessionId,
+    pub command: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty", deserialize_with = "lenient::list")]
+    pub args: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty", deserialize_with = "lenient::list")]
+    pub env: Vec<EnvVariable>,
+    /// Absolute; the session's cwd when absent.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "lenient::or_default"
+    )]
+    pub cwd: Option<String>,
+    /// Keep at most this many bytes of output, dropping from the start (on a character boundary).
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "lenient::or_default"
+    )]
+    pub output_byte_limit: Option<u64>,
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "lenient::or_default"
+    )]
+    pub meta: Option<Meta>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CreateTerminalResponse {
+    pub terminal_id: TerminalId,
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "lenient::or_default"
+    )]
+    pub meta: Option<Meta>,
+}
+
+impl Request for CreateTerminalRequest {
+    const METHOD: &'static str = "terminal/create";
+    type Response = CreateTerminalResponse;
+}
+
+/// The parameters of `terminal/output`, `wait_for_exit`, `kill` and `release`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TerminalParams {
+    pub session_id: SessionId,
+    pub terminal_id: TerminalId,
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "lenient::or_default"
+    )]
+    pub meta: Option<Meta>,
+}
+
+/// `terminal/output`: the output so far, without waiting.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct TerminalOutputRequest(pub TerminalParams);
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TerminalOutputResponse {
+    pub output: String,
+    /// Output was dropped to stay within `outputByteLimit`.
+    pub truncated: bool,
+    /// Present once the command has exited.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "lenient::or_default"
+    )]
+    pub exit_status: Option<TerminalExitStatus>,
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "lenient::or_default"
+    )]
+    pub meta: Option<Meta>,
+}
+
+impl Request for TerminalOutputRequest {
+    const METHOD: &'static str = "terminal/output";
+    type Response = TerminalOutputResponse;
+}
+
+/// `terminal/wait_for_exit`: answered when the command exits.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct WaitForTerminalExitRequest(pub TerminalParams);
+
+impl Request for WaitForTerminalExitRequest {
+    const METHOD: &'static str = "terminal/wait_for_exit";
+    type Response = TerminalExitStatus;
+}
+
+/// How a command ended: an exit code, or the signal that ended it (both written, `null` when not
+/// applicable, as the spec's examples do).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TerminalExitStatus {
+    #[serde(default, deserialize_with = "lenient::or_default")]
+    pub exit_code: Option<i32>,
+    #[serde(default, deserialize_with = "lenient::or_default")]
+    pub signal: Option<String>,
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "lenient::or_default"
+    )]
+    pub meta: Option<Meta>,
+}
+
+/// `terminal/kill`: stop the command, keep the terminal (and its output) until released.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct KillTerminalRequest(pub TerminalParams);
+
+/// `terminal/release`: kill if running and forget it; the client keeps showing its output.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ReleaseTerminalRequest(pub TerminalParams);
+
+/// The empty answer of `terminal/kill` and `terminal/release`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct TerminalDone {
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "lenient::or_default"
+    )]
+    pub meta: Option<Meta>,
+}
+
+impl Request for KillTerminalRequest {
+    const METHOD: &'static str = "terminal/kill";
+    type Response = TerminalDone;
+}
+
+impl Request for ReleaseTerminalRequest {
+    const METHOD: &'static str = "terminal/release";
+    type Response = TerminalDone;
+}
+
+/// The terminal-display extension in a tool call's `_meta` (claude-agent-acp, codex-acp): the
+/// agent runs the command itself and shows it as a terminal whose id is usually the tool call's
+/// id, one the client never created. Output comes whole (`terminal_output`, when the client sets
+/// `clientCapabilities._meta.terminal_output`) or appended (`terminal_output_delta`).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TerminalDisplay {
+    pub info: Option<TerminalInfo>,
+    /// Replaces the output shown so far.
+    pub output: Option<TerminalData>,
+    /// Appends to the output shown so far.
+    pub output_delta: Option<TerminalData>,
+    pub exit: Option<TerminalExit>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct TerminalInfo {
+    pub terminal_id: TerminalId,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "lenient::or_default"
+    )]
+    pub cwd: Option<String>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct TerminalData {
+    pub terminal_id: TerminalId,
+    #[serde(default, deserialize_with = "lenient::or_default")]
+    pub data: String,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct TerminalExit {
+    pub terminal_id: TerminalId,
+    /// `None` when the agent does not know it.
+    #[serde(default, deserialize_with = "lenient::or_default")]
+    pub exit_code: Option<i32>,
+    #[serde(default, deserialize_with = "lenient::or_default")]
+    pub signal: Option<String>,
+}
+
+impl TerminalDisplay {
+    /// What a tool call's `_meta` says about its terminal; `None` when it says nothing (or only
+    /// unreadable things).
+    pub fn from_meta(meta: &Meta) -> Option<TerminalDisplay> {
+        fn read<T: serde::de::DeserializeOwned>(meta: &Meta, key: &str) -> Option<T> {
+            meta.get(key)
+                .cloned()
+                .and_then(|v: Value| serde_json::from_value(v).ok())
+        }
+        let display = TerminalDisplay {
+            info: read(meta, "terminal_info"),
+            output: read(meta, "terminal_output"),
+            output_delta: read(meta, "terminal_output_delta"),
+            exit: read(meta, "terminal_exit"),
+        };
+        (display != TerminalDisplay::default()).then_some(display)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn meta(value: Value) -> Meta {
+        serde_json::from_value(value).unwrap()
+    }
+
+    #[test]
+    fn reads_each_part_of_the_display_extension() {
+        let started =
+            TerminalDisplay::from_meta(&meta(json!({"terminal_info": {"terminal_id": "call_1", "cwd": "/p"}})))
+                .unwrap();
+        assert_eq!(started.info.unwrap().cwd.as_deref(), Some("/p"));
+        let finished = TerminalDisplay::from_meta(&meta(json!({
+            "terminal_output": {"terminal_id": "call_1", "data": "hi\n"},
+            "terminal_exit": {"terminal_id": "call_1", "exit_code": 0, "signal": null}
+        })))
+        .unwrap();
+        assert_eq!(finished.output.unwrap().data, "hi\n");
+        assert_eq!(finished.exit.unwrap().exit_code, Some(0));
+        let delta = TerminalDisplay::from_meta(&meta(
+            json!({"terminal_output_delta": {"terminal_id": "t", "data": "more"}}),
+        ))
+        .unwrap();
+        assert_eq!(delta.output_delta.unwrap().data, "more");
+    }
+
+    #[test]
+    fn other_meta_says_nothing_about_a_terminal() {
+        assert_eq!(
+            TerminalDisplay::from_meta(&meta(json!({"claudeCode": {"toolName": "Bash"}}))),
+            None
+        );
+        assert_eq!(
+            TerminalDisplay::from_meta(&meta(json!({"terminal_exit": "soon"}))),
+            None
+        );
+    }
+
+    #[test]
+    fn exit_status_writes_both_fields() {
+        let status = TerminalExitStatus {
+            exit_code: Some(3),
+            ..TerminalExitStatus::default()
+        };
+        assert_eq!(
+            serde_json::to_value(status).unwrap(),
+            json!({"exitCode": 3, "signal": null})
+        );
+        let output = TerminalOutputResponse {
+            output: "x".into(),
+            ..TerminalOutputResponse::default()
+        };
+        assert_eq!(
+            serde_json::to_value(output).unwrap(),
+            json!({"output": "x", "truncated": false})
+        );
+    }
+
+    #[test]
+    fn create_reads_leniently() {
+        let create: CreateTerminalRequest = serde_json::from_value(json!({
+            "sessionId": "s", "command": "npm", "args": ["test", 3], "env": [{"name": "CI", "value": "1"}, {"name": "X"}],
+            "outputByteLimit": -1
+        }))
+        .unwrap();
+        assert_eq!(create.args, ["test"]);
+        assert_eq!(create.env.len(), 1);
+        assert_eq!(create.output_byte_limit, None);
+    }
+}

@@ -1,0 +1,204 @@
+// The chat's session with the agent: started on the first prompt (one start at a time), fed the
+// user's turns, stopped, resumed, restarted when the project's context changes, and started again
+// (resuming) after a crash. The agent's events go to the chat as they are; its permission questions
+// go to the broker. No vscode import: the agent and the workspace are ports.
+
+import type { PermissionAnswer, PermissionMode, PermissionRequest, UiEvent } from "../generated/core";
+import type { TurnOutcome } from "../session/driver";
+import type { Attachment, ChatEntry } from "../../../webview/src/protocol";
+import { isPermissionMode } from "../../../webview/src/modes";
+import { ContextSync, type ProjectSetup, type ProjectSource, type RestartableSession } from "./contextSync";
+import type { ChatFeed } from "./feed";
+import type { PermissionBroker } from "./permissionBroker";
+import { buildPrompt, type PromptImage } from "./prompt";
+
+/** A running agent session, as the chat drives it (SessionDriver's public methods). */
+export interface AgentSession {
+  readonly running: boolean;
+  /** The conversation's id once known (the resumed one before the first turn). */
+  readonly sessionId: string | null;
+  prompt(text: string, images?: PromptImage[]): Promise<TurnOutcome>;
+  interrupt(): void;
+  setMode(mode: PermissionMode): void;
+  setModel(model: string | null): void;
+  stop(): Promise<void>;
+}
+
+/** What starting an agent session takes. */
+export interface AgentStart {
+  source: ProjectSource;
+  setup: ProjectSetup;
+  mode: PermissionMode;
+  model?: string;
+  resume?: string;
+  onEvent(event: UiEvent): void;
+  onPermission(request: PermissionRequest, signal: AbortSignal): Promise<PermissionAnswer>;
+}
+
+export interface ChatSessionDeps {
+  feed: ChatFeed;
+  broker: PermissionBroker;
+  /** Where the project is; throws a clear message when there is no folder. */
+  workspace(): Promise<ProjectSource>;
+  /** Creates and starts the agent session; resolves once a prompt may be sent. */
+  startAgent(start: AgentStart): Promise<AgentSession>;
+  /** The mode a session starts in when the chat's is not one of Claude Code's. */
+  defaultMode(): PermissionMode;
+  log(message: string): void;
+}
+
+const REMINDER_INTRO = "The project's instructions changed during this session; they now read as follows and replace the earlier ones.";
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+export class ChatSession implements RestartableSession {
+  readonly context: ContextSync;
+  private session: AgentSession | undefined;
+  private starting: Promise<AgentSession> | undefined;
+  /** The conversation the next start resumes. */
+  private resumeId: string | undefined;
+  private lastPrompt: { text: string; attachments: Attachment[] } | undefined;
+
+  constructor(private readonly deps: ChatSessionDeps) {
+    this.context = new ContextSync(this, deps.log);
+  }
+
+  get running(): boolean {
+    return this.session?.running ?? false;
+  }
+
+  get busy(): boolean {
+    return this.deps.feed.state.busy;
+  }
+
+  /** A user turn. `echo`: show it in the chat (a retry does not show it again). */
+  async send(text: string, attachments: Attachment[], echo = true): Promise<void> {
+    if (!text.trim() && attachments.length === 0) return;
+    const { feed } = this.deps;
+    this.lastPrompt = { text, attachments };
+    if (echo) feed.show([{ type: "userMessage", id: `user-${Date.now()}`, text, ...(attachments.length ? { attachments } : {}) }]);
+    feed.event({ type: "status", state: "running" });
+    let session: AgentSession;
+    try {
+      session = await this.ensure();
+    } catch (error) {
+      feed.show([startFailure(error)]);
+      feed.setState({ busy: false });
+      return;
+    }
+    const prompt = buildPrompt(text, attachments);
+    const reminder = this.context.takeReminder();
+    const promptText = reminder ? `<system-reminder>\n${REMINDER_INTRO}\n\n${reminder}\n</system-reminder>\n\n${prompt.text}` : prompt.text;
+    const outcome = await session.prompt(promptText, prompt.images.length ? prompt.images : undefined);
+    if (!outcome.ok && !outcome.done && outcome.error) this.deps.log(`turn ended: ${outcome.error.message}`);
+    feed.setState({ busy: false });
+    await this.context.turnEnded();
+  }
+
+  /** Send the last turn again (after an error). */
+  async retry(): Promise<void> {
+    if (this.lastPrompt) await this.send(this.lastPrompt.text, this.lastPrompt.attachments, false);
+  }
+
+  interrupt(): void {
+    this.session?.interrupt();
+  }
+
+  setMode(mode: string): void {
+    if (!isPermissionMode(mode)) return;
+    if (this.session?.running) this.session.setMode(mode);
+    // The agent confirms with modeChanged; without a session the mode waits for the next one.
+    else this.deps.feed.event({ type: "modeChanged", mode });
+  }
+
+  setModel(model: string): void {
+    if (this.session?.running) this.session.setModel(model || null);
+    this.deps.feed.setState({ model });
+  }
+
+  /** An empty chat; the next prompt starts a new conversation. */
+  async newSession(): Promise<void> {
+    await this.endSession();
+    this.resumeId = undefined;
+    this.context.forget();
+    this.deps.feed.clear();
+    this.deps.feed.setState({ sessionId: undefined, busy: false });
+  }
+
+  /** A past conversation: its entries replace the chat; the next prompt resumes it. */
+  async resume(sessionId: string, entries: ChatEntry[]): Promise<void> {
+    await this.endSession();
+    this.resumeId = sessionId;
+    this.context.forget();
+    this.deps.feed.replay(entries);
+    this.deps.feed.setState({ sessionId, busy: false });
+  }
+
+  /** Stop and start again, resuming the same conversation (the project's context changed). */
+  async restart(when: string): Promise<void> {
+    const id = this.session?.sessionId ?? this.resumeId;
+    if (!this.session?.running || !id) return;
+    this.deps.log(`project context changed: restarting Claude Code with --resume ${id} (${when})`);
+    await this.endSession();
+    this.resumeId = id;
+    await this.ensure();
+  }
+
+  /** The agent stops; open permission requests are refused. */
+  async endSession(reason = "The session ended."): Promise<void> {
+    const session = this.session;
+    this.session = undefined;
+    this.deps.broker.denyAll(reason);
+    await session?.stop();
+  }
+
+  private ensure(): Promise<AgentSession> {
+    if (this.session?.running) return Promise.resolve(this.session);
+    this.starting ??= this.start().finally(() => (this.starting = undefined));
+    return this.starting;
+  }
+
+  private async start(): Promise<AgentSession> {
+    const { feed, broker } = this.deps;
+    const source = await this.deps.workspace();
+    const setup = await this.context.prepare(source, this.resumeId !== undefined);
+    const mode = feed.state.mode;
+    const session = await this.deps.startAgent({
+      source,
+      setup,
+      mode: isPermissionMode(mode) ? mode : this.deps.defaultMode(),
+      ...(feed.state.model ? { model: feed.state.model } : {}),
+      ...(this.resumeId ? { resume: this.resumeId } : {}),
+      onEvent: (event) => this.onEvent(event),
+      // The request is in the chat already (its permissionRequest event): the broker only waits.
+      onPermission: (request, signal) => broker.ask(request, signal),
+    });
+    this.session = session;
+    feed.setState({ connected: true });
+    return session;
+  }
+
+  private onEvent(event: UiEvent): void {
+    if (event.type === "sessionInit" || event.type === "done") this.resumeId = event.sessionId;
+    // The agent died: the next prompt (or Retry) starts it again, resuming the same conversation.
+    if (event.type === "error" && event.kind === "crash") {
+      this.session = undefined;
+      if (event.sessionId) this.resumeId = event.sessionId;
+    }
+    if (event.type === "permissionCancelled") this.deps.broker.withdrawn(event.id);
+    this.deps.feed.event(event);
+  }
+}
+
+function startFailure(error: unknown): UiEvent {
+  return {
+    type: "error",
+    kind: "other",
+    severity: "error",
+    message: `Could not start Claude Code: ${messageOf(error)}`,
+    hint: null,
+    retryable: true,
+  };
+}

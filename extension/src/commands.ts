@@ -1,0 +1,102 @@
+// The commands, one small function each over the extension's context, registered from this table.
+
+import * as vscode from "vscode";
+import { PERMISSION_MODE_INFO } from "../../webview/src/modes";
+import type { Ctx } from "./ctx";
+import type { DiagnosticsTier } from "./vscode/diagnostics";
+import { exportTranscript, pickSessionToResume } from "./vscode/history";
+
+type Command = (ctx: Ctx, ...args: never[]) => unknown;
+
+async function switchMode(ctx: Ctx): Promise<void> {
+  const current = ctx.feed.state.mode;
+  const picked = await vscode.window.showQuickPick(
+    PERMISSION_MODE_INFO.map((m) => ({ label: m.label, description: m.id === current ? "current" : "", detail: m.description, id: m.id })),
+    { title: "Tether: permission mode" },
+  );
+  if (picked) ctx.session.setMode(picked.id);
+}
+
+async function addFile(ctx: Ctx, uri?: vscode.Uri): Promise<void> {
+  const target = uri ?? vscode.window.activeTextEditor?.document.uri;
+  if (!target) return;
+  await ctx.view.reveal();
+  ctx.view.post({ type: "addAttachment", attachment: { kind: "file", path: ctx.workspace.displayPath(target) } });
+}
+
+async function addSelection(ctx: Ctx): Promise<void> {
+  const editor = vscode.window.activeTextEditor;
+  if (!editor || editor.selection.isEmpty) return;
+  const { start, end } = editor.selection;
+  await ctx.view.reveal();
+  ctx.view.post({
+    type: "addAttachment",
+    attachment: {
+      kind: "selection",
+      path: ctx.workspace.displayPath(editor.document.uri),
+      range: { startLine: start.line + 1, endLine: end.line + 1 },
+      text: editor.document.getText(editor.selection),
+    },
+  });
+}
+
+/** Where the agent runs is VS Code's own `remote.extensionKind`; it takes effect after a reload. */
+async function moveAgent(ctx: Ctx, kind: "ui" | "workspace"): Promise<void> {
+  const id = ctx.extension.extension.id;
+  const config = vscode.workspace.getConfiguration("remote");
+  const current = config.inspect<Record<string, string[]>>("extensionKind")?.globalValue ?? {};
+  await config.update("extensionKind", { ...current, [id]: [kind] }, vscode.ConfigurationTarget.Global);
+  const where = kind === "ui" ? "on this machine (UI side)" : "on the remote (workspace side)";
+  const choice = await vscode.window.showInformationMessage(`Tether will run ${where} after a reload.`, "Reload Window");
+  if (choice === "Reload Window") await vscode.commands.executeCommand("workbench.action.reloadWindow");
+}
+
+async function showRemoteExecutor(ctx: Ctx): Promise<void> {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  if (!folder || folder.uri.scheme === "file") {
+    void vscode.window.showInformationMessage("Tether: the workspace is on this machine; commands run here directly.");
+    return;
+  }
+  const host = await ctx.workspace.hostFor(folder.uri);
+  void vscode.window.showInformationMessage(`Tether runs commands on ${host.root} through ${ctx.workspace.executor?.description ?? "nothing"}.`);
+}
+
+export const COMMANDS: Record<string, Command> = {
+  "tether.openChat": (ctx) => ctx.view.reveal(),
+  "tether.newSession": (ctx) => ctx.session.newSession(),
+  "tether.resumeSession": pickSessionToResume,
+  "tether.switchMode": switchMode,
+  "tether.stop": (ctx) => ctx.session.interrupt(),
+  "tether.addFileToContext": addFile,
+  "tether.addSelectionToContext": addSelection,
+  "tether.runLocally": (ctx) => moveAgent(ctx, "ui"),
+  "tether.runOnRemote": (ctx) => moveAgent(ctx, "workspace"),
+  "tether.showLogs": (ctx) => ctx.log.show(),
+  "tether.exportMarkdown": (ctx) => exportTranscript(ctx, "markdown"),
+  "tether.exportJsonl": (ctx) => exportTranscript(ctx, "jsonl"),
+  "tether.acceptEdit": (ctx, uri?: vscode.Uri) => ctx.reviews.accept(uri),
+  "tether.rejectEdit": (ctx, uri?: vscode.Uri) => ctx.reviews.reject(uri, "The user rejected the change."),
+  // For the benchmark and the e2e test: how long activation took, measured inside the host.
+  "tether.reportActivation": (ctx) => ({ activationMs: ctx.activationMs(), wasmLoaded: ctx.wasmLoaded }),
+  "tether.showRemoteExecutor": showRemoteExecutor,
+  // For benchmarks and tests, timed inside the extension host: a command through one tier of the
+  // remote executor (or "direct": child_process here), a Grep through the core, VS Code's rg.
+  "tether.diagnostics.execTimes": (ctx, args: { tier: DiagnosticsTier; command: string; runs: number; timeoutMs?: number }) =>
+    ctx.diagnostics.execTimes(args),
+  "tether.diagnostics.grepTimes": (ctx, args: { tier: DiagnosticsTier; pattern: string; runs: number }) => ctx.diagnostics.grepTimes(args),
+  "tether.diagnostics.ripgrepTimes": (ctx, args: { args: string[]; runs: number }) => ctx.diagnostics.ripgrepTimes(args),
+};
+
+/** Registers every command; a failure is logged and shown, never thrown at VS Code. */
+export function registerCommands(ctx: Ctx): vscode.Disposable[] {
+  return Object.entries(COMMANDS).map(([id, run]) =>
+    vscode.commands.registerCommand(id, async (...args: never[]) => {
+      try {
+        return await run(ctx, ...args);
+      } catch (error) {
+        ctx.fail(id, error);
+        return undefined;
+      }
+    }),
+  );
+}

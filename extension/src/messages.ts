@@ -1,0 +1,30 @@
+// What the chat view asks for, one small function per message type.
+
+import type { WebviewToExtension } from "../../webview/src/protocol";
+import { listSessions } from "./chat/history";
+import type { Ctx } from "./ctx";
+import { resumeSession } from "./vscode/history";
+
+type Handlers = { [T in WebviewToExtension["type"]]: (ctx: Ctx, message: Extract<WebviewToExtension, { type: T }>) => unknown };
+
+const HANDLERS: Handlers = {
+  ready: (ctx) => ctx.viewReady(),
+  sendPrompt: (ctx, m) => ctx.session.send(m.text, m.attachments ?? []),
+  stop: (ctx) => ctx.session.interrupt(),
+  newSession: (ctx) => ctx.session.newSession(),
+  resume: (ctx, m) => resumeSession(ctx, m.sessionId),
+  requestHistory: async (ctx) => ctx.view.post({ type: "history", sessions: await listSessions(ctx.workspace.historyDir()) }),
+  setMode: (ctx, m) => ctx.session.setMode(m.mode),
+  setModel: (ctx, m) => ctx.session.setModel(m.model),
+  permission: (ctx, m) => ctx.broker.answer(m.requestId, m.decision, m.reason),
+  openFile: (ctx, m) => ctx.workspace.openFile(m.path, m.line),
+  openDiff: (ctx, m) => ctx.broker.openReview(m.requestId),
+  suggestFiles: async (ctx, m) =>
+    ctx.view.post({ type: "fileSuggestions", requestId: m.requestId, items: await ctx.workspace.suggestFiles(m.query) }),
+  retry: (ctx) => ctx.session.retry(),
+};
+
+export async function handleMessage(ctx: Ctx, message: WebviewToExtension): Promise<void> {
+  const handler = HANDLERS[message.type] as ((ctx: Ctx, message: WebviewToExtension) => unknown) | undefined;
+  await handler?.(ctx, message);
+}

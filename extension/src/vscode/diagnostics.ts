@@ -1,0 +1,113 @@
+// Benchmarks and tests timed inside the extension host: a command through one tier of the remote
+// executor (or "direct": child_process here), a Grep through the core, and VS Code's bundled rg
+// spawned directly (the baseline for Grep).
+
+import * as os from "node:os";
+import * as vscode from "vscode";
+import type { ExecOutput, TetherHost } from "../core/host";
+import { createTetherServer } from "../core/wasm";
+import { NodeHost } from "../node/nodeHost";
+import type { ExecutorTier, RemoteExecutor } from "../remote/executor";
+import { selectExecutor } from "../remote/select";
+import { VscodeHost } from "./vscodeHost";
+import { bundledRipgrep, workspaceFolder } from "./workspace";
+
+export type DiagnosticsTier = ExecutorTier | "direct";
+
+export class Diagnostics implements vscode.Disposable {
+  /** Executors of a forced tier, kept for the next run. */
+  private readonly tierExecutors = new Map<ExecutorTier, Promise<RemoteExecutor>>();
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly log: (message: string) => void,
+    /** Loads the wasm core (once). */
+    private readonly loadCore: () => void,
+  ) {}
+
+  async execTimes(args: { tier: DiagnosticsTier; command: string; runs: number; timeoutMs?: number }) {
+    const runner = await this.hostFor(args.tier);
+    const samples: number[] = [];
+    let last: ExecOutput | undefined;
+    for (let i = 0; i < Math.max(1, args.runs); i++) {
+      const started = performance.now();
+      last = await runner.host.run({ command: args.command, cwd: runner.root, env: [], timeoutMs: args.timeoutMs ?? 30_000, maxOutputBytes: 1 << 20 });
+      samples.push(performance.now() - started);
+    }
+    return { tier: args.tier, samples, output: last };
+  }
+
+  async ripgrepTimes(args: { args: string[]; runs: number }) {
+    const host = new NodeHost({ ripgrepPath: bundledRipgrep() ?? null });
+    const samples: number[] = [];
+    for (let i = 0; i < Math.max(1, args.runs); i++) {
+      const started = performance.now();
+      const out = await host.ripgrep(args.args, os.tmpdir(), 60_000);
+      if (!out) throw new Error("no ripgrep in this VS Code");
+      samples.push(performance.now() - started);
+    }
+    return { samples };
+  }
+
+  /** The core's Grep tool (tools/call through the wasm MCP server) on the workspace, timed. */
+  async grepTimes(args: { tier: DiagnosticsTier; pattern: string; runs: number }) {
+    this.loadCore();
+    const runner = await this.hostFor(args.tier);
+    // Every host call timed, so a slow Grep shows where its time goes.
+    const hostCalls: Record<string, { count: number; ms: number }> = {};
+    const timedHost = new Proxy(runner.host, {
+      get(target, name, receiver) {
+        const value = Reflect.get(target, name, receiver) as unknown;
+        if (typeof value !== "function") return value;
+        return (...callArgs: unknown[]) => {
+          const started = performance.now();
+          const result = (value as (...a: unknown[]) => unknown).apply(target, callArgs);
+          const record = (hostCalls[String(name)] ??= { count: 0, ms: 0 });
+          record.count++;
+          if (result instanceof Promise) return result.finally(() => (record.ms += performance.now() - started));
+          record.ms += performance.now() - started;
+          return result;
+        };
+      },
+    });
+    const server = createTetherServer(timedHost, { root: runner.root });
+    const samples: number[] = [];
+    let text = "";
+    try {
+      for (let i = 0; i < Math.max(1, args.runs); i++) {
+        const request = JSON.stringify({ jsonrpc: "2.0", id: i + 1, method: "tools/call", params: { name: "Grep", arguments: { pattern: args.pattern, path: runner.root, head_limit: 0 } } });
+        const started = performance.now();
+        const response = await server.handle(request);
+        samples.push(performance.now() - started);
+        text = response ?? "";
+      }
+    } finally {
+      server.free();
+    }
+    return { tier: args.tier, samples, hostCalls, response: text.slice(0, 2000) };
+  }
+
+  dispose(): void {
+    for (const executor of this.tierExecutors.values()) void executor.then((e) => e.dispose(), () => undefined);
+  }
+
+  /** A host for one forced tier (or this machine's). */
+  private async hostFor(tier: DiagnosticsTier): Promise<{ host: TetherHost; root: string }> {
+    const folder = workspaceFolder();
+    if (!folder) throw new Error("open a folder first");
+    if (tier === "direct") {
+      const root = folder.uri.scheme === "file" ? folder.uri.fsPath : folder.uri.path;
+      return { host: new NodeHost({ ripgrepPath: bundledRipgrep() ?? null }), root };
+    }
+    if (folder.uri.scheme === "file") throw new Error("the workspace is local: there is no remote executor to measure");
+    let executor = this.tierExecutors.get(tier);
+    if (!executor) {
+      executor = selectExecutor(folder.uri, this.extensionUri, tier, this.log);
+      this.tierExecutors.set(tier, executor);
+      // A tier that is not available now may be later (the helper installed meanwhile, say).
+      executor.catch(() => this.tierExecutors.delete(tier));
+    }
+    const host = new VscodeHost(folder.uri, { executor: await executor });
+    return { host, root: host.root };
+  }
+}

@@ -1,0 +1,182 @@
+// The workspace folder as the extension reaches it: its host (vscode.workspace.fs, and for a remote
+// folder the remote executor chosen once), its mirror folder, where the CLI keeps its transcripts,
+// the watcher on its agent context, and the file operations the chat asks for (open a file, suggest
+// files for an @-mention).
+
+import { existsSync } from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import * as vscode from "vscode";
+import type { FileSuggestion, Where } from "../../../webview/src/protocol";
+import type { ProjectSource } from "../chat/contextSync";
+import { projectDir } from "../chat/history";
+import { CONTEXT_WATCH_GLOB, mirrorFolder } from "../remote/context";
+import type { RemoteExecutor } from "../remote/executor";
+import { remoteFacts } from "../remote/facts";
+import { selectExecutor } from "../remote/select";
+import type { RemoteExecutorSetting } from "../settings";
+import { VscodeHost } from "./vscodeHost";
+
+const FIND_FILES_TIMEOUT_MS = 1500;
+/** Editors save in bursts; one resync per burst of context file changes. */
+const CONTEXT_SYNC_DEBOUNCE_MS = 300;
+
+export interface WorkspaceDeps {
+  extension: vscode.ExtensionContext;
+  log: vscode.LogOutputChannel;
+  remoteExecutor(): RemoteExecutorSetting;
+  /** The remote executor was chosen (the status bar shows it). */
+  executorChosen(executor: RemoteExecutor): void;
+  /** A context file changed (debounced). */
+  contextChanged(): Promise<void>;
+  fail(what: string, error: unknown): void;
+}
+
+/** The first workspace folder, if any. */
+export function workspaceFolder(): vscode.WorkspaceFolder | undefined {
+  return vscode.workspace.workspaceFolders?.[0];
+}
+
+/** Local: the agent and the files on one machine. ui-remote: the agent here, the files over the
+ * remote connection. workspace: the agent runs on the remote side, next to the files. */
+export function whereItRuns(extension: vscode.ExtensionContext): Where {
+  if (extension.extension.extensionKind === vscode.ExtensionKind.Workspace && vscode.env.remoteName) return "workspace";
+  const folder = workspaceFolder();
+  return folder && folder.uri.scheme !== "file" ? "ui-remote" : "local";
+}
+
+export function workspaceLabel(): string {
+  const folder = workspaceFolder();
+  if (!folder) return "no folder";
+  const remote = vscode.env.remoteName;
+  return remote ? `${remote}: ${folder.uri.path}` : folder.uri.fsPath;
+}
+
+/** VS Code ships ripgrep; prefer it to whatever is on PATH. */
+export function bundledRipgrep(): string | undefined {
+  const candidates = ["node_modules/@vscode/ripgrep/bin/rg", "node_modules.asar.unpacked/@vscode/ripgrep/bin/rg"].map((p) =>
+    path.join(vscode.env.appRoot, p + (process.platform === "win32" ? ".exe" : "")),
+  );
+  return candidates.find((c) => existsSync(c));
+}
+
+export class Workspace implements vscode.Disposable {
+  private host: VscodeHost | undefined;
+  private executorInUse: RemoteExecutor | undefined;
+  private watcher: vscode.FileSystemWatcher | undefined;
+  private watchTimer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly deps: WorkspaceDeps) {}
+
+  /** The remote executor the sessions use, once chosen. */
+  get executor(): RemoteExecutor | undefined {
+    return this.executorInUse;
+  }
+
+  /** The project for a session: its host, root, and for a remote folder the mirror and the
+   * remote's facts. Starts watching the project's agent context. */
+  async source(): Promise<ProjectSource> {
+    const folder = workspaceFolder();
+    if (!folder) throw new Error("open a folder first: Tether works on the files of a workspace folder");
+    const host = await this.hostFor(folder.uri);
+    this.watchContext(folder.uri);
+    if (folder.uri.scheme === "file") return { host, root: host.root };
+    const known = this.executorInUse?.facts() ?? {};
+    return { host, root: host.root, remote: { mirror: this.mirrorFor(folder.uri), facts: () => remoteFacts(host, host.root, known) } };
+  }
+
+  /** The host for the workspace folder; for a remote folder, with the remote executor chosen. */
+  async hostFor(folder: vscode.Uri): Promise<VscodeHost> {
+    if (this.host) return this.host;
+    let executor: RemoteExecutor | undefined;
+    if (folder.scheme !== "file") {
+      const started = performance.now();
+      executor = await selectExecutor(folder, this.deps.extension.extensionUri, this.deps.remoteExecutor(), (m) => this.deps.log.info(m));
+      this.deps.log.info(`remote executor: ${executor.tier} — ${executor.description} (chosen in ${(performance.now() - started).toFixed(0)} ms)`);
+    }
+    this.host ??= new VscodeHost(folder, { ripgrepPath: bundledRipgrep(), ...(executor ? { executor } : {}) });
+    if (executor) {
+      this.executorInUse = executor;
+      this.deps.executorChosen(executor);
+    }
+    return this.host;
+  }
+
+  /** The CLI's cwd for a remote folder. */
+  mirrorFor(folder: vscode.Uri): string {
+    return mirrorFolder(this.deps.extension.globalStorageUri.fsPath, folder.authority || folder.scheme, folder.path);
+  }
+
+  /** Where the CLI keeps this workspace's transcripts: keyed by its cwd (the mirror for a remote). */
+  historyDir(): string {
+    const folder = workspaceFolder();
+    const cwd = folder ? (folder.uri.scheme === "file" ? folder.uri.fsPath : this.mirrorFor(folder.uri)) : process.cwd();
+    return projectDir(os.homedir(), cwd);
+  }
+
+  displayPath(uri: vscode.Uri): string {
+    return vscode.workspace.asRelativePath(uri, false);
+  }
+
+  async openFile(p: string, line?: number): Promise<void> {
+    const uri = resolveWorkspaceUri(p);
+    if (!uri) return;
+    const position = line && line > 0 ? new vscode.Position(line - 1, 0) : undefined;
+    await vscode.window.showTextDocument(uri, {
+      preview: true,
+      ...(position ? { selection: new vscode.Range(position, position) } : {}),
+    });
+  }
+
+  /** Files for an @-mention, found by VS Code's file search. */
+  async suggestFiles(query: string): Promise<FileSuggestion[]> {
+    const cleaned = query.replace(/[{}[\]*?]/g, "");
+    const pattern = cleaned ? `**/*${cleaned}*` : "**/*";
+    const cancel = new vscode.CancellationTokenSource();
+    // findFiles on a scheme without a search provider hangs instead of failing.
+    const timer = setTimeout(() => cancel.cancel(), FIND_FILES_TIMEOUT_MS);
+    try {
+      const uris = await Promise.race([
+        vscode.workspace.findFiles(pattern, "**/{node_modules,.git}/**", 50, cancel.token),
+        new Promise<vscode.Uri[]>((resolve) => cancel.token.onCancellationRequested(() => resolve([]))),
+      ]);
+      return uris.map((uri) => {
+        const rel = this.displayPath(uri);
+        return { path: rel, label: rel };
+      });
+    } finally {
+      clearTimeout(timer);
+      cancel.dispose();
+    }
+  }
+
+  dispose(): void {
+    clearTimeout(this.watchTimer);
+    this.watcher?.dispose();
+    this.host?.dispose();
+  }
+
+  private watchContext(folder: vscode.Uri): void {
+    if (this.watcher) return;
+    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, CONTEXT_WATCH_GLOB));
+    const changed = () => {
+      clearTimeout(this.watchTimer);
+      this.watchTimer = setTimeout(
+        () => void this.deps.contextChanged().catch((e) => this.deps.fail("syncing the project context", e)),
+        CONTEXT_SYNC_DEBOUNCE_MS,
+      );
+    };
+    watcher.onDidChange(changed);
+    watcher.onDidCreate(changed);
+    watcher.onDidDelete(changed);
+    this.watcher = watcher;
+  }
+}
+
+function resolveWorkspaceUri(p: string): vscode.Uri | undefined {
+  const folder = workspaceFolder();
+  if (!folder) return undefined;
+  const isAbsolute = p.startsWith("/") || /^[A-Za-z]:[\\/]/.test(p);
+  if (folder.uri.scheme === "file") return vscode.Uri.file(isAbsolute ? p : path.join(folder.uri.fsPath, p));
+  return isAbsolute ? folder.uri.with({ path: p }) : vscode.Uri.joinPath(folder.uri, p);
+}

@@ -1,0 +1,156 @@
+import assert from "node:assert/strict";
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { after, test } from "node:test";
+import { ChatFeed } from "../src/chat/feed";
+import { PermissionBroker } from "../src/chat/permissionBroker";
+import { ChatSession, type AgentStart } from "../src/chat/session";
+import type { UiEvent } from "../src/generated/core";
+import { NodeHost } from "../src/node/nodeHost";
+import { done, initialState, permissionRequest, RecordingReviews, RecordingView, ScriptedAgent, settle } from "./chatFixtures";
+
+const tmp = realpathSync(mkdtempSync(path.join(os.tmpdir(), "tether-session-test-")));
+after(() => rmSync(tmp, { recursive: true, force: true }));
+
+/** A chat over a real (local, empty) project whose agent is a ScriptedAgent; `turn`: the events
+ * of each agent's first turn. */
+function chat(options: { failStart?: Error; turn?: UiEvent[] } = {}) {
+  const view = new RecordingView();
+  const feed = new ChatFeed(view, initialState);
+  const reviews = new RecordingReviews();
+  const broker = new PermissionBroker({ reviews, show: (e) => feed.show(e), fail: () => undefined });
+  const agents: ScriptedAgent[] = [];
+  const log: string[] = [];
+  const root = mkdtempSync(path.join(tmp, "project-"));
+  const session = new ChatSession({
+    feed,
+    broker,
+    workspace: async () => ({ host: new NodeHost({ ripgrepPath: null }), root }),
+    startAgent: async (start: AgentStart) => {
+      await settle();
+      if (options.failStart) throw options.failStart;
+      const agent = new ScriptedAgent(start);
+      agent.turn = [...(options.turn ?? [])];
+      agents.push(agent);
+      return agent;
+    },
+    defaultMode: () => "default",
+    log: (m) => log.push(m),
+  });
+  return { view, feed, broker, session, agents, log, root };
+}
+
+test("a permission request reaches the view once, and its answer once", async () => {
+  const request = permissionRequest("p1");
+  const { view, session, agents, broker } = chat({ turn: [{ type: "status", state: "requiresAction" }, request] });
+  await session.send("run the tests", []);
+  assert.deepEqual(view.entriesOf("permissionRequest"), [request]);
+  await broker.answer("p1", "allow");
+  await settle();
+  assert.deepEqual(agents[0]!.answers, [{ decision: "allow" }]);
+  assert.deepEqual(view.entriesOf("permissionResolved"), [{ type: "permissionResolved", requestId: "p1", outcome: "allowed" }]);
+  assert.deepEqual(view.entriesOf("permissionRequest"), [request], "still once");
+});
+
+test("a turn: the user's text, running, the agent's events as they are, then idle", async () => {
+  const turn = [{ type: "textDelta", messageId: null, text: "Hello", parentToolUseId: null } as const, done("s1")];
+  const { view, feed, session, agents } = chat({ turn });
+  await session.send("say hi", [{ kind: "file", path: "README.md" }]);
+  const pushed = view.pushed.map((e) => e.type);
+  assert.deepEqual(pushed, ["userMessage", "status", "textDelta", "done"]);
+  assert.deepEqual(view.pushed.slice(2), turn);
+  assert.equal(feed.state.busy, false);
+  assert.equal(feed.state.connected, true);
+  assert.deepEqual(agents[0]!.prompts, ["@README.md\n\nsay hi"]);
+});
+
+test("prompts sent while the agent starts share one start", async () => {
+  const { session, agents } = chat();
+  await Promise.all([session.send("one", []), session.send("two", [])]);
+  assert.equal(agents.length, 1);
+  assert.deepEqual(agents[0]!.prompts, ["one", "two"]);
+});
+
+test("a start that fails is an error in the chat that can be retried, and the view goes idle", async () => {
+  const { view, feed, session } = chat({ failStart: new Error("claude not found") });
+  await session.send("hi", []);
+  const [error] = view.entriesOf("error");
+  assert.equal(error?.message, "Could not start Claude Code: claude not found");
+  assert.equal(error?.retryable, true);
+  assert.equal(feed.state.busy, false);
+});
+
+test("after a crash the next prompt starts the agent again, resuming the same conversation", async () => {
+  const sessionInit: UiEvent = { type: "sessionInit", sessionId: "s1", model: null, tools: [], mcpServers: [], permissionMode: null, agentVersion: null };
+  const { view, feed, session, agents } = chat({ turn: [sessionInit, permissionRequest("p1")] });
+  await session.send("two", []);
+  agents[0]!.crash();
+  assert.equal(feed.state.connected, false);
+  assert.deepEqual(view.entriesOf("permissionResolved"), [{ type: "permissionResolved", requestId: "p1", outcome: "cancelled" }]);
+  await session.retry();
+  assert.equal(agents.length, 2);
+  assert.equal(agents[1]!.start.resume, "s1");
+  assert.deepEqual(agents[1]!.prompts, ["two"], "Retry sends the last prompt again");
+  assert.equal(view.entriesOf("userMessage").length, 1, "without showing it again");
+  assert.equal(feed.state.connected, true);
+});
+
+test("a new session stops the agent, refuses open questions, empties the chat and starts fresh", async () => {
+  const { view, feed, session, agents } = chat({ turn: [done("s1"), permissionRequest("p1")] });
+  await session.send("one", []);
+  await session.newSession();
+  await settle();
+  assert.equal(agents[0]!.stopped, true);
+  assert.deepEqual(agents[0]!.answers, [], "the aborted question's answer goes nowhere");
+  assert.deepEqual(feed.transcript, []);
+  assert.equal(feed.state.sessionId, undefined);
+  assert.deepEqual(view.posted.filter((m) => m.type === "clear"), [{ type: "clear" }]);
+  await session.send("two", []);
+  assert.equal(agents[1]!.start.resume, undefined);
+});
+
+test("resuming replays the past conversation and the next prompt resumes it", async () => {
+  const { feed, session, agents } = chat();
+  const past = [{ type: "userMessage", id: "h1", text: "earlier" } as const];
+  await session.resume("old-1", past);
+  assert.deepEqual(feed.transcript, past);
+  assert.equal(feed.state.sessionId, "old-1");
+  await session.send("go on", []);
+  assert.equal(agents[0]!.start.resume, "old-1");
+});
+
+test("the mode goes to the running agent; without one it is shown at once and used by the next start", async () => {
+  const { view, feed, session, agents } = chat();
+  session.setMode("plan");
+  session.setMode("not-a-mode");
+  assert.deepEqual(view.entriesOf("modeChanged"), [{ type: "modeChanged", mode: "plan" }]);
+  assert.equal(feed.state.mode, "plan");
+  await session.send("hi", []);
+  assert.equal(agents[0]!.start.mode, "plan");
+  session.setMode("acceptEdits");
+  assert.deepEqual(agents[0]!.modes, ["acceptEdits"]);
+});
+
+test("changed project instructions restart a running session with resume, after the turn when one runs", async () => {
+  const { session, agents, root, feed, log } = chat({ turn: [done("s1")] });
+  writeFileSync(path.join(root, "CLAUDE.md"), "first\n");
+  await session.send("one", []);
+  assert.match(agents[0]!.start.setup.memory ?? "", /first/);
+  writeFileSync(path.join(root, "CLAUDE.md"), "second\n");
+  feed.setState({ busy: true });
+  await session.context.changed();
+  assert.equal(agents.length, 1, "not during a turn");
+  feed.setState({ busy: false });
+  await session.context.turnEnded();
+  assert.equal(agents.length, 2);
+  assert.equal(agents[0]!.stopped, true);
+  assert.equal(agents[1]!.start.resume, "s1");
+  assert.ok(log.some((l) => /restarting Claude Code with --resume s1 \(after the turn\)/.test(l)));
+  // The resumed agent keeps its first system prompt: the new text comes with the next prompt.
+  await session.send("two", []);
+  assert.match(agents[1]!.prompts[0]!, /^<system-reminder>\n[^]*second\n[^]*<\/system-reminder>\n\ntwo$/);
+  // Unchanged context: no restart.
+  await session.context.changed();
+  assert.equal(agents.length, 2);
+});

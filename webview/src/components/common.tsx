@@ -1,0 +1,35 @@
+// Building blocks every view uses: a codicon, and a link that opens a workspace file.
+
+import { post } from "../vscode";
+import { basename } from "../util";
+
+export function Icon({ name, className, label }: { name: string; className?: string; label?: string }) {
+  return (
+    <span
+      class={`codicon codicon-${name}${className ? " " + className : ""}`}
+      aria-hidden={label ? undefined : "true"}
+      role={label ? "img" : undefined}
+      aria-label={label}
+    />
+  );
+}
+
+export function FileLink({ path, line, label, className }: { path: string; line?: number; label?: string; className?: string }) {
+  const text = label ?? basename(path) ?? path;
+  return (
+    <a
+      href="#"
+      class={`file-ref${className ? " " + className : ""}`}
+      title={line ? `${path}:${line}` : path}
+      data-path={path}
+      data-line={line ?? ""}
+      onClick={(e) => {
+        e.preventDefault();
+        e.stopPropagation();
+        post(line ? { type: "openFile", path, line } : { type: "openFile", path });
+      }}
+    >
+      {text}
+    </a>
+  );
+}

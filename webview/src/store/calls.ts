@@ -1,0 +1,146 @@
+// Tool calls: started, updated as their input streams in, finished with a result; a subagent's
+// calls nest under its Task/Agent call instead of taking a row of their own.
+
+import type { AgentEvent, Timeline, ToolCall, ToolRow } from "./model";
+
+/** Calls whose text and calls nest inside them (Claude Code's subagents). */
+function isSubagentGroup(name: string): boolean {
+  return name === "Task" || name === "Agent";
+}
+
+export class ToolCalls {
+  private calls = new Map<string, ToolCall>();
+  /** Call id → the top-level row holding it. */
+  private rowOf = new Map<string, ToolRow>();
+  /** Calls still running (so ending a turn is O(open), not O(all)). */
+  private running = new Set<ToolCall>();
+  /** Plans may arrive before their ExitPlanMode call. */
+  private plans = new Map<string, string>();
+
+  constructor(private readonly timeline: Timeline) {}
+
+  get(id: string | null | undefined): ToolCall | undefined {
+    return id ? this.calls.get(id) : undefined;
+  }
+
+  planFor(id: string | null | undefined): string | undefined {
+    return id ? (this.plans.get(id) ?? this.calls.get(id)?.plan) : undefined;
+  }
+
+  start(ev: AgentEvent<"toolCallStart">): void {
+    const existing = this.calls.get(ev.id);
+    if (existing) {
+      // A repeated start updates the call.
+      this.update({ ...ev, type: "toolCallUpdate" });
+      return;
+    }
+    const call: ToolCall = {
+      id: ev.id,
+      name: ev.name,
+      kind: ev.kind,
+      title: ev.title,
+      locations: ev.locations,
+      input: ev.input ?? {},
+      inputJson: "",
+      status: "running",
+      children: [],
+      plan: this.plans.get(ev.id),
+      ui: isSubagentGroup(ev.name) ? { open: true } : {},
+      v: 0,
+    };
+    this.calls.set(call.id, call);
+    this.running.add(call);
+    const parent = this.get(ev.parentToolUseId);
+    if (parent) {
+      call.parentId = parent.id;
+      parent.children.push({ kind: "tool", call });
+      this.touch(parent);
+    } else {
+      const row: ToolRow = { kind: "tool", key: `t:${call.id}`, v: 0, call };
+      this.rowOf.set(call.id, row);
+      this.timeline.push(row);
+    }
+  }
+
+  /** The full input (after streaming) and the title made from it. */
+  update(ev: AgentEvent<"toolCallUpdate">): void {
+    const call = this.calls.get(ev.id);
+    if (!call) return;
+    call.input = ev.input ?? call.input;
+    call.title = ev.title || call.title;
+    if (ev.locations.length) call.locations = ev.locations;
+    this.touch(call);
+  }
+
+  /** A fragment of the input JSON; the input is replaced whenever the text so far parses. */
+  inputDelta(ev: AgentEvent<"toolInputDelta">): void {
+    const call = this.calls.get(ev.id);
+    if (!call) return;
+    call.inputJson += ev.partialJson;
+    try {
+      call.input = JSON.parse(call.inputJson);
+    } catch {
+      // Not complete yet.
+    }
+    this.touch(call);
+  }
+
+  result(ev: AgentEvent<"toolCallResult">): void {
+    const call = this.calls.get(ev.id);
+    if (!call) return;
+    call.result = { isError: ev.isError, content: ev.content, structured: ev.structured ?? null };
+    call.status = ev.isError ? "error" : "ok";
+    this.running.delete(call);
+    call.awaitingApproval = false;
+    // A finished subagent group folds away unless the user opened it.
+    if (isSubagentGroup(call.name) && call.ui.userToggled !== true) call.ui.open = false;
+    this.touch(call);
+  }
+
+  plan(ev: AgentEvent<"plan">): void {
+    if (ev.plan === null) return;
+    this.plans.set(ev.toolCallId, ev.plan);
+    const call = this.calls.get(ev.toolCallId);
+    if (call) {
+      call.plan = ev.plan;
+      this.touch(call);
+    }
+  }
+
+  setAwaiting(id: string | null | undefined, awaiting: boolean): void {
+    const call = this.get(id);
+    if (!call) return;
+    call.awaitingApproval = awaiting;
+    this.touch(call);
+  }
+
+  /** Calls still running end as cancelled (end of a turn, error, replay). */
+  cancelRunning(): void {
+    for (const call of this.running) {
+      call.status = "cancelled";
+      call.awaitingApproval = false;
+      this.touch(call);
+    }
+    this.running.clear();
+  }
+
+  /** Bump a call's version and every ancestor's (and the row holding it). */
+  touch(call: ToolCall): void {
+    let c: ToolCall | undefined = call;
+    let top: ToolCall = call;
+    while (c) {
+      c.v++;
+      top = c;
+      c = this.get(c.parentId);
+    }
+    const row = this.rowOf.get(top.id);
+    if (row) row.v++;
+  }
+
+  clear(): void {
+    this.calls.clear();
+    this.rowOf.clear();
+    this.running.clear();
+    this.plans.clear();
+  }
+}

@@ -1,0 +1,352 @@
+// The webview's model: a mutable store that applies the chat's entries (the core's events, user
+// turns, permission answers) in order. Messages from the extension are queued and applied once per
+// animation frame; subscribers are notified once per batch.
+
+import type { TodoItem, UiEvent, UserDecision } from "@tether/core";
+import { PERMISSION_MODE_INFO } from "../modes";
+import type { Attachment, ChatEntry, ExtensionToWebview, FileSuggestion, HistorySession, UiState } from "../protocol";
+import { ToolCalls } from "./calls";
+import { Messages } from "./messages";
+import { Timeline, type AgentEvent, type ErrorRow, type PermissionRow, type Row, type ToolCall } from "./model";
+import { Permissions } from "./permissions";
+
+export * from "./model";
+
+type Listener = () => void;
+type ComposerCommand = { type: "prefill"; text: string } | { type: "attachment"; attachment: Attachment } | { type: "focus" };
+
+/** Whether an error can be retried when the agent does not say (the driver's errors do). */
+function retryableByKind(ev: AgentEvent<"error">): boolean {
+  return ev.kind === "api" || ev.kind === "executionError" || ev.kind === "crash";
+}
+
+export function errorText(ev: AgentEvent<"error">): string {
+  return ev.hint ? `${ev.message}\n${ev.hint}` : ev.message;
+}
+
+export function isRetryable(ev: AgentEvent<"error">): boolean {
+  return ev.retryable ?? retryableByKind(ev);
+}
+
+export class Store {
+  initialized = false;
+  state: UiState = {
+    mode: "default",
+    model: "",
+    models: [],
+    modes: [],
+    where: "local",
+    workspaceLabel: "",
+    connected: true,
+    busy: false,
+  };
+  todos: TodoItem[] = [];
+  history: HistorySession[] | undefined = undefined;
+  suggestions: { requestId: string; items: FileSuggestion[] } | undefined;
+  agentStatus: AgentEvent<"status">["state"] = "idle";
+  /** Bumped on `clear`/`replay` so views can reset scroll state. */
+  epoch = 0;
+  /** Bumped when the user sends: the list jumps back to the bottom. */
+  stickSignal = 0;
+  /** Bumped on every batch. */
+  version = 0;
+  /** Text for the screen-reader live region. */
+  announcement = "";
+  /** Composer commands from the extension (prefill/addAttachment/focus), consumed by the composer. */
+  composerInbox: ComposerCommand[] = [];
+
+  private readonly timeline = new Timeline();
+  private readonly calls = new ToolCalls(this.timeline);
+  private readonly messages = new Messages(this.timeline, this.calls);
+  private readonly permissions = new Permissions(this.timeline, this.calls);
+  private listeners = new Set<Listener>();
+  private queue: ExtensionToWebview[] = [];
+  private scheduled = false;
+  private lastUsage: AgentEvent<"usage"> | undefined;
+
+  get rows(): Row[] {
+    return this.timeline.rows;
+  }
+
+  /** Open permission requests, in arrival order. */
+  get pending(): PermissionRow[] {
+    return this.permissions.pending;
+  }
+
+  subscribe(fn: Listener): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+
+  /** Queue a message from the extension; everything queued is applied once per animation frame. */
+  enqueue(msg: ExtensionToWebview): void {
+    this.queue.push(msg);
+    if (this.scheduled) return;
+    this.scheduled = true;
+    let done = false;
+    const run = () => {
+      if (done) return;
+      done = true;
+      this.flush();
+    };
+    if (typeof requestAnimationFrame === "function") requestAnimationFrame(run);
+    // rAF does not run while the view is hidden; don't let events pile up forever.
+    setTimeout(run, 100);
+  }
+
+  /** Apply everything queued now (also used by tests through the frame scheduler). */
+  flush(): void {
+    this.scheduled = false;
+    const batch = this.queue;
+    if (!batch.length) return;
+    this.queue = [];
+    for (const msg of batch) {
+      try {
+        this.applyMessage(msg);
+      } catch (err) {
+        console.error("[tether] failed to apply message", msg, err);
+      }
+    }
+    this.changed();
+  }
+
+  requestStick(): void {
+    this.stickSignal++;
+    this.changed();
+  }
+
+  /** Notify after a change. */
+  changed(): void {
+    this.version++;
+    for (const fn of this.listeners) fn();
+  }
+
+  applyMessage(msg: ExtensionToWebview): void {
+    switch (msg.type) {
+      case "init":
+        this.initialized = true;
+        this.state = { ...this.state, ...msg.state };
+        if (this.state.busy) this.agentStatus = "running";
+        break;
+      case "state": {
+        const { type: _t, ...rest } = msg;
+        this.state = { ...this.state, ...rest };
+        if (rest.busy === false && this.agentStatus !== "idle") this.agentStatus = "idle";
+        if (rest.busy === true && this.agentStatus === "idle") this.agentStatus = "running";
+        break;
+      }
+      case "events":
+        for (const entry of msg.events) this.apply(entry, false);
+        break;
+      case "replay":
+        this.reset();
+        for (const entry of msg.events) this.apply(entry, true);
+        this.finishReplay();
+        break;
+      case "clear":
+        this.reset();
+        break;
+      case "history":
+        this.history = msg.sessions;
+        break;
+      case "fileSuggestions":
+        this.suggestions = { requestId: msg.requestId, items: msg.items };
+        break;
+      case "prefill":
+        this.composerInbox.push({ type: "prefill", text: msg.text });
+        break;
+      case "addAttachment":
+        this.composerInbox.push({ type: "attachment", attachment: msg.attachment });
+        break;
+      case "focus":
+        this.composerInbox.push({ type: "focus" });
+        break;
+      default:
+        // Unknown message types are ignored (forward compatibility).
+        break;
+    }
+  }
+
+  reset(): void {
+    this.timeline.clear();
+    this.todos = [];
+    this.calls.clear();
+    this.messages.clear();
+    this.permissions.clear();
+    this.lastUsage = undefined;
+    this.epoch++;
+  }
+
+  /** One chat entry. `replay`: a past session, rendered as finished and announced to nobody. */
+  apply(entry: ChatEntry, replay: boolean): void {
+    switch (entry.type) {
+      case "userMessage":
+        this.timeline.push({ kind: "user", key: this.timeline.key("u"), v: 0, text: entry.text, attachments: entry.attachments ?? [] });
+        return;
+      case "permissionResolved":
+        this.permissions.resolve(entry);
+        return;
+      default:
+        this.applyEvent(entry, replay);
+    }
+  }
+
+  private applyEvent(ev: UiEvent, replay: boolean): void {
+    switch (ev.type) {
+      case "messageStart":
+        return this.messages.start(ev.messageId, ev.parentToolUseId);
+      case "textDelta":
+        return this.messages.append(ev.messageId, ev.parentToolUseId, "text", ev.text);
+      case "thinkingDelta":
+        return this.messages.append(ev.messageId, ev.parentToolUseId, "thinking", ev.text);
+      case "messageStop":
+        return this.messages.stop(ev.messageId);
+      case "toolCallStart":
+        return this.calls.start(ev);
+      case "toolCallUpdate":
+        return this.calls.update(ev);
+      case "toolInputDelta":
+        return this.calls.inputDelta(ev);
+      case "toolCallResult":
+        return this.calls.result(ev);
+      case "plan":
+        this.calls.plan(ev);
+        for (const p of this.pending) if (p.req.toolUseId === ev.toolCallId) p.v++;
+        return;
+      case "todoUpdate":
+        this.todos = ev.todos;
+        return;
+      case "permissionRequest":
+        this.permissions.add(ev);
+        if (!replay) this.announcement = `Approval needed: ${ev.title || ev.toolName}`;
+        return;
+      case "permissionCancelled":
+        return this.permissions.resolve({ type: "permissionResolved", requestId: ev.id, outcome: "cancelled" });
+      case "permissionDenied": {
+        const why = `${ev.reason ? ` (${ev.reason})` : ""}${ev.message ? `: ${ev.message}` : ""}`;
+        return this.timeline.notice("warning", `${ev.toolName} was denied${why}`);
+      }
+      case "modeChanged":
+        if (ev.mode !== this.state.mode) {
+          this.state = { ...this.state, mode: ev.mode };
+          this.timeline.notice("info", `Mode: ${this.modeLabel(ev.mode)}`);
+        }
+        return;
+      case "status":
+        this.agentStatus = ev.state;
+        this.state = { ...this.state, busy: ev.state !== "idle" };
+        return;
+      case "apiRetry": {
+        const last = this.rows[this.rows.length - 1];
+        if (last && last.kind === "retry") {
+          last.ev = ev;
+          last.v++;
+        } else {
+          this.timeline.push({ kind: "retry", key: this.timeline.key("r"), v: 0, ev });
+        }
+        return;
+      }
+      case "rateLimit":
+        if (ev.status === "allowed") return;
+        return this.timeline.notice(
+          "warning",
+          `Rate limit ${ev.status}${ev.resetsAt ? `; resets at ${new Date(ev.resetsAt * 1000).toLocaleTimeString()}` : ""}`,
+        );
+      case "compacted":
+        return this.timeline.notice("info", "The conversation was compacted.");
+      case "mcpStatus": {
+        const failed = ev.servers.filter((s) => s.status !== "connected" && s.status !== "pending");
+        if (failed.length) this.timeline.notice("warning", `MCP server ${failed.map((s) => `${s.name} (${s.status})`).join(", ")}`);
+        return;
+      }
+      case "usage": {
+        this.lastUsage = ev;
+        const last = this.rows[this.rows.length - 1];
+        if (last && last.kind === "done" && !last.usage) {
+          last.usage = ev;
+          last.v++;
+          this.lastUsage = undefined;
+        }
+        return;
+      }
+      case "done":
+        this.finishTurn();
+        this.timeline.push({ kind: "done", key: this.timeline.key("d"), v: 0, ev, ...(this.lastUsage ? { usage: this.lastUsage } : {}) });
+        this.lastUsage = undefined;
+        if (!replay) this.announcement = ev.isError ? "Claude stopped." : "Claude finished.";
+        return;
+      case "error":
+        if (ev.severity === "notice") return this.timeline.notice("info", errorText(ev));
+        this.finishTurn();
+        this.timeline.push({ kind: "error", key: this.timeline.key("e"), v: 0, ev });
+        if (!replay) this.announcement = `Error: ${ev.message}`;
+        return;
+      case "sessionInit":
+      case "sessionReady":
+      case "modelChanged":
+      case "toolProgress":
+      case "activity":
+      case "taskUpdate":
+        // Header state comes from the extension's `state` messages; the rest has no view yet (the
+        // tool row already spins).
+        return;
+    }
+  }
+
+  modeLabel(mode: string): string {
+    const modes = this.state.modes.length ? this.state.modes : PERMISSION_MODE_INFO;
+    return modes.find((m) => m.id === mode)?.label ?? mode;
+  }
+
+  private finishReplay(): void {
+    this.messages.stopAll();
+    this.calls.cancelRunning();
+    // A past session cannot be waiting for an answer.
+    this.permissions.cancelPending();
+    this.agentStatus = "idle";
+  }
+
+  private finishTurn(): void {
+    this.messages.stopAll();
+    this.calls.cancelRunning();
+    this.permissions.cancelPending();
+    this.agentStatus = "idle";
+    this.state = { ...this.state, busy: false };
+  }
+
+  /** The user answered a permission card (the extension confirms with permissionResolved). */
+  markDecided(requestId: string, decision: UserDecision, reason?: string): void {
+    if (this.permissions.markDecided(requestId, decision, reason)) this.changed();
+  }
+
+  /** Toggle a UI flag on a call (bumps versions so the row re-renders). */
+  toggleCall(call: ToolCall, flag: string, value?: boolean): void {
+    call.ui[flag] = value ?? !call.ui[flag];
+    if (flag === "open") call.ui.userToggled = true;
+    this.calls.touch(call);
+    this.changed();
+  }
+
+  toggleRow(row: Row): void {
+    row.v++;
+    this.changed();
+  }
+
+  markErrorRetried(row: ErrorRow): void {
+    row.retried = true;
+    row.v++;
+    this.changed();
+  }
+
+  /** Local optimistic state change (mode/model pickers). */
+  setLocalState(patch: Partial<UiState>): void {
+    this.state = { ...this.state, ...patch };
+    this.changed();
+  }
+
+  planFor(toolCallId: string | null | undefined): string | undefined {
+    return this.calls.planFor(toolCallId);
+  }
+}
+
+export const store = new Store();
