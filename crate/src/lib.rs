@@ -16,6 +16,7 @@ pub mod framing;
 pub mod gate;
 pub mod host;
 pub mod mcp;
+pub mod openclaw;
 pub mod paths;
 pub mod permissions;
 pub mod rpc;
