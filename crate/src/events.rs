@@ -1,10 +1,13 @@
-//! The normalized UI event model. Every backend (the Claude Code CLI now; ACP agents and the
-//! OpenClaw gateway later) maps its wire messages to these events, so the webview renders one
+//! The normalized UI event model. Every backend (the Claude Code CLI, ACP agents, the OpenClaw
+//! gateway) maps its wire messages to these events, so the webview renders one
 //! model. Serialized as JSON objects tagged by `type`, with camelCase names.
 
 use crate::diff::Hunk;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+
+mod canvas;
+pub use canvas::{CanvasUpdate, CanvasWidget, SurfaceComponent};
 
 // Events are built once, passed on and serialized; a permission request being the largest is no
 // cost worth a box in every match.
@@ -46,6 +49,12 @@ pub enum UiEvent {
     MessageStop {
         message_id: String,
         stop_reason: Option<String>,
+    },
+    /// A message's whole text changed other than by appending (the agent rewrote it): show `text`
+    /// instead of what was streamed.
+    MessageReplace {
+        message_id: String,
+        text: String,
     },
     /// A tool call appeared. `name` is the built-in name the model thinks it uses (Tether's
     /// `mcp__tether__Read` shows as `Read`). When the call is first seen while its input is still
@@ -164,6 +173,30 @@ pub enum UiEvent {
         session_id: String,
         result: Option<String>,
         stop_reason: Option<String>,
+    },
+    /// A connection the backend keeps to its agent (a gateway's), for the header and the status
+    /// bar. `channel` names it (`gateway`, `node`); `message` says why, when there is a reason.
+    ConnectionState {
+        channel: String,
+        state: ConnectionStatus,
+        message: Option<String>,
+    },
+    /// The agent's sessions, most recent first.
+    SessionList {
+        sessions: Vec<SessionSummary>,
+    },
+    /// A session's messages as the agent keeps them: the session switched to (`older` false: they
+    /// replace the chat), or the page before the ones shown (`older` true).
+    Transcript {
+        session_id: String,
+        messages: Vec<TranscriptMessage>,
+        has_more: bool,
+        older: bool,
+    },
+    /// What the agent's canvas shows (a gateway's board widgets, canvas documents, A2UI
+    /// surfaces): data for the canvas panel, which renders it as untrusted content.
+    Canvas {
+        update: CanvasUpdate,
     },
     Error {
         kind: ErrorKind,
@@ -311,6 +344,41 @@ pub struct EditReview {
     pub proposed: String,
     /// The change as `structuredPatch` hunks (none when it is too large to diff).
     pub hunks: Vec<Hunk>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub enum ConnectionStatus {
+    Disconnected,
+    Connecting,
+    Connected,
+    /// Refused for good, or given up after the last try.
+    Error,
+}
+
+/// One of the agent's sessions.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct SessionSummary {
+    /// What to load it by (a gateway's canonical session key).
+    pub id: String,
+    pub title: Option<String>,
+    /// Milliseconds since the epoch.
+    pub updated_at_ms: Option<u64>,
+    /// The agent is working in it now.
+    pub running: bool,
+}
+
+/// One message of a [`UiEvent::Transcript`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct TranscriptMessage {
+    /// `user` or `assistant`.
+    pub role: String,
+    pub text: String,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -5,15 +5,18 @@
 //! rewrites it.
 
 use crate::agent::AgentOutput;
+use crate::backend::{TransportEvent, TransportRequest};
 use crate::claude::{AgentFile, ClaudeConfig};
 use crate::config::{AgentConfig, BackendConfig, CommonConfig, RemoteConfig};
 use crate::diff::Hunk;
 use crate::events::{
-    CommandInfo, EditReview, ErrorKind, Location, McpServerStatus, ModelOption, PermissionOption, PermissionOptionKind,
-    PermissionRequest, SessionState, Severity, TodoItem, ToolKind, UiEvent,
+    CanvasUpdate, CanvasWidget, CommandInfo, ConnectionStatus, EditReview, ErrorKind, Location, McpServerStatus,
+    ModelOption, PermissionOption, PermissionOptionKind, PermissionRequest, SessionState, SessionSummary, Severity,
+    SurfaceComponent, TodoItem, ToolKind, TranscriptMessage, UiEvent,
 };
 use crate::framing::Frame;
 use crate::gate::{UserAnswer, UserDecision};
+use crate::openclaw::{BackoffConfig, DeviceConfig, NodeConfig, OpenClawConfig};
 use crate::permissions::PermissionMode;
 use std::path::PathBuf;
 use ts_rs::{Config, TS};
@@ -51,6 +54,15 @@ fn agent_programs() -> String {
     serde_json::to_string_pretty(&programs).unwrap()
 }
 
+/// `{openclaw: {displayName}}`.
+fn connected_backends() -> String {
+    let backends: serde_json::Map<String, serde_json::Value> = crate::config::CONNECTED_BACKENDS
+        .iter()
+        .map(|(name, display)| (name.to_string(), serde_json::json!({"displayName": display})))
+        .collect();
+    serde_json::to_string_pretty(&backends).unwrap()
+}
+
 /// The whole file: every type, then the constants the TypeScript side needs at run time.
 fn generated() -> String {
     // JavaScript numbers carry every count and duration Tether sends.
@@ -67,18 +79,30 @@ fn generated() -> String {
         declaration::<EditReview>(&cfg),
         declaration::<Hunk>(&cfg),
         declaration::<SessionState>(&cfg),
+        declaration::<ConnectionStatus>(&cfg),
+        declaration::<SessionSummary>(&cfg),
+        declaration::<TranscriptMessage>(&cfg),
+        declaration::<CanvasUpdate>(&cfg),
+        declaration::<CanvasWidget>(&cfg),
+        declaration::<SurfaceComponent>(&cfg),
         declaration::<McpServerStatus>(&cfg),
         declaration::<ModelOption>(&cfg),
         declaration::<CommandInfo>(&cfg),
         declaration::<ErrorKind>(&cfg),
         declaration::<Severity>(&cfg),
         declaration::<AgentOutput>(&cfg),
+        declaration::<TransportRequest>(&cfg),
+        declaration::<TransportEvent>(&cfg),
         declaration::<AgentConfig>(&cfg),
         declaration::<CommonConfig>(&cfg),
         declaration::<RemoteConfig>(&cfg),
         declaration::<BackendConfig>(&cfg),
         declaration::<ClaudeConfig>(&cfg),
         declaration::<AgentFile>(&cfg),
+        declaration::<OpenClawConfig>(&cfg),
+        declaration::<DeviceConfig>(&cfg),
+        declaration::<NodeConfig>(&cfg),
+        declaration::<BackoffConfig>(&cfg),
         declaration::<PermissionMode>(&cfg),
         declaration::<UserAnswer>(&cfg),
         declaration::<UserDecision>(&cfg),
@@ -96,6 +120,10 @@ fn generated() -> String {
         format!(
             "/** The agent programs the driver starts, by backend. */\nexport const AGENT_PROGRAMS = {} as const;\n",
             agent_programs()
+        ),
+        format!(
+            "/** The backends the core connects to itself (no program), with their display names. */\nexport const CONNECTED_BACKENDS = {} as const;\n",
+            connected_backends()
         ),
         format!(
             "/** How an agent sees Tether's tools: `{}Read`, ... */\nexport const MCP_PREFIX = {:?};\n",

@@ -10,15 +10,20 @@ pub use common::{parse_mode, CommonConfig, RemoteConfig};
 
 use crate::backend::{AgentProgram, Backend, SessionContext};
 use crate::claude::{ClaudeBackend, ClaudeConfig, CLAUDE_KEYS};
+use crate::openclaw::{OpenClawBackend, OpenClawConfig, OPENCLAW_KEYS};
 use json::JsonObject;
 use serde_json::Value;
 
 /// The backend a session runs, with its own part of the config.
+// Made once per session; boxing the larger part would buy nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug)]
 #[cfg_attr(test, derive(ts_rs::TS), ts(tag = "backend", rename_all = "lowercase"))]
 pub enum BackendConfig {
     /// Claude Code (its CLI over stream-json).
     Claude(ClaudeConfig),
+    /// An OpenClaw gateway (its WebSocket protocol; no program to start).
+    Openclaw(OpenClawConfig),
 }
 
 /// Everything that makes an agent (JS: `AgentConfig`).
@@ -34,9 +39,16 @@ pub struct AgentConfig {
 /// The backends by the name the config gives them, with the program the driver starts.
 pub const BACKENDS: [(&str, AgentProgram); 1] = [("claude", crate::claude::PROGRAM)];
 
+/// The backends the core connects to itself (no program to start), with their display names.
+pub const CONNECTED_BACKENDS: [(&str, &str); 1] = [("openclaw", "OpenClaw")];
+
 /// The backends' names, for messages.
 fn backend_names() -> String {
-    let names: Vec<&str> = BACKENDS.iter().map(|(name, _)| *name).collect();
+    let names: Vec<&str> = BACKENDS
+        .iter()
+        .map(|(name, _)| *name)
+        .chain(CONNECTED_BACKENDS.iter().map(|(name, _)| *name))
+        .collect();
     names.join(", ")
 }
 
@@ -53,6 +65,13 @@ impl AgentConfig {
                 Ok(AgentConfig {
                     common: CommonConfig::from_object(&config)?,
                     backend: BackendConfig::Claude(ClaudeConfig::from_object(&config)?),
+                })
+            }
+            "openclaw" => {
+                let config = JsonObject::new(value, "the config", &known_keys(&OPENCLAW_KEYS))?;
+                Ok(AgentConfig {
+                    common: CommonConfig::from_object(&config)?,
+                    backend: BackendConfig::Openclaw(OpenClawConfig::from_object(&config)?),
                 })
             }
             other => Err(format!("unknown backend {other:?}; use one of {}", backend_names())),
@@ -73,6 +92,7 @@ impl BackendConfig {
     pub fn create(self, context: &SessionContext) -> Result<Box<dyn Backend>, String> {
         match self {
             BackendConfig::Claude(config) => Ok(Box::new(ClaudeBackend::new(context, config))),
+            BackendConfig::Openclaw(config) => Ok(Box::new(OpenClawBackend::new(context, config))),
         }
     }
 }
