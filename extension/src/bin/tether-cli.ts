@@ -1,29 +1,37 @@
 #!/usr/bin/env node
-// dist/tether-cli.js: runs Claude Code through Tether from a terminal or a script, printing the
-// normalized UI events as NDJSON. The same SessionDriver runs the VS Code extension's sessions.
+// dist/tether-cli.js: runs Claude Code (or an OpenClaw gateway's agent) through Tether from a
+// terminal or a script, printing the normalized UI events as NDJSON. The same SessionDriver runs
+// the VS Code extension's sessions.
 
 import { readFileSync, statSync } from "node:fs";
 import * as path from "node:path";
 import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
 import { NodeHost } from "../node/nodeHost";
+import { FileSecretStore } from "../openclaw/deviceKey";
 import { PERMISSION_MODES, type PermissionAnswer, type PermissionMode } from "../session/agent";
-import { SessionDriver, type TurnOutcome } from "../session/driver";
+import { SessionDriver, type GatewayOptions, type TurnOutcome } from "../session/driver";
 import type { PermissionRequestEvent, UiEvent } from "../session/events";
 
 const USAGE = `Usage: tether-cli run --root DIR (--prompt TEXT | --script FILE) [options]
 
-Runs one Claude Code session through Tether: the CLI's file and shell tools work on --root.
-Prints every UI event as one JSON object per line on stdout; messages go to stderr. Exits 0 when
-the turn succeeded, 1 when it failed, 2 on a usage error.
+Runs one agent session through Tether: Claude Code, whose file and shell tools work on --root, or
+(--agent openclaw) an OpenClaw gateway's agent, for which --root is the workspace Tether offers it
+as its node. Prints every UI event as one JSON object per line on stdout; messages go to stderr.
+Exits 0 when the turns succeeded, 1 when one failed, 2 on a usage error.
 
   --root DIR               the workspace (required)
   --prompt TEXT            the user's message
   --script FILE            several steps in one session, a JSON array of
-                             {"prompt": TEXT, "interrupt"?: "onPermission"}  a turn; with
-                                 "interrupt", the first permission prompt is left unanswered
-                                 and the turn is stopped (it only has to end, not succeed)
+                             {"prompt": TEXT, "interrupt"?: "onPermission" | "onText"}  a turn;
+                                 with "interrupt", the turn is stopped at the first permission
+                                 prompt (left unanswered) or at its first text (it only has to
+                                 end, not succeed)
                              {"mode": MODE} | {"model": NAME}               switch for the next turns
+                             {"command": NAME, "args"?: {...}}               a backend command
+                                 (OpenClaw: historyOlder, pairNode, connect, disconnect)
+                             {"listSessions": true} | {"newSession": true} | {"loadSession": KEY}
+                             {"wait": MS}                                    pause
   --mode MODE              ${PERMISSION_MODES.join(", ")}
   --model NAME             the model
   --resume ID              continue a session (the sessionId of an earlier run's events)
@@ -34,13 +42,29 @@ the turn succeeded, 1 when it failed, 2 on a usage error.
   --user-content-file F    approve edits with F's content instead of the model's proposal
   --claude PATH            the claude binary (default: $TETHER_CLAUDE_PATH, PATH, usual places)
   --mirror DIR             the CLI's local working folder (default: --root)
+  --agent NAME             claude (default) or openclaw
+  --gateway URL            openclaw: the gateway (ws:// or wss://)
+  --token-file FILE        openclaw: the gateway's token (default: $OPENCLAW_GATEWAY_TOKEN)
+  --device-key FILE        openclaw: where Tether keeps its device keys and the tokens the
+                           gateway issues (a JSON file only the user can read; made if missing)
+  --node                   openclaw: offer --root as the gateway's node, so its agent's exec
+                           and file_fetch act there (each behind Tether's permission prompts)
+  --session KEY            openclaw: the gateway session to continue (default: a new one)
   --verbose                log the driver's steps to stderr
   -h, --help               show this help
 
 Environment: ANTHROPIC_BASE_URL, ANTHROPIC_API_KEY and the rest reach the CLI as they are.
 `;
 
-type Step = { prompt: string; interrupt?: "onPermission" } | { mode: PermissionMode } | { model: string };
+type Step =
+  | { prompt: string; interrupt?: "onPermission" | "onText" }
+  | { mode: PermissionMode }
+  | { model: string }
+  | { command: string; args?: unknown }
+  | { listSessions: true }
+  | { newSession: true }
+  | { loadSession: string }
+  | { wait: number };
 
 interface Approval {
   all: boolean;
@@ -59,6 +83,8 @@ interface Options {
   approval?: Approval;
   userContent?: string;
   claude?: string;
+  agent: "claude" | "openclaw";
+  gateway?: GatewayOptions;
   verbose: boolean;
 }
 
@@ -112,12 +138,20 @@ function parseScript(file: string): Step[] {
   return steps.map((step: unknown, index): Step => {
     const s = (step ?? {}) as Record<string, unknown>;
     if (typeof s["prompt"] === "string") {
-      if (s["interrupt"] !== undefined && s["interrupt"] !== "onPermission") usageError(`--script step ${index}: "interrupt" can only be "onPermission".`);
-      return s["interrupt"] ? { prompt: s["prompt"], interrupt: "onPermission" } : { prompt: s["prompt"] };
+      const interrupt = s["interrupt"];
+      if (interrupt !== undefined && interrupt !== "onPermission" && interrupt !== "onText") {
+        usageError(`--script step ${index}: "interrupt" can only be "onPermission" or "onText".`);
+      }
+      return interrupt ? { prompt: s["prompt"], interrupt } : { prompt: s["prompt"] };
     }
     if (typeof s["mode"] === "string") return { mode: parseMode(`--script step ${index} mode`, s["mode"]) };
     if (typeof s["model"] === "string") return { model: s["model"] };
-    usageError(`--script step ${index}: expected {"prompt"}, {"mode"} or {"model"}.`);
+    if (typeof s["command"] === "string") return { command: s["command"], args: s["args"] ?? {} };
+    if (s["listSessions"] === true) return { listSessions: true };
+    if (s["newSession"] === true) return { newSession: true };
+    if (typeof s["loadSession"] === "string") return { loadSession: s["loadSession"] };
+    if (typeof s["wait"] === "number") return { wait: s["wait"] };
+    usageError(`--script step ${index}: expected {"prompt"}, {"mode"}, {"model"}, {"command"}, {"listSessions"}, {"newSession"}, {"loadSession"} or {"wait"}.`);
   });
 }
 
@@ -136,6 +170,12 @@ function parseCommandLine(): Options {
         "user-content-file": { type: "string" },
         claude: { type: "string" },
         mirror: { type: "string" },
+        agent: { type: "string" },
+        gateway: { type: "string" },
+        "token-file": { type: "string" },
+        "device-key": { type: "string" },
+        node: { type: "boolean", default: false },
+        session: { type: "string" },
         verbose: { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
       },
@@ -161,11 +201,23 @@ function parseCommandLine(): Options {
       usageError(`--user-content-file: ${(error as Error).message}`);
     }
   }
+  const agent = values.agent ?? "claude";
+  if (agent !== "claude" && agent !== "openclaw") usageError(`--agent ${agent}: expected claude or openclaw.`);
   const options: Options = {
     root: directory("--root", values.root),
     steps: values.script !== undefined ? parseScript(values.script) : [{ prompt: values.prompt ?? "" }],
+    agent,
     verbose: values.verbose,
   };
+  if (agent === "openclaw") {
+    options.gateway = gatewayOptions(values);
+    if (values.session !== undefined) options.resume = values.session;
+  } else {
+    for (const flag of ["gateway", "token-file", "device-key", "session"] as const) {
+      if (values[flag] !== undefined) usageError(`--${flag} is for --agent openclaw.`);
+    }
+    if (values.node) usageError("--node is for --agent openclaw.");
+  }
   if (values.mirror !== undefined) options.mirror = directory("--mirror", values.mirror);
   if (values.mode !== undefined) options.mode = parseMode("--mode", values.mode);
   if (values.model !== undefined) options.model = values.model;
@@ -174,6 +226,34 @@ function parseCommandLine(): Options {
   if (userContent !== undefined) options.userContent = userContent;
   if (values.claude !== undefined) options.claude = values.claude;
   return options;
+}
+
+/** The gateway, its token and where the device keys live, from the command line. */
+function gatewayOptions(values: { gateway?: string; "token-file"?: string; "device-key"?: string; node?: boolean }): GatewayOptions {
+  const url = values.gateway;
+  if (!url) usageError("--agent openclaw needs --gateway URL.");
+  if (!/^wss?:\/\//.test(url)) usageError(`--gateway ${url}: expected a ws:// or wss:// URL.`);
+  let token = process.env["OPENCLAW_GATEWAY_TOKEN"]?.trim() || undefined;
+  if (values["token-file"] !== undefined) {
+    try {
+      token = readFileSync(values["token-file"], "utf8").trim();
+    } catch (error) {
+      usageError(`--token-file: ${(error as Error).message}`);
+    }
+    if (!token) usageError(`--token-file ${values["token-file"]} is empty.`);
+  }
+  if (!values["device-key"]) usageError("--agent openclaw needs --device-key FILE: where Tether keeps its device keys for the gateway.");
+  return {
+    url,
+    ...(token ? { token } : {}),
+    secrets: new FileSecretStore(path.resolve(values["device-key"])),
+    ...(values.node ? { node: { displayName: `Tether (${path.basename(process.cwd())})`, platform: nodePlatform() } } : {}),
+  };
+}
+
+/** This machine's OS as the gateway names platforms. */
+function nodePlatform(): string {
+  return process.platform === "win32" ? "win32" : process.platform === "darwin" ? "darwin" : "linux";
 }
 
 function describeRequest(request: PermissionRequestEvent): string {
@@ -224,10 +304,17 @@ async function main(): Promise<number> {
   const interactive = !approval && process.stdin.isTTY === true;
   const host = new NodeHost();
   let interruptOnPermission = false;
+  let interruptOnText = false;
   let driver: SessionDriver | undefined;
 
   const onEvent = (event: UiEvent): void => {
     process.stdout.write(JSON.stringify(event) + "\n");
+    if (event.type === "connectionState" && event.state === "error") say(`${event.channel}: ${event.message ?? "connection error"}`);
+    if (interruptOnText && event.type === "textDelta") {
+      interruptOnText = false;
+      say("interrupting at the turn's first text");
+      setImmediate(() => driver?.interrupt());
+    }
   };
   const onPermission = async (request: PermissionRequestEvent, signal: AbortSignal): Promise<PermissionAnswer> => {
     if (interruptOnPermission) {
@@ -249,6 +336,8 @@ async function main(): Promise<number> {
 
   driver = new SessionDriver({
     host,
+    backend: options.agent,
+    ...(options.gateway ? { gateway: options.gateway } : {}),
     root: options.root,
     ...(options.mirror !== undefined ? { mirror: options.mirror } : {}),
     ...(options.claude !== undefined ? { claudePath: options.claude } : {}),
@@ -290,11 +379,33 @@ async function main(): Promise<number> {
       driver.setModel(step.model);
       continue;
     }
+    if ("command" in step) {
+      driver.command(step.command, step.args);
+      continue;
+    }
+    if ("listSessions" in step) {
+      driver.listSessions();
+      continue;
+    }
+    if ("newSession" in step) {
+      driver.newSession();
+      continue;
+    }
+    if ("loadSession" in step) {
+      driver.loadSession(step.loadSession);
+      continue;
+    }
+    if ("wait" in step) {
+      await new Promise((resolve) => setTimeout(resolve, step.wait));
+      continue;
+    }
     interruptOnPermission = step.interrupt === "onPermission";
+    interruptOnText = step.interrupt === "onText";
     const outcome: TurnOutcome = await driver.prompt(step.prompt);
     interruptOnPermission = false;
+    interruptOnText = false;
     if (!driver.running) {
-      failed = outcome.error?.message ?? "Claude Code exited";
+      failed = outcome.error?.message ?? `${options.agent === "openclaw" ? "The gateway session" : "Claude Code"} ended`;
       if (outcome.error?.hint) failed += `\n${outcome.error.hint}`;
       break;
     }
