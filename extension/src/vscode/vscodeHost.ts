@@ -42,9 +42,11 @@ const RECONNECT_ADVICE = "Try again once VS Code has reconnected to the remote."
 function fsReason(error: vscode.FileSystemError): { reason: string; advice?: string } {
   if (error.code === "Unavailable") return { reason: "the remote is unavailable: VS Code's connection to it was lost", advice: RECONNECT_ADVICE };
   // The provider's own message (e.g. "ENOSPC: no space left on device, write"), without the
-  // "(FileSystemError)" decoration VS Code adds.
+  // "(FileSystemError)" decoration VS Code adds, after the code when it says something ("Unknown"
+  // does not).
   const message = error.message.replace(/\s*\(FileSystemError\)/g, "").trim();
-  return { reason: message && message !== error.code && !message.startsWith(`${error.code}:`) ? `${error.code}: ${message}` : message || error.code };
+  if (!message || message === error.code || message.startsWith(`${error.code}:`)) return { reason: message || error.code };
+  return { reason: error.code === "Unknown" ? message : `${error.code}: ${message}` };
 }
 
 /** Rethrow a vscode.workspace.fs failure as an Error with the code the core understands: why (and
