@@ -333,7 +333,7 @@ impl Request for SetSessionModelRequest {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::acp::mcp_server::{EnvVariable, McpServerStdio};
+    use crate::acp::protocol::mcp_server::{EnvVariable, McpServerStdio};
     use serde_json::json;
 
     #[test]
