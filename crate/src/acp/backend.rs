@@ -101,6 +101,7 @@ impl AcpBackend {
             next_message: 0,
             approved_writes: HashMap::new(),
             notices: Vec::new(),
+            pending_options: Vec::new(),
             config,
         })
     }
@@ -322,10 +323,15 @@ impl Backend for AcpBackend {
     }
 
     fn set_config_option(&mut self, option: &str, value: Option<&str>) -> Supported<Vec<Output>> {
-        let session = self.require_session("Changing an option")?;
         let Some(value) = value else {
             return Err(self.unsupported(format!("Returning {option} to the agent's default")));
         };
+        if self.session.is_none() && matches!(self.phase, Phase::Starting | Phase::Opening) {
+            // Set once the session is open (the agent's options are known then).
+            self.pending_options.push((option.to_string(), value.to_string()));
+            return Ok(Vec::new());
+        }
+        let session = self.require_session("Changing an option")?;
         match self.options.change(option, value) {
             Some(super::session_state::Change::ConfigOption(params)) => {
                 let mut params = params;

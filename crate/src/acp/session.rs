@@ -185,6 +185,12 @@ impl AcpBackend {
                 options: self.options.to_events(),
             }),
         ];
+        for (option, value) in std::mem::take(&mut self.pending_options) {
+            match self.set_config_option(&option, Some(&value)) {
+                Ok(outputs) => out.extend(outputs),
+                Err(e) => out.push(self.notice(e.to_string())),
+            }
+        }
         out.extend(self.next_prompt());
         out
     }

@@ -116,6 +116,8 @@ pub struct AcpBackend {
     /// `fs/write_text_file` of exactly that text needs no second question.
     pub approved_writes: HashMap<String, String>,
     pub notices: Vec<String>,
+    /// Options set before the session was open, set once it is.
+    pub pending_options: Vec<(String, String)>,
 }
 
 /// A question of the agent's, waiting for the gate or the user.
