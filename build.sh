@@ -413,7 +413,8 @@ package_vsix() {
   rm -rf "$stage" && mkdir -p "$stage/dist" "$stage/media"
   cp extension/package.json extension/README.md extension/LICENSE extension/.vscodeignore "$stage/"
   cp extension/media/icon.png extension/media/tether.svg "$stage/media/"
-  cp "$DIST/extension.js" "$DIST/tether_core_bg.wasm" "$stage/dist/"
+  # The MCP bridge an ACP agent starts for Tether's tools runs from beside extension.js.
+  cp "$DIST/extension.js" "$DIST/tether_core_bg.wasm" "$DIST/tether-mcp-bridge.js" "$stage/dist/"
   cp -r "$DIST/webview" "$stage/dist/webview"
   # Tether Remote, the workspace-side helper, travels inside as its own VSIX: Tether installs it
   # on a remote from there (no internet needed on the remote).
