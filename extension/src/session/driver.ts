@@ -200,6 +200,7 @@ export class SessionDriver {
         cwd,
         env: launch.env,
         log: this.log,
+        problem: (message) => this.emit({ type: "error", kind: "other", severity: "notice", message, hint: null }),
         processGroup: acp !== undefined,
       });
     } catch (error) {

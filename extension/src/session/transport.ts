@@ -44,6 +44,8 @@ export interface StdioOptions {
   cwd: string;
   env: Record<string, string>;
   log(message: string): void;
+  /** A line of the agent's that could not be delivered (over the size limit, not UTF-8). */
+  problem?(message: string): void;
   /** POSIX: run the agent in a process group of its own, and end the whole group: agents spawn
    * helpers (their MCP servers, gemini-cli relaunches itself and its wrapper ignores SIGTERM). */
   processGroup?: boolean;
@@ -195,9 +197,16 @@ export class StdioTransport implements Transport {
   }
 
   private deliver(frame: NdjsonFrame): void {
-    if (frame.kind === "line") this.messageHandler(frame.line);
-    else if (frame.kind === "oversized") this.options.log(`dropped an oversized line of ${frame.bytes} bytes from ${this.options.logName}`);
-    else this.options.log(`dropped a line of ${frame.bytes} bytes from ${this.options.logName} that is not UTF-8 (from byte ${frame.validUpTo})`);
+    if (frame.kind === "line") {
+      this.messageHandler(frame.line);
+      return;
+    }
+    const message =
+      frame.kind === "oversized"
+        ? `dropped a line of ${frame.bytes} bytes from ${this.options.displayName}: over the size limit`
+        : `dropped a line of ${frame.bytes} bytes from ${this.options.displayName} that is not UTF-8 (from byte ${frame.validUpTo})`;
+    this.options.log(message);
+    this.options.problem?.(`Tether ${message}.`);
   }
 }
 
