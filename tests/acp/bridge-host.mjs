@@ -16,7 +16,7 @@ const WASM = join(REPO, "dist", "tether_core_bg.wasm");
 
 let loaded;
 
-/** { BridgeServer, createTetherServer, NodeHost, createEndpoint }. */
+/** { BridgeServer, createTetherServer, createTetherAgent, NodeHost, createEndpoint }. */
 export function loadBridgeHost() {
   if (loaded) return loaded;
   for (const file of [BRIDGE, WASM]) if (!existsSync(file)) throw new Error(`${file} is missing: run ./build.sh first`);
@@ -29,6 +29,7 @@ export function loadBridgeHost() {
       contents: [
         'export { BridgeServer } from "./extension/src/mcpBridge/server";',
         'export { createTetherServer } from "./extension/src/core/wasm";',
+        'export { createTetherAgent } from "./extension/src/session/agent";',
         'export { NodeHost } from "./extension/src/node/nodeHost";',
         'export { createEndpoint } from "./extension/src/mcpBridge/endpoint";',
       ].join("\n"),
