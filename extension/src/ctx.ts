@@ -105,6 +105,8 @@ export class Ctx implements vscode.Disposable {
       }),
     );
     this.log.info(`Tether ${extension.extension.packageJSON.version} activated (${initial.where}, ${vscode.env.remoteName ?? "local"})`);
+    const configured = Object.keys(this.current.agents);
+    this.log.info(`agent ${this.current.agent}${configured.length ? `; tether.agents: ${configured.join(", ")}` : ""}`);
   }
 
   get settings(): TetherSettings {
