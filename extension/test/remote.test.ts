@@ -11,8 +11,8 @@ import { after, test } from "node:test";
 import { HelperHandlers } from "../src/helper/handlers";
 import { NodeHost } from "../src/node/nodeHost";
 import { agentFiles, contextFingerprint, memoryPrompt, mirrorFolder, readProjectContext, syncMirror } from "../src/remote/context";
-import { HelperExecutor } from "../src/remote/helperExecutor";
-import { HELPER_PROTOCOL } from "../src/remote/protocol";
+import { HelperExecutor, pairHelper } from "../src/remote/helperExecutor";
+import { HELPER_PROTOCOL, newHelperSecret, type HelperHello } from "../src/remote/protocol";
 import { CappedText, cleanTerminalOutput, commandScript, shellQuote } from "../src/remote/terminalText";
 
 const tmp = realpathSync(mkdtempSync(path.join(os.tmpdir(), "tether-remote-test-")));
@@ -28,16 +28,23 @@ function dir(name: string, files: Record<string, string> = {}): string {
   return root;
 }
 
-async function helperExecutor(): Promise<{ executor: HelperExecutor; handlers: HelperHandlers }> {
-  const handlers = new HelperHandlers({ version: "test", ripgrepPath: null });
+/** Command routing replaced by a direct call; across hosts arguments and results travel as JSON. */
+function routeTo(handlers: HelperHandlers) {
   const table = new Map(handlers.commands());
-  const execute = (id: string, ...args: unknown[]) => {
+  return (id: string, ...args: unknown[]) => {
     const run = table.get(id);
     if (!run) return Promise.reject(new Error(`command '${id}' not found`));
-    // Across hosts arguments and results travel as JSON.
-    return run(...(JSON.parse(JSON.stringify(args)) as never[])).then((r) => JSON.parse(JSON.stringify(r ?? null)));
+    return run(...(JSON.parse(JSON.stringify(args)) as [unknown])).then((r) => JSON.parse(JSON.stringify(r ?? null)));
   };
-  return { executor: new HelperExecutor(execute, await handlers.hello()), handlers };
+}
+
+async function helperExecutor(): Promise<{ executor: HelperExecutor; handlers: HelperHandlers }> {
+  const handlers = new HelperHandlers({ version: "test", ripgrepPath: null, isTrusted: () => true });
+  const execute = routeTo(handlers);
+  const secret = newHelperSecret();
+  const paired = await pairHelper(execute, secret, 5000);
+  assert.equal(paired.kind, "paired");
+  return { executor: new HelperExecutor(execute, (paired as { hello: HelperHello }).hello, secret), handlers };
 }
 
 const request = (command: string, cwd: string, extra: Partial<{ timeoutMs: number; env: [string, string][] }> = {}) => ({
@@ -49,8 +56,8 @@ const request = (command: string, cwd: string, extra: Partial<{ timeoutMs: numbe
 });
 
 test("the helper says who it is: protocol, OS and shell of the machine it runs on", async () => {
-  const { handlers } = await helperExecutor();
-  const hello = await handlers.hello();
+  const { executor } = await helperExecutor();
+  const hello = executor.hello;
   assert.equal(hello.protocol, HELPER_PROTOCOL);
   assert.equal(hello.platform, process.platform);
   assert.match(hello.osDescription, new RegExp(os.type()));
@@ -108,7 +115,8 @@ test("realPath through the helper resolves symlinks on the remote", async () => 
 });
 
 test("a helper that gives no answer (disabled, uninstalled) is a clear error, not a hang", async () => {
-  const executor = new HelperExecutor(async () => undefined, await new HelperHandlers({ version: "x", ripgrepPath: null }).hello());
+  const { executor: paired } = await helperExecutor();
+  const executor = new HelperExecutor(async () => undefined, paired.hello, newHelperSecret());
   await assert.rejects(executor.run(request("true", tmp)), /Tether Remote gave no answer to run/);
 });
 

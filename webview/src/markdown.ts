@@ -128,6 +128,24 @@ export interface MdBlock {
 const FENCE_OPEN_RE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
 
 /**
+ * The most of one text rendered as markdown (256 Ki characters, well past any real answer): a
+ * longer one (hostile or runaway output) shows its start and a notice, so one message cannot
+ * stall the view. The transcript export keeps all of it.
+ */
+export const MAX_MARKDOWN_CHARS = 256 * 1024;
+
+function sizeLabel(chars: number): string {
+  return chars >= 1024 * 1024 ? `${(chars / (1024 * 1024)).toFixed(1)} M` : `${Math.ceil(chars / 1024)} K`;
+}
+
+function overflowNotice(hidden: number): string {
+  return (
+    `<p class="md-overflow">${sizeLabel(hidden)} more characters of this message are not shown. ` +
+    `Export the session as Markdown to read all of it.</p>\n`
+  );
+}
+
+/**
  * Renders a growing markdown text as a list of blocks. Completed top-level blocks (ended by a blank
  * line outside any code fence, and not followed by an indented continuation) are parsed once and
  * cached; only the open tail is parsed again when more text arrives. A long streaming answer costs
@@ -182,6 +200,11 @@ export class IncrementalMarkdown {
   private scan(): void {
     const text = this.text;
     for (;;) {
+      // Past the rendered part nothing needs block boundaries.
+      if (this.tailStart >= MAX_MARKDOWN_CHARS) {
+        this.scanPos = text.length;
+        return;
+      }
       const nl = text.indexOf("\n", this.scanPos);
       if (nl < 0) break;
       const line = text.slice(this.scanPos, nl);
@@ -230,19 +253,27 @@ export class IncrementalMarkdown {
   }
 
   private commit(end: number): void {
-    const src = this.text.slice(this.tailStart, end);
+    // A block that crosses the limit is cut at it.
+    const src = this.text.slice(this.tailStart, Math.min(end, MAX_MARKDOWN_CHARS));
     this.committed.push({ key: this.tailStart, html: renderMarkdown(src) });
     this.tailStart = end;
     this.tailCache = null;
   }
 
-  /** The blocks to display: the committed ones plus the rendered tail. */
+  /** The blocks to display: the committed ones plus the rendered tail (and, past the limit, the
+   * notice of what is not shown). */
   blocks(): MdBlock[] {
-    const tailSrc = this.text.slice(this.tailStart);
-    if (!tailSrc.trim()) return this.committed.slice();
-    if (!this.tailCache || this.tailCache.src !== tailSrc) {
-      this.tailCache = { src: tailSrc, html: renderMarkdown(tailSrc) };
+    const blocks = this.committed.slice();
+    const tailSrc = this.text.slice(this.tailStart, Math.max(this.tailStart, MAX_MARKDOWN_CHARS));
+    if (tailSrc.trim()) {
+      if (!this.tailCache || this.tailCache.src !== tailSrc) {
+        this.tailCache = { src: tailSrc, html: renderMarkdown(tailSrc) };
+      }
+      blocks.push({ key: this.tailStart, html: this.tailCache.html });
     }
-    return [...this.committed, { key: this.tailStart, html: this.tailCache.html }];
+    if (this.text.length > MAX_MARKDOWN_CHARS) {
+      blocks.push({ key: MAX_MARKDOWN_CHARS + 1, html: overflowNotice(this.text.length - MAX_MARKDOWN_CHARS) });
+    }
+    return blocks;
   }
 }

@@ -15,8 +15,18 @@ export function activate(context: vscode.ExtensionContext): void {
   handlers = new HelperHandlers({
     version: String(context.extension.packageJSON.version),
     ripgrepPath: bundledRipgrep(),
+    isTrusted: () => vscode.workspace.isTrusted,
   });
-  for (const [id, run] of handlers.commands()) context.subscriptions.push(vscode.commands.registerCommand(id, run));
+  // All or nothing: an id something else registered first (it would receive Tether's calls and
+  // secret) leaves the helper unregistered, and Tether then reports that the helper does not answer.
+  const registered: vscode.Disposable[] = [];
+  try {
+    for (const [id, run] of handlers.commands()) registered.push(vscode.commands.registerCommand(id, run));
+  } catch (error) {
+    for (const d of registered) d.dispose();
+    throw new Error(`Tether Remote could not register its commands: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  context.subscriptions.push(...registered);
 }
 
 export function deactivate(): void {

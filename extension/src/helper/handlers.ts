@@ -1,12 +1,19 @@
 // What the remote helper does for each private command, on the remote machine's own fs and
 // child_process (through NodeHost). No vscode import: the entry point (extension.ts) registers
 // these, and tests call them directly.
+//
+// Every command is checked before it runs (see remote/protocol.ts for the threat model): nothing
+// runs while the workspace is untrusted, and nothing but `hello` runs without the secret the main
+// extension of this window paired with.
 
 import * as os from "node:os";
 import { NodeHost } from "../node/nodeHost";
 import {
   HELPER_PROTOCOL,
   HelperCommand,
+  Refusal,
+  isWellFormedSecret,
+  secretMatches,
   type HelperHello,
   type ReadArgs,
   type Reply,
@@ -22,9 +29,13 @@ export interface HelperOptions {
   version: string;
   /** ripgrep on the remote (VS Code server's bundled rg), or null for none. */
   ripgrepPath: string | null;
+  /** Workspace Trust of the window (vscode.workspace.isTrusted); checked on every call. */
+  isTrusted: () => boolean;
 }
 
-function errorReply(error: unknown): Reply<never> {
+type Refused = { ok: false; code: string; message: string };
+
+function errorReply(error: unknown): Refused {
   const code = (error as { code?: unknown } | null)?.code;
   return {
     ok: false,
@@ -46,38 +57,92 @@ function userShell(): string {
   return process.env["SHELL"] || "/bin/bash";
 }
 
+const UNTRUSTED: Refused = {
+  ok: false,
+  code: Refusal.untrusted,
+  message:
+    "Tether Remote runs nothing in an untrusted workspace. Trust the workspace (Workspaces: Manage Workspace Trust) to let Tether run commands and searches on the remote.",
+};
+const BAD_SECRET: Refused = {
+  ok: false,
+  code: Refusal.badSecret,
+  message: "Tether Remote refused the call: it did not carry the secret of the Tether extension of this window.",
+};
+const UNPAIRED: Refused = {
+  ok: false,
+  code: Refusal.unpaired,
+  message: "Tether Remote has not been paired with this window yet (it restarted): call hello first.",
+};
+const PAIRED_ELSEWHERE: Refused = {
+  ok: false,
+  code: Refusal.pairedElsewhere,
+  message:
+    "Tether Remote is already paired with another caller in this window, so it refuses Tether's calls. " +
+    "Something other than Tether called it first: reload the window (Developer: Reload Window), and if this happens again, check the installed extensions.",
+};
+
 export class HelperHandlers {
   readonly host: NodeHost;
+  /** The secret of the main extension this helper serves, set by the first hello. */
+  private pairedSecret: string | undefined;
 
   constructor(private readonly options: HelperOptions) {
     this.host = new NodeHost({ ripgrepPath: options.ripgrepPath });
   }
 
-  /** Command id → handler, for registerCommand. */
-  commands(): [string, (...args: never[]) => Promise<unknown>][] {
+  /** Command id → handler, for registerCommand. Each takes one Call ({secret, args}). */
+  commands(): [string, (call?: unknown) => Promise<unknown>][] {
     return [
-      [HelperCommand.hello, () => this.hello()],
-      [HelperCommand.run, (args: RunArgs) => reply(() => this.host.run(args.request))],
-      [HelperCommand.spawn, (args: RunArgs) => reply(() => this.host.spawnBackground(args.request))],
-      [HelperCommand.read, (args: ReadArgs) => reply(() => this.read(args))],
-      [HelperCommand.kill, (id: string) => reply(() => this.host.killBackground(id))],
-      [HelperCommand.ripgrep, (args: RipgrepArgs) => reply(() => this.host.ripgrep(args.args, args.cwd, args.timeoutMs))],
-      [HelperCommand.statMany, (paths: string[]) => this.statMany(paths)],
-      [HelperCommand.realPath, (p: string) => reply(() => this.host.realPath(p))],
+      [HelperCommand.hello, (call) => this.hello(call)],
+      this.guarded(HelperCommand.run, (args: RunArgs) => this.host.run(args.request)),
+      this.guarded(HelperCommand.spawn, (args: RunArgs) => this.host.spawnBackground(args.request)),
+      this.guarded(HelperCommand.read, (args: ReadArgs) => this.read(args)),
+      this.guarded(HelperCommand.kill, (id: string) => this.host.killBackground(id)),
+      this.guarded(HelperCommand.ripgrep, (args: RipgrepArgs) => this.host.ripgrep(args.args, args.cwd, args.timeoutMs)),
+      this.guarded(HelperCommand.statMany, (paths: string[]) => this.statMany(paths)),
+      this.guarded(HelperCommand.realPath, (p: string) => this.host.realPath(p)),
     ];
   }
 
-  async hello(): Promise<HelperHello> {
+  /** Pairs with the first well-formed secret, answers the same secret again, refuses any other. */
+  async hello(call?: unknown): Promise<Reply<HelperHello>> {
+    if (!this.options.isTrusted()) return UNTRUSTED;
+    const secret = (call as { secret?: unknown } | null | undefined)?.secret;
+    if (!isWellFormedSecret(secret)) return BAD_SECRET;
+    if (this.pairedSecret === undefined) this.pairedSecret = secret;
+    else if (!secretMatches(secret, this.pairedSecret)) return PAIRED_ELSEWHERE;
     return {
-      protocol: HELPER_PROTOCOL,
-      version: this.options.version,
-      platform: process.platform,
-      osDescription: `${os.type()} ${os.release()}`,
-      shell: userShell(),
-      home: os.homedir(),
-      hostname: os.hostname(),
-      ripgrep: this.options.ripgrepPath,
+      ok: true,
+      value: {
+        protocol: HELPER_PROTOCOL,
+        version: this.options.version,
+        platform: process.platform,
+        osDescription: `${os.type()} ${os.release()}`,
+        shell: userShell(),
+        home: os.homedir(),
+        hostname: os.hostname(),
+        ripgrep: this.options.ripgrepPath,
+      },
     };
+  }
+
+  /** Why a call may not run, or undefined when it may. */
+  refusal(call: unknown): Refused | undefined {
+    if (!this.options.isTrusted()) return UNTRUSTED;
+    if (this.pairedSecret === undefined) return UNPAIRED;
+    const secret = (call as { secret?: unknown } | null | undefined)?.secret;
+    return secretMatches(secret, this.pairedSecret) ? undefined : BAD_SECRET;
+  }
+
+  private guarded<A, T>(id: string, work: (args: A) => Promise<T>): [string, (call?: unknown) => Promise<Reply<T>>] {
+    return [
+      id,
+      async (call) => {
+        const refused = this.refusal(call);
+        if (refused) return refused;
+        return reply(() => work((call as { args: A }).args));
+      },
+    ];
   }
 
   private async read(args: ReadArgs) {
@@ -91,8 +156,7 @@ export class HelperHandlers {
         try {
           return { ok: true, stat: await this.host.stat(p) };
         } catch (error) {
-          const failed = errorReply(error) as { ok: false; code: string; message: string };
-          return failed;
+          return errorReply(error);
         }
       }),
     );

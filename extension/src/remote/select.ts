@@ -4,8 +4,8 @@
 
 import * as vscode from "vscode";
 import type { ExecutorTier, RemoteExecutor } from "./executor";
-import { HelperExecutor } from "./helperExecutor";
-import { HELPER_ID, HELPER_PROTOCOL, HelperCommand, type HelperHello } from "./protocol";
+import { HelperExecutor, pairHelper, refusedError } from "./helperExecutor";
+import { HELPER_ID, HELPER_PROTOCOL, newHelperSecret } from "./protocol";
 import { FileProtocolExecutor, ShellIntegrationExecutor } from "./terminalExecutors";
 
 /** The helper's VSIX inside Tether's own package. */
@@ -16,39 +16,22 @@ const HELLO_TIMEOUT_MS = 5000;
 
 export type ExecutorPreference = "auto" | ExecutorTier;
 
-function withTimeout<T>(work: Thenable<T>, ms: number): Promise<T | undefined> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => resolve(undefined), ms);
-    Promise.resolve(work).then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error);
-      },
-    );
-  });
-}
+/** This window's pairing secret (protocol.ts): made once per activation, kept in memory only. */
+const windowSecret = newHelperSecret();
 
 const execute = (command: string, ...args: unknown[]) => vscode.commands.executeCommand(command, ...args);
 
-async function hello(): Promise<HelperHello | undefined> {
-  try {
-    const answer = await withTimeout(vscode.commands.executeCommand<HelperHello>(HelperCommand.hello), HELLO_TIMEOUT_MS);
-    return answer && typeof answer.protocol === "number" ? answer : undefined;
-  } catch {
-    return undefined; // "command not found": the helper is not installed (or disabled)
-  }
-}
+const hello = () => pairHelper(execute, windowSecret, HELLO_TIMEOUT_MS);
 
-/** Tether Remote, installed or updated from the bundled VSIX when it does not answer as expected. */
+/** Tether Remote, paired with this window, installed or updated from the bundled VSIX when it does
+ * not answer as expected. Undefined when it cannot be had; rejects when it answers but refuses
+ * (an untrusted workspace, or paired with something else), with the reason for the user. */
 export async function connectHelper(extensionUri: vscode.Uri, log: (message: string) => void): Promise<HelperExecutor | undefined> {
   let answer = await hello();
-  if (answer?.protocol === HELPER_PROTOCOL) return new HelperExecutor(execute, answer);
+  if (answer.kind === "paired") return new HelperExecutor(execute, answer.hello, windowSecret);
+  if (answer.kind === "refused") throw refusedError(answer);
   const vsix = vscode.Uri.joinPath(extensionUri, HELPER_VSIX);
-  log(answer ? `Tether Remote speaks protocol ${answer.protocol}, not ${HELPER_PROTOCOL}: updating it` : "installing Tether Remote on the remote");
+  log(answer.kind === "outdated" ? `Tether Remote speaks protocol ${answer.protocol}, not ${HELPER_PROTOCOL}: updating it` : "installing Tether Remote on the remote");
   const started = Date.now();
   try {
     await vscode.commands.executeCommand("workbench.extensions.installExtension", vsix);
@@ -60,10 +43,11 @@ export async function connectHelper(extensionUri: vscode.Uri, log: (message: str
   const deadline = started + HELPER_INSTALL_WAIT_MS;
   while (Date.now() < deadline) {
     answer = await hello();
-    if (answer?.protocol === HELPER_PROTOCOL) {
-      log(`Tether Remote ${answer.version} installed and answering after ${Date.now() - started} ms`);
-      return new HelperExecutor(execute, answer);
+    if (answer.kind === "paired") {
+      log(`Tether Remote ${answer.hello.version} installed and answering after ${Date.now() - started} ms`);
+      return new HelperExecutor(execute, answer.hello, windowSecret);
     }
+    if (answer.kind === "refused") throw refusedError(answer);
     await new Promise<void>((resolve) => {
       const timer = setTimeout(finish, 250);
       const listener = vscode.extensions.onDidChange(finish);

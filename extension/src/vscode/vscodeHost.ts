@@ -36,15 +36,35 @@ function kindOf(type: vscode.FileType, followLinks: boolean): FileKind {
   return "other";
 }
 
-/** Rethrow a vscode.workspace.fs failure as an Error with the code the core understands. */
-function fsFailure(error: unknown, what: string): never {
+const RECONNECT_ADVICE = "Try again once VS Code has reconnected to the remote.";
+
+/** Why a vscode.workspace.fs call failed, in words the model can act on, and what to do. */
+function fsReason(error: vscode.FileSystemError): { reason: string; advice?: string } {
+  if (error.code === "Unavailable") return { reason: "the remote is unavailable: VS Code's connection to it was lost", advice: RECONNECT_ADVICE };
+  // The provider's own message (e.g. "ENOSPC: no space left on device, write"), without the
+  // "(FileSystemError)" decoration VS Code adds, after the code when it says something ("Unknown"
+  // does not).
+  const message = error.message.replace(/\s*\(FileSystemError\)/g, "").trim();
+  if (!message || message === error.code || message.startsWith(`${error.code}:`)) return { reason: message || error.code };
+  return { reason: error.code === "Unknown" ? message : `${error.code}: ${message}` };
+}
+
+/** Rethrow a vscode.workspace.fs failure as an Error with the code the core understands: why (and
+ * which operation), what it did to the file (`outcome`) when that is known, and what to do. */
+function fsFailure(error: unknown, what: string, outcome?: string): never {
   if (error instanceof vscode.FileSystemError) {
     const code = KNOWN_FS_CODES.has(error.code) ? error.code : "Unknown";
-    throw hostError(code, `${error.code}: ${what}`);
+    const { reason, advice } = fsReason(error);
+    throw hostError(code, [`${reason} (${what}).`, outcome, advice].filter(Boolean).join(" "));
   }
   const code = (error as { code?: unknown } | null)?.code;
-  throw hostError(typeof code === "string" ? code : "Unknown", `${(error as Error)?.message ?? String(error)} (${what})`);
+  const message = (error as Error)?.message ?? String(error);
+  throw hostError(typeof code === "string" ? code : "Unknown", [`${message} (${what}).`, outcome].filter(Boolean).join(" "));
 }
+
+/** What a failed write did to the file, by the step that failed. */
+const NOTHING_WRITTEN = "Nothing was written: the file is unchanged.";
+const WRITE_UNCERTAIN = "The file is either unchanged or holds all of the new content, never a part of it: read it again before changing it.";
 
 export interface VscodeHostOptions {
   /** The ripgrep binary for a local folder (VS Code's bundled one when present). */
@@ -66,6 +86,8 @@ export class VscodeHost implements TetherHost {
   private readonly isTrusted: () => boolean;
   private readonly executor: RemoteExecutor | undefined;
   private tempCounter = 0;
+  /** Temp files of failed writes still to remove (URIs). */
+  private readonly strayTemps = new Set<string>();
   /** Stats asked for in the same tick, sent to the remote helper as one batch. */
   private statBatch: PendingStat[] | undefined;
 
@@ -117,14 +139,43 @@ export class VscodeHost implements TetherHost {
       );
     }
     if (this.local) return this.local.writeFile(p, data);
-    // Remote: a sibling temp file renamed over the target, so readers never see half a file.
+    // Remote: a sibling temp file renamed over the target, so readers never see half a file, and a
+    // write cut short (a full disk, a lost connection) leaves the old file whole.
     const temp = uri.with({ path: `${path.posix.dirname(uri.path)}/.${path.posix.basename(uri.path)}.tether-${Date.now()}-${++this.tempCounter}.tmp` });
     try {
       await vscode.workspace.fs.writeFile(temp, data);
+    } catch (error) {
+      await this.discard(temp);
+      fsFailure(error, `write ${p}`, NOTHING_WRITTEN);
+    }
+    try {
       await vscode.workspace.fs.rename(temp, uri, { overwrite: true });
     } catch (error) {
-      await Promise.resolve(vscode.workspace.fs.delete(temp)).catch(() => undefined);
-      fsFailure(error, `write ${p}`);
+      await this.discard(temp);
+      // The connection may have dropped after the remote renamed: the outcome is not known.
+      fsFailure(error, `write ${p}`, WRITE_UNCERTAIN);
+    }
+    await this.sweepStrayTemps();
+  }
+
+  /** Remove a temp file of a failed write; one that cannot be removed now (the remote is gone) is
+   * removed after the next write that gets through. */
+  private async discard(temp: vscode.Uri): Promise<void> {
+    try {
+      await vscode.workspace.fs.delete(temp);
+    } catch (error) {
+      if (!(error instanceof vscode.FileSystemError && error.code === "FileNotFound")) this.strayTemps.add(temp.toString());
+    }
+  }
+
+  private async sweepStrayTemps(): Promise<void> {
+    for (const temp of [...this.strayTemps]) {
+      try {
+        await vscode.workspace.fs.delete(vscode.Uri.parse(temp));
+        this.strayTemps.delete(temp);
+      } catch (error) {
+        if (error instanceof vscode.FileSystemError && error.code === "FileNotFound") this.strayTemps.delete(temp);
+      }
     }
   }
 

@@ -91,8 +91,17 @@ export class Workspace implements vscode.Disposable {
     let executor: RemoteExecutor | undefined;
     if (folder.scheme !== "file") {
       const started = performance.now();
-      executor = await selectExecutor(folder, this.deps.extension.extensionUri, this.deps.remoteExecutor(), (m) => this.deps.log.info(m));
-      this.deps.log.info(`remote executor: ${executor.tier} — ${executor.description} (chosen in ${(performance.now() - started).toFixed(0)} ms)`);
+      try {
+        executor = await selectExecutor(folder, this.deps.extension.extensionUri, this.deps.remoteExecutor(), (m) => this.deps.log.info(m));
+        this.deps.log.info(`remote executor: ${executor.tier} — ${executor.description} (chosen in ${(performance.now() - started).toFixed(0)} ms)`);
+      } catch (error) {
+        // Untrusted: Tether Remote refuses, and so does every other tier (VscodeHost); the session
+        // still reads and searches through vscode.workspace.fs, and the user learns why.
+        if (vscode.workspace.isTrusted) throw error;
+        const why = error instanceof Error ? error.message : String(error);
+        this.deps.log.warn(`no remote executor: ${why}`);
+        void vscode.window.showWarningMessage(`Tether: ${why}`);
+      }
     }
     this.host ??= new VscodeHost(folder, { ripgrepPath: bundledRipgrep(), ...(executor ? { executor } : {}) });
     if (executor) {

@@ -5,12 +5,106 @@
 //   executor, never through local paths.
 // - A control port on 127.0.0.1 (written to ~/.tether-test-control) runs VS Code commands for
 //   the test process and answers with their results.
+// - Faults on demand (tests/e2e/faults.test.mjs), through the control port:
+//   `_tetherfake.fsFault` makes the file system provider fail as a remote does: Unavailable (the
+//   FileSystemError a dropped Remote-SSH connection surfaces) or ENOSPC (a full disk: a write
+//   leaves the part that fitted behind), for some operations, after a number of them succeed.
+//   `_tetherfake.link` sets the connection between Tether and Tether Remote: "hold" keeps the
+//   answers of calls (they run on the "remote"; the answers wait, as while VS Code reconnects),
+//   "down" fails the calls in flight and new ones with "Canceled", as VS Code fails a call whose
+//   remote extension host went away (the work already started on the "remote" goes on), "up"
+//   delivers what was held. Here Tether Remote shares
+//   this extension host, so the link is emulated where it registers its commands (its `vscode`
+//   module is wrapped when it loads).
 
 const fs = require("node:fs");
 const http = require("node:http");
+const Module = require("node:module");
 const os = require("node:os");
 const path = require("node:path");
 const vscode = require("vscode");
+
+/** The emulated connection to Tether Remote: "up"; "hold" (calls reach the remote and run, but
+ * their answers wait, as during a reconnection); "down" (every call fails). */
+const link = {
+  state: "up",
+  /** Whether Tether Remote's commands go through the link (it loaded after this extension). */
+  helperLinked: false,
+  /** Calls running on the "remote", per command id. */
+  inflight: {},
+  /** Calls whose answer is not delivered yet: {deliver(), fail()}. */
+  pending: new Set(),
+  calls: 0,
+};
+
+function canceled() {
+  const error = new Error("Canceled");
+  error.name = "Canceled";
+  return error;
+}
+
+function throughLink(id, handler) {
+  return (...args) => {
+    link.calls++;
+    if (link.state === "down") return Promise.reject(canceled());
+    link.inflight[id] = (link.inflight[id] ?? 0) + 1;
+    return new Promise((resolve, reject) => {
+      let answer;
+      const call = {
+        id,
+        // Delivered once the remote has answered and the link is up.
+        deliver: () => answer && link.pending.delete(call) && answer(),
+        fail: () => link.pending.delete(call) && reject(canceled()),
+      };
+      link.pending.add(call);
+      const settle = (finish) => (value) => {
+        link.inflight[id]--;
+        answer = () => finish(value);
+        if (link.state === "up") call.deliver();
+      };
+      Promise.resolve()
+        .then(() => handler(...args))
+        .then(settle(resolve), settle(reject));
+    });
+  };
+}
+
+function setLink(state) {
+  link.state = state;
+  for (const call of [...link.pending]) {
+    if (state === "down") call.fail();
+    else if (state === "up") call.deliver();
+  }
+  return { state: link.state };
+}
+
+// Tether Remote is installed (and loaded) after this extension activates: wrap its `vscode` so its
+// command handlers answer through the link.
+const originalLoad = Module._load;
+Module._load = function load(request, parent, ...rest) {
+  const loaded = originalLoad.call(this, request, parent, ...rest);
+  if (request !== "vscode" || !/tether\.tether-remote-/.test(parent?.filename ?? "")) return loaded;
+  link.helperLinked = true;
+  const commands = {
+    ...loaded.commands,
+    registerCommand: (id, handler, thisArg) => loaded.commands.registerCommand(id, throughLink(id, handler), thisArg),
+  };
+  return { ...loaded, commands };
+};
+
+/** The file system fault in force: { error, ops, skip, hits } or null. */
+let fsFault = null;
+
+function checkFault(op, uri) {
+  if (!fsFault || (fsFault.ops && !fsFault.ops.includes(op))) return undefined;
+  if (fsFault.skip > 0) {
+    fsFault.skip--;
+    return undefined;
+  }
+  fsFault.hits++;
+  if (fsFault.error === "ENOSPC") return new vscode.FileSystemError(`ENOSPC: no space left on device, ${op === "writeFile" ? "write" : op}`);
+  return vscode.FileSystemError.Unavailable(uri);
+}
 
 function fsError(error, uri) {
   switch (error && error.code) {
@@ -84,6 +178,8 @@ class DiskFileSystem {
   }
 
   async stat(uri) {
+    const fault = checkFault("stat", uri);
+    if (fault) throw fault;
     try {
       const link = await fs.promises.lstat(uri.path);
       const target = link.isSymbolicLink() ? await fs.promises.stat(uri.path) : link;
@@ -95,6 +191,8 @@ class DiskFileSystem {
   }
 
   async readDirectory(uri) {
+    const fault = checkFault("readDirectory", uri);
+    if (fault) throw fault;
     try {
       const entries = await fs.promises.readdir(uri.path, { withFileTypes: true });
       return entries.map((e) => [
@@ -107,6 +205,8 @@ class DiskFileSystem {
   }
 
   async createDirectory(uri) {
+    const fault = checkFault("createDirectory", uri);
+    if (fault) throw fault;
     try {
       await fs.promises.mkdir(uri.path, { recursive: true });
     } catch (error) {
@@ -115,6 +215,8 @@ class DiskFileSystem {
   }
 
   async readFile(uri) {
+    const fault = checkFault("readFile", uri);
+    if (fault) throw fault;
     try {
       return await fs.promises.readFile(uri.path);
     } catch (error) {
@@ -123,6 +225,12 @@ class DiskFileSystem {
   }
 
   async writeFile(uri, content, options) {
+    const fault = checkFault("writeFile", uri);
+    if (fault) {
+      // A full disk takes what fits; a lost connection may have delivered part of the data too.
+      if (fsFault.partial) await fs.promises.writeFile(uri.path, content.subarray(0, content.length >> 1)).catch(() => undefined);
+      throw fault;
+    }
     const exists = fs.existsSync(uri.path);
     if (!exists && !options.create) throw vscode.FileSystemError.FileNotFound(uri);
     if (exists && options.create && !options.overwrite) throw vscode.FileSystemError.FileExists(uri);
@@ -134,6 +242,8 @@ class DiskFileSystem {
   }
 
   async delete(uri, options) {
+    const fault = checkFault("delete", uri);
+    if (fault) throw fault;
     try {
       await fs.promises.rm(uri.path, { recursive: Boolean(options.recursive) });
     } catch (error) {
@@ -142,6 +252,8 @@ class DiskFileSystem {
   }
 
   async rename(from, to, options) {
+    const fault = checkFault("rename", from);
+    if (fault) throw fault;
     if (!options.overwrite && fs.existsSync(to.path)) throw vscode.FileSystemError.FileExists(to);
     try {
       await fs.promises.rename(from.path, to.path);
@@ -172,7 +284,20 @@ function startControlServer(context) {
 }
 
 exports.activate = (context) => {
-  context.subscriptions.push(vscode.workspace.registerFileSystemProvider("tetherfake", new DiskFileSystem(), { isCaseSensitive: true }));
+  context.subscriptions.push(
+    vscode.workspace.registerFileSystemProvider("tetherfake", new DiskFileSystem(), { isCaseSensitive: true }),
+    /** `{error: "Unavailable"|"ENOSPC", ops?: [op], skip?: n, partial?: bool}`, or null to clear. */
+    vscode.commands.registerCommand("_tetherfake.fsFault", (spec) => {
+      fsFault = spec ? { ops: null, skip: 0, partial: false, ...spec, hits: 0 } : null;
+      return fsFault;
+    }),
+    vscode.commands.registerCommand("_tetherfake.link", (state) => setLink(state)),
+    vscode.commands.registerCommand("_tetherfake.state", () => ({
+      extensionHostPid: process.pid,
+      link: { state: link.state, helperLinked: link.helperLinked, running: link.inflight, waiting: [...link.pending].map((c) => c.id), calls: link.calls },
+      fsFault,
+    })),
+  );
   startControlServer(context);
 };
 exports.deactivate = () => undefined;
