@@ -7,7 +7,11 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 mod canvas;
+mod sessions;
 pub use canvas::{CanvasUpdate, CanvasWidget, SurfaceComponent};
+pub use sessions::{
+    AgentOption, AuthMethodInfo, CommandInfo, ConnectionStatus, ModelOption, SessionSummary, TranscriptMessage,
+};
 
 // Events are built once, passed on and serialized; a permission request being the largest is no
 // cost worth a box in every match.
@@ -181,10 +185,6 @@ pub enum UiEvent {
         state: ConnectionStatus,
         message: Option<String>,
     },
-    /// The agent's sessions, most recent first.
-    SessionList {
-        sessions: Vec<SessionSummary>,
-    },
     /// A session's messages as the agent keeps them: the session switched to (`older` false: they
     /// replace the chat), or the page before the ones shown (`older` true).
     Transcript {
@@ -209,6 +209,56 @@ pub enum UiEvent {
         /// The session to resume, when the agent had started one; set by the driver.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         session_id: Option<String>,
+    },
+    /// What a tool call shows besides its result, the whole list each time: text, file changes,
+    /// terminals.
+    ToolContent {
+        id: String,
+        content: Vec<ToolContentItem>,
+    },
+    /// Output of a terminal a tool call shows (one Tether runs for the agent, or the agent's own
+    /// shell); `append` adds to what was shown, else it replaces it. `exited` once it ended.
+    TerminalOutput {
+        terminal_id: String,
+        output: String,
+        append: bool,
+        exited: bool,
+        exit_code: Option<i32>,
+        signal: Option<String>,
+    },
+    /// A piece of a user message the agent sends back (replaying a loaded session).
+    UserMessageChunk {
+        text: String,
+    },
+    /// The agent's slash commands, the whole list each time.
+    Commands {
+        commands: Vec<CommandInfo>,
+    },
+    /// The agent's own options (model, reasoning effort, its modes, …), the whole list each time.
+    AgentOptions {
+        options: Vec<AgentOption>,
+    },
+    /// The session's title or last change.
+    SessionInfo {
+        title: Option<String>,
+        updated_at: Option<String>,
+    },
+    /// How much of the model's context window the session uses, and what it cost so far.
+    ContextUsage {
+        used: u64,
+        size: u64,
+        cost: Option<f64>,
+        currency: Option<String>,
+    },
+    /// The ways the agent offers to log in; `required` when it refused to work without.
+    AuthMethods {
+        methods: Vec<AuthMethodInfo>,
+        required: bool,
+        message: Option<String>,
+    },
+    /// The agent's past sessions (for history), newest first as the agent lists them.
+    SessionList {
+        sessions: Vec<SessionSummary>,
     },
 }
 
@@ -349,41 +399,6 @@ pub struct EditReview {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
-pub enum ConnectionStatus {
-    Disconnected,
-    Connecting,
-    Connected,
-    /// Refused for good, or given up after the last try.
-    Error,
-}
-
-/// One of the agent's sessions.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(test, derive(ts_rs::TS))]
-#[serde(rename_all = "camelCase")]
-pub struct SessionSummary {
-    /// What to load it by (a gateway's canonical session key).
-    pub id: String,
-    pub title: Option<String>,
-    /// Milliseconds since the epoch.
-    pub updated_at_ms: Option<u64>,
-    /// The agent is working in it now.
-    pub running: bool,
-}
-
-/// One message of a [`UiEvent::Transcript`].
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(test, derive(ts_rs::TS))]
-#[serde(rename_all = "camelCase")]
-pub struct TranscriptMessage {
-    /// `user` or `assistant`.
-    pub role: String,
-    pub text: String,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(test, derive(ts_rs::TS))]
-#[serde(rename_all = "camelCase")]
 pub enum SessionState {
     Idle,
     Running,
@@ -398,22 +413,24 @@ pub struct McpServerStatus {
     pub status: String,
 }
 
+/// One piece of what a tool call shows.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
-#[serde(rename_all = "camelCase")]
-pub struct ModelOption {
-    pub value: String,
-    pub display_name: Option<String>,
-    pub description: Option<String>,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(test, derive(ts_rs::TS))]
-#[serde(rename_all = "camelCase")]
-pub struct CommandInfo {
-    pub name: String,
-    pub description: Option<String>,
-    pub argument_hint: Option<String>,
+#[serde(tag = "type", rename_all = "camelCase", rename_all_fields = "camelCase")]
+pub enum ToolContentItem {
+    Text {
+        text: String,
+    },
+    /// A file change: `old_text` None for a new file. `path` is a workspace path.
+    Diff {
+        path: String,
+        old_text: Option<String>,
+        new_text: String,
+    },
+    /// The output of a terminal, by id (its text comes in [`UiEvent::TerminalOutput`]).
+    Terminal {
+        terminal_id: String,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

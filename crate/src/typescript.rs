@@ -4,15 +4,16 @@
 //! the types produce; `TETHER_UPDATE_GENERATED=1 cargo test -p tether-core --lib typescript`
 //! rewrites it.
 
+use crate::acp::{AcpConfig, BridgeCommand};
 use crate::agent::AgentOutput;
 use crate::backend::{TransportEvent, TransportRequest};
 use crate::claude::{AgentFile, ClaudeConfig};
 use crate::config::{AgentConfig, BackendConfig, CommonConfig, RemoteConfig};
 use crate::diff::Hunk;
 use crate::events::{
-    CanvasUpdate, CanvasWidget, CommandInfo, ConnectionStatus, EditReview, ErrorKind, Location, McpServerStatus,
-    ModelOption, PermissionOption, PermissionOptionKind, PermissionRequest, SessionState, SessionSummary, Severity,
-    SurfaceComponent, TodoItem, ToolKind, TranscriptMessage, UiEvent,
+    AgentOption, AuthMethodInfo, CanvasUpdate, CanvasWidget, CommandInfo, ConnectionStatus, EditReview, ErrorKind,
+    Location, McpServerStatus, ModelOption, PermissionOption, PermissionOptionKind, PermissionRequest, SessionState,
+    SessionSummary, Severity, SurfaceComponent, TodoItem, ToolContentItem, ToolKind, TranscriptMessage, UiEvent,
 };
 use crate::framing::Frame;
 use crate::gate::{UserAnswer, UserDecision};
@@ -54,6 +55,25 @@ fn agent_programs() -> String {
     serde_json::to_string_pretty(&programs).unwrap()
 }
 
+/// `[{name, displayName, command, args, package, closable, loadInALaterMinute}]`.
+fn acp_agents() -> String {
+    let agents: Vec<serde_json::Value> = crate::acp::profile::KNOWN_AGENTS
+        .iter()
+        .map(|agent| {
+            serde_json::json!({
+                "name": agent.name,
+                "displayName": agent.display_name,
+                "command": agent.command,
+                "args": agent.args,
+                "package": agent.package,
+                "closable": agent.closable,
+                "loadInALaterMinute": agent.load_in_a_later_minute,
+            })
+        })
+        .collect();
+    serde_json::to_string_pretty(&agents).unwrap()
+}
+
 /// `{openclaw: {displayName}}`.
 fn connected_backends() -> String {
     let backends: serde_json::Map<String, serde_json::Value> = crate::config::CONNECTED_BACKENDS
@@ -88,6 +108,9 @@ fn generated() -> String {
         declaration::<McpServerStatus>(&cfg),
         declaration::<ModelOption>(&cfg),
         declaration::<CommandInfo>(&cfg),
+        declaration::<ToolContentItem>(&cfg),
+        declaration::<AgentOption>(&cfg),
+        declaration::<AuthMethodInfo>(&cfg),
         declaration::<ErrorKind>(&cfg),
         declaration::<Severity>(&cfg),
         declaration::<AgentOutput>(&cfg),
@@ -98,6 +121,8 @@ fn generated() -> String {
         declaration::<RemoteConfig>(&cfg),
         declaration::<BackendConfig>(&cfg),
         declaration::<ClaudeConfig>(&cfg),
+        declaration::<AcpConfig>(&cfg),
+        declaration::<BridgeCommand>(&cfg),
         declaration::<AgentFile>(&cfg),
         declaration::<OpenClawConfig>(&cfg),
         declaration::<DeviceConfig>(&cfg),
@@ -120,6 +145,10 @@ fn generated() -> String {
         format!(
             "/** The agent programs the driver starts, by backend. */\nexport const AGENT_PROGRAMS = {} as const;\n",
             agent_programs()
+        ),
+        format!(
+            "/** The ACP agents Tether knows by name, and what their force-local profile knows of them. */\nexport const ACP_AGENTS = {} as const;\n",
+            acp_agents()
         ),
         format!(
             "/** The backends the core connects to itself (no program), with their display names. */\nexport const CONNECTED_BACKENDS = {} as const;\n",

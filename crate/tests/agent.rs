@@ -861,7 +861,7 @@ fn config_from_json_reads_every_field() {
     assert_eq!(common.env.unwrap()["A"], "1");
     assert_eq!(common.remote.unwrap().git_branch.as_deref(), Some("main"));
     let BackendConfig::Claude(claude) = backend else {
-        panic!("a claude config")
+        panic!("a Claude Code config")
     };
     assert_eq!(claude.allowed_tools, Some(vec!["T".to_string()]));
 }
@@ -892,15 +892,15 @@ fn config_from_json_names_the_bad_field() {
     assert_eq!(error(json!({"backend": "claude"})).as_str(), "`root` is missing");
     assert_eq!(
         error(json!("nope")),
-        "`backend` is missing; use one of claude, openclaw"
+        "`backend` is missing; use one of claude, acp, openclaw"
     );
     assert_eq!(
         error(json!({"root": "/w", "homeDir": "/h"})),
-        "`backend` is missing; use one of claude, openclaw"
+        "`backend` is missing; use one of claude, acp, openclaw"
     );
     assert_eq!(
-        error(json!({"backend": "acp", "root": "/w", "homeDir": "/h"})),
-        "unknown backend \"acp\"; use one of claude, openclaw"
+        error(json!({"backend": "openai", "root": "/w", "homeDir": "/h"})),
+        "unknown backend \"openai\"; use one of claude, acp, openclaw"
     );
 }
 

@@ -8,6 +8,7 @@ pub mod json;
 
 pub use common::{parse_mode, CommonConfig, RemoteConfig};
 
+use crate::acp::{AcpBackend, AcpConfig, ACP_KEYS};
 use crate::backend::{AgentProgram, Backend, SessionContext};
 use crate::claude::{ClaudeBackend, ClaudeConfig, CLAUDE_KEYS};
 use crate::openclaw::{OpenClawBackend, OpenClawConfig, OPENCLAW_KEYS};
@@ -22,6 +23,8 @@ use serde_json::Value;
 pub enum BackendConfig {
     /// Claude Code (its CLI over stream-json).
     Claude(ClaudeConfig),
+    /// Any ACP agent (JSON-RPC over its stdio).
+    Acp(AcpConfig),
     /// An OpenClaw gateway (its WebSocket protocol; no program to start).
     Openclaw(OpenClawConfig),
 }
@@ -37,7 +40,7 @@ pub struct AgentConfig {
 }
 
 /// The backends by the name the config gives them, with the program the driver starts.
-pub const BACKENDS: [(&str, AgentProgram); 1] = [("claude", crate::claude::PROGRAM)];
+pub const BACKENDS: [(&str, AgentProgram); 2] = [("claude", crate::claude::PROGRAM), ("acp", crate::acp::PROGRAM)];
 
 /// The backends the core connects to itself (no program to start), with their display names.
 pub const CONNECTED_BACKENDS: [(&str, &str); 1] = [("openclaw", "OpenClaw")];
@@ -67,6 +70,13 @@ impl AgentConfig {
                     backend: BackendConfig::Claude(ClaudeConfig::from_object(&config)?),
                 })
             }
+            "acp" => {
+                let config = JsonObject::new(value, "the config", &known_keys(&ACP_KEYS))?;
+                Ok(AgentConfig {
+                    common: CommonConfig::from_object(&config)?,
+                    backend: BackendConfig::Acp(AcpConfig::from_object(&config)?),
+                })
+            }
             "openclaw" => {
                 let config = JsonObject::new(value, "the config", &known_keys(&OPENCLAW_KEYS))?;
                 Ok(AgentConfig {
@@ -92,6 +102,7 @@ impl BackendConfig {
     pub fn create(self, context: &SessionContext) -> Result<Box<dyn Backend>, String> {
         match self {
             BackendConfig::Claude(config) => Ok(Box::new(ClaudeBackend::new(context, config))),
+            BackendConfig::Acp(config) => Ok(Box::new(AcpBackend::new(context, config)?)),
             BackendConfig::Openclaw(config) => Ok(Box::new(OpenClawBackend::new(context, config))),
         }
     }

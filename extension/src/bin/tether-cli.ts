@@ -1,24 +1,32 @@
 #!/usr/bin/env node
-// dist/tether-cli.js: runs Claude Code (or an OpenClaw gateway's agent) through Tether from a
-// terminal or a script, printing the normalized UI events as NDJSON. The same SessionDriver runs
-// the VS Code extension's sessions.
+// dist/tether-cli.js: runs an agent (Claude Code, any ACP agent, or an OpenClaw gateway's agent)
+// through Tether from a terminal or a script, printing the normalized UI events as NDJSON. The same
+// SessionDriver runs the VS Code extension's sessions.
 
-import { readFileSync, statSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
+import { agentEntries, findAgent, resolveCommand, type AcpEntry } from "../agents/registry";
 import { NodeHost } from "../node/nodeHost";
 import { FileSecretStore } from "../openclaw/deviceKey";
 import { PERMISSION_MODES, type PermissionAnswer, type PermissionMode } from "../session/agent";
-import { SessionDriver, type GatewayOptions, type TurnOutcome } from "../session/driver";
+import { SessionDriver, type AcpAgentLaunch, type GatewayOptions, type TurnOutcome } from "../session/driver";
 import type { PermissionRequestEvent, UiEvent } from "../session/events";
+
+const ACP_AGENT_NAMES = agentEntries()
+  .filter((e) => e.kind === "acp")
+  .map((e) => e.name)
+  .join(", ");
 
 const USAGE = `Usage: tether-cli run --root DIR (--prompt TEXT | --script FILE) [options]
 
-Runs one agent session through Tether: Claude Code, whose file and shell tools work on --root, or
-(--agent openclaw) an OpenClaw gateway's agent, for which --root is the workspace Tether offers it
-as its node. Prints every UI event as one JSON object per line on stdout; messages go to stderr.
-Exits 0 when the turns succeeded, 1 when one failed, 2 on a usage error.
+Runs one agent session through Tether: Claude Code (the default) or an ACP agent (--agent), whose
+file and shell work happens on --root through Tether's tools, or (--agent openclaw) an OpenClaw
+gateway's agent, for which --root is the workspace Tether offers it as its node. Prints every UI
+event as one JSON object per line on stdout; messages go to stderr. Exits 0 when the turns
+succeeded, 1 when one failed, 2 on a usage error.
 
   --root DIR               the workspace (required)
   --prompt TEXT            the user's message
@@ -28,6 +36,7 @@ Exits 0 when the turns succeeded, 1 when one failed, 2 on a usage error.
                                  prompt (left unanswered) or at its first text (it only has to
                                  end, not succeed)
                              {"mode": MODE} | {"model": NAME}               switch for the next turns
+                             {"option": ID, "value": VALUE}                 one of the agent's options
                              {"command": NAME, "args"?: {...}}               a backend command
                                  (OpenClaw: historyOlder, pairNode, connect, disconnect)
                              {"listSessions": true} | {"newSession": true} | {"loadSession": KEY}
@@ -41,8 +50,19 @@ Exits 0 when the turns succeeded, 1 when one failed, 2 on a usage error.
                            --approve, prompts are asked on the terminal (y/n/a).
   --user-content-file F    approve edits with F's content instead of the model's proposal
   --claude PATH            the claude binary (default: $TETHER_CLAUDE_PATH, PATH, usual places)
-  --mirror DIR             the CLI's local working folder (default: --root)
-  --agent NAME             claude (default) or openclaw
+  --agent NAME             the agent: claude (Claude Code, the default), an ACP agent Tether knows
+                           (${ACP_AGENT_NAMES}), found on PATH or in Tether's build cache, or
+                           openclaw (an OpenClaw gateway: --gateway)
+  --agent-command CMD      run this ACP agent command (with --agent NAME, instead of its own; the
+                           known agent's switches still apply)
+  --agent-arg ARG          an argument for --agent-command (repeatable; replaces the agent's own)
+  --agent-env K=V          environment for the agent (repeatable)
+  --agent-option ID=VALUE  set one of the agent's options once the session is open (repeatable),
+                           e.g. mode=default
+  --allow-local-tools      run an agent that cannot be closed on a remote (--mirror) workspace
+  --mirror DIR             the agent's local working folder (default: --root); a folder other than
+                           --root stands for a remote workspace: the agent's own file and shell
+                           tools are switched off and its paths under DIR map onto --root
   --gateway URL            openclaw: the gateway (ws:// or wss://)
   --token-file FILE        openclaw: the gateway's token (default: $OPENCLAW_GATEWAY_TOKEN)
   --device-key FILE        openclaw: where Tether keeps its device keys and the tokens the
@@ -53,13 +73,16 @@ Exits 0 when the turns succeeded, 1 when one failed, 2 on a usage error.
   --verbose                log the driver's steps to stderr
   -h, --help               show this help
 
-Environment: ANTHROPIC_BASE_URL, ANTHROPIC_API_KEY and the rest reach the CLI as they are.
+Environment: ANTHROPIC_BASE_URL, ANTHROPIC_API_KEY and the rest reach the agent as they are.
 `;
+
+
 
 type Step =
   | { prompt: string; interrupt?: "onPermission" | "onText" }
   | { mode: PermissionMode }
   | { model: string }
+  | { option: string; value: string }
   | { command: string; args?: unknown }
   | { listSessions: true }
   | { newSession: true }
@@ -83,7 +106,10 @@ interface Options {
   approval?: Approval;
   userContent?: string;
   claude?: string;
-  agent: "claude" | "openclaw";
+  /** An ACP agent, resolved. */
+  acp?: AcpAgentLaunch;
+  agentOptions: [string, string][];
+  /** An OpenClaw gateway (--agent openclaw). */
   gateway?: GatewayOptions;
   verbose: boolean;
 }
@@ -146,12 +172,13 @@ function parseScript(file: string): Step[] {
     }
     if (typeof s["mode"] === "string") return { mode: parseMode(`--script step ${index} mode`, s["mode"]) };
     if (typeof s["model"] === "string") return { model: s["model"] };
+    if (typeof s["option"] === "string" && typeof s["value"] === "string") return { option: s["option"], value: s["value"] };
     if (typeof s["command"] === "string") return { command: s["command"], args: s["args"] ?? {} };
     if (s["listSessions"] === true) return { listSessions: true };
     if (s["newSession"] === true) return { newSession: true };
     if (typeof s["loadSession"] === "string") return { loadSession: s["loadSession"] };
     if (typeof s["wait"] === "number") return { wait: s["wait"] };
-    usageError(`--script step ${index}: expected {"prompt"}, {"mode"}, {"model"}, {"command"}, {"listSessions"}, {"newSession"}, {"loadSession"} or {"wait"}.`);
+    usageError(`--script step ${index}: expected {"prompt"}, {"mode"}, {"model"}, {"option", "value"}, {"command"}, {"listSessions"}, {"newSession"}, {"loadSession"} or {"wait"}.`);
   });
 }
 
@@ -169,8 +196,13 @@ function parseCommandLine(): Options {
         approve: { type: "string" },
         "user-content-file": { type: "string" },
         claude: { type: "string" },
-        mirror: { type: "string" },
         agent: { type: "string" },
+        "agent-command": { type: "string" },
+        "agent-arg": { type: "string", multiple: true },
+        "agent-env": { type: "string", multiple: true },
+        "agent-option": { type: "string", multiple: true },
+        "allow-local-tools": { type: "boolean", default: false },
+        mirror: { type: "string" },
         gateway: { type: "string" },
         "token-file": { type: "string" },
         "device-key": { type: "string" },
@@ -201,15 +233,13 @@ function parseCommandLine(): Options {
       usageError(`--user-content-file: ${(error as Error).message}`);
     }
   }
-  const agent = values.agent ?? "claude";
-  if (agent !== "claude" && agent !== "openclaw") usageError(`--agent ${agent}: expected claude or openclaw.`);
   const options: Options = {
     root: directory("--root", values.root),
     steps: values.script !== undefined ? parseScript(values.script) : [{ prompt: values.prompt ?? "" }],
-    agent,
+    agentOptions: (values["agent-option"] ?? []).map((spec) => pair("--agent-option", spec)),
     verbose: values.verbose,
   };
-  if (agent === "openclaw") {
+  if (values.agent === "openclaw") {
     options.gateway = gatewayOptions(values);
     if (values.session !== undefined) options.resume = values.session;
   } else {
@@ -217,6 +247,8 @@ function parseCommandLine(): Options {
       if (values[flag] !== undefined) usageError(`--${flag} is for --agent openclaw.`);
     }
     if (values.node) usageError("--node is for --agent openclaw.");
+    const acp = acpAgent(values.agent, values["agent-command"], values["agent-arg"], values["agent-env"], values["allow-local-tools"]);
+    if (acp) options.acp = acp;
   }
   if (values.mirror !== undefined) options.mirror = directory("--mirror", values.mirror);
   if (values.mode !== undefined) options.mode = parseMode("--mode", values.mode);
@@ -254,6 +286,52 @@ function gatewayOptions(values: { gateway?: string; "token-file"?: string; "devi
 /** This machine's OS as the gateway names platforms. */
 function nodePlatform(): string {
   return process.platform === "win32" ? "win32" : process.platform === "darwin" ? "darwin" : "linux";
+}
+
+function pair(flag: string, spec: string): [string, string] {
+  const at = spec.indexOf("=");
+  if (at <= 0) usageError(`${flag} ${spec}: expected NAME=VALUE.`);
+  return [spec.slice(0, at), spec.slice(at + 1)];
+}
+
+/** The ACP agent the flags name, or undefined for Claude Code. */
+function acpAgent(
+  name: string | undefined,
+  command: string | undefined,
+  args: string[] | undefined,
+  envSpecs: string[] | undefined,
+  allowLocalTools: boolean,
+): AcpAgentLaunch | undefined {
+  if ((name === undefined || name === "claude") && command === undefined) {
+    if (args?.length || envSpecs?.length) usageError("--agent-arg and --agent-env are for an ACP agent (--agent or --agent-command).");
+    return undefined;
+  }
+  const known = name !== undefined ? findAgent(agentEntries(), name) : undefined;
+  if (name !== undefined && command === undefined && known?.kind !== "acp") {
+    const names = agentEntries().map((e) => e.name).join(", ");
+    usageError(`--agent ${name}: no such agent; use one of ${names}, or give --agent-command.`);
+  }
+  const base: AcpEntry = known?.kind === "acp" ? known : { kind: "acp", name: name ?? "agent", displayName: name ?? "ACP agent", command: "", args: [], env: {}, builtIn: false };
+  const entry: AcpEntry = {
+    ...base,
+    ...(command !== undefined ? { command, args: args ?? [] } : { args: [...base.args, ...(args ?? [])] }),
+    env: { ...base.env, ...Object.fromEntries((envSpecs ?? []).map((spec) => pair("--agent-env", spec))) },
+  };
+  let resolved: { command: string; args: string[] };
+  try {
+    resolved = resolveCommand(entry);
+  } catch (error) {
+    usageError((error as Error).message);
+  }
+  return {
+    name: entry.name,
+    displayName: entry.displayName,
+    command: resolved.command,
+    args: resolved.args,
+    env: entry.env,
+    ...(entry.profile ? { profile: entry.profile } : {}),
+    ...(allowLocalTools || entry.allowLocalTools ? { allowLocalTools: true } : {}),
+  };
 }
 
 function describeRequest(request: PermissionRequestEvent): string {
@@ -334,11 +412,17 @@ async function main(): Promise<number> {
     return answer;
   };
 
+  // Tether's own files for the agent's launch (gemini's settings), gone with the run.
+  const stateDir = options.acp ? mkdtempSync(path.join(os.tmpdir(), "tether-cli-")) : undefined;
+  process.on("exit", () => {
+    if (stateDir) rmSync(stateDir, { recursive: true, force: true });
+  });
   driver = new SessionDriver({
     host,
-    backend: options.agent,
-    ...(options.gateway ? { gateway: options.gateway } : {}),
+    ...(options.gateway ? { backend: "openclaw" as const, gateway: options.gateway } : {}),
     root: options.root,
+    ...(options.acp ? { acp: options.acp } : {}),
+    ...(stateDir ? { stateDir } : {}),
     ...(options.mirror !== undefined ? { mirror: options.mirror } : {}),
     ...(options.claude !== undefined ? { claudePath: options.claude } : {}),
     ...(options.mode !== undefined ? { mode: options.mode } : {}),
@@ -368,6 +452,16 @@ async function main(): Promise<number> {
     say((error as Error).message);
     return 1;
   }
+  const agentName = options.gateway ? "The gateway session" : (options.acp?.displayName ?? "Claude Code");
+  for (const [option, value] of options.agentOptions) {
+    try {
+      driver.setConfigOption(option, value);
+    } catch (error) {
+      say(`--agent-option ${option}: ${(error as Error).message}`);
+      await driver.stop();
+      return 1;
+    }
+  }
 
   let failed: string | undefined;
   for (const step of options.steps) {
@@ -377,6 +471,10 @@ async function main(): Promise<number> {
     }
     if ("model" in step) {
       driver.setModel(step.model);
+      continue;
+    }
+    if ("option" in step) {
+      driver.setConfigOption(step.option, step.value);
       continue;
     }
     if ("command" in step) {
@@ -405,7 +503,7 @@ async function main(): Promise<number> {
     interruptOnPermission = false;
     interruptOnText = false;
     if (!driver.running) {
-      failed = outcome.error?.message ?? `${options.agent === "openclaw" ? "The gateway session" : "Claude Code"} ended`;
+      failed = outcome.error?.message ?? `${agentName} exited`;
       if (outcome.error?.hint) failed += `\n${outcome.error.hint}`;
       break;
     }

@@ -414,7 +414,7 @@ impl Backend for OpenClawBackend {
         self.flush()
     }
 
-    fn take_actions(&mut self) -> Vec<Action> {
+    fn follow_ups(&mut self) -> Vec<Action> {
         std::mem::take(&mut self.actions)
     }
 

@@ -7,6 +7,7 @@ use super::super::frame::DEFAULT_MAX_PAYLOAD;
 use super::super::handshake::DeviceIdentity;
 use crate::backend::{Output, TransportRequest};
 use crate::events::{ConnectionStatus, ErrorKind, SessionSummary, Severity, UiEvent};
+use crate::tools::bash::iso_timestamp;
 use serde_json::Value;
 
 /// A client output that only the driver's connection needs, as the seam's.
@@ -74,7 +75,8 @@ pub fn session_list(payload: &Value) -> Vec<SessionSummary> {
             Some(SessionSummary {
                 id,
                 title,
-                updated_at_ms: row.get("updatedAt").and_then(Value::as_u64),
+                updated_at: row.get("updatedAt").and_then(Value::as_f64).map(iso_timestamp),
+                cwd: None,
                 running: row.get("hasActiveRun").and_then(Value::as_bool).unwrap_or(false),
             })
         })
