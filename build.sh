@@ -413,7 +413,8 @@ package_vsix() {
   rm -rf "$stage" && mkdir -p "$stage/dist" "$stage/media"
   cp extension/package.json extension/README.md extension/LICENSE extension/.vscodeignore "$stage/"
   cp extension/media/icon.png extension/media/tether.svg "$stage/media/"
-  cp "$DIST/extension.js" "$DIST/tether_core_bg.wasm" "$stage/dist/"
+  # The MCP bridge an ACP agent starts for Tether's tools runs from beside extension.js.
+  cp "$DIST/extension.js" "$DIST/tether_core_bg.wasm" "$DIST/tether-mcp-bridge.js" "$stage/dist/"
   cp -r "$DIST/webview" "$stage/dist/webview"
   # Tether Remote, the workspace-side helper, travels inside as its own VSIX: Tether installs it
   # on a remote from there (no internet needed on the remote).
@@ -532,6 +533,10 @@ needs_openclaw_gateway() {
   [[ -n "${TETHER_NODE24:-}" && -x "$TETHER_NODE24" && -n "${TETHER_OPENCLAW:-}" && -f "$TETHER_OPENCLAW" ]] ||
     { echo "Node $OPENCLAW_NODE_VERSION and openclaw@$OPENCLAW_VERSION are not installed"; return 1; }
 }
+needs_claude_agent_acp() {
+  [[ -n "${TETHER_ACP_CLAUDE_AGENT:-}" && -f "$TETHER_ACP_CLAUDE_AGENT" ]] ||
+    { echo "claude-agent-acp is not installed (ensure_acp_agents)"; return 1; }
+}
 needs_claude() {
   [[ -n "${TETHER_CLAUDE_PATH:-}" && -x "$TETHER_CLAUDE_PATH" ]] ||
     { echo "Claude Code $CLAUDE_VERSION is not installed"; return 1; }
@@ -615,8 +620,9 @@ run_tests() {
     node --test --test-reporter=tap "$REPO"/target/ext-tests/*.test.js
   suite webview node --needs needs_chromium --needs needs_webview_playwright --expect 'webview/test/*.test.mjs' -- \
     npm test --prefix webview
+  # Its expected count includes acp.test.mjs (a real claude-agent-acp on the emulated remote).
   suite e2e node --needs needs_chromium --needs needs_vscode_tools --needs needs_vsix --needs needs_claude \
-    --expect 'tests/e2e/*.test.mjs' -- \
+    --needs needs_claude_agent_acp --expect 'tests/e2e/*.test.mjs' -- \
     node --test --test-reporter=tap --test-concurrency=1 --test-timeout=300000 tests/e2e/*.test.mjs
   suite integration node --needs needs_dist --needs needs_claude --expect 'tests/integration/*.test.mjs' -- \
     node --test --test-reporter=tap --test-timeout=180000 tests/integration/*.test.mjs

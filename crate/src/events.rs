@@ -1,5 +1,5 @@
-//! The normalized UI event model. Every backend (the Claude Code CLI now; ACP agents and the
-//! OpenClaw gateway later) maps its wire messages to these events, so the webview renders one
+//! The normalized UI event model. Every backend (the Claude Code CLI, ACP agents, the OpenClaw
+//! gateway) maps its wire messages to these events, so the webview renders one
 //! model. Serialized as JSON objects tagged by `type`, with camelCase names.
 
 use crate::diff::Hunk;
@@ -177,6 +177,56 @@ pub enum UiEvent {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         session_id: Option<String>,
     },
+    /// What a tool call shows besides its result, the whole list each time: text, file changes,
+    /// terminals.
+    ToolContent {
+        id: String,
+        content: Vec<ToolContentItem>,
+    },
+    /// Output of a terminal a tool call shows (one Tether runs for the agent, or the agent's own
+    /// shell); `append` adds to what was shown, else it replaces it. `exited` once it ended.
+    TerminalOutput {
+        terminal_id: String,
+        output: String,
+        append: bool,
+        exited: bool,
+        exit_code: Option<i32>,
+        signal: Option<String>,
+    },
+    /// A piece of a user message the agent sends back (replaying a loaded session).
+    UserMessageChunk {
+        text: String,
+    },
+    /// The agent's slash commands, the whole list each time.
+    Commands {
+        commands: Vec<CommandInfo>,
+    },
+    /// The agent's own options (model, reasoning effort, its modes, …), the whole list each time.
+    AgentOptions {
+        options: Vec<AgentOption>,
+    },
+    /// The session's title or last change.
+    SessionInfo {
+        title: Option<String>,
+        updated_at: Option<String>,
+    },
+    /// How much of the model's context window the session uses, and what it cost so far.
+    ContextUsage {
+        used: u64,
+        size: u64,
+        cost: Option<f64>,
+        currency: Option<String>,
+    },
+    /// The ways the agent offers to log in; `required` when it refused to work without.
+    AuthMethods {
+        methods: Vec<AuthMethodInfo>,
+        required: bool,
+        message: Option<String>,
+    },
+    /// The agent's past sessions (for history), newest first as the agent lists them.
+    SessionList {
+        sessions: Vec<SessionSummary>,
+    },
 }
 
 impl UiEvent {
@@ -346,6 +396,63 @@ pub struct CommandInfo {
     pub name: String,
     pub description: Option<String>,
     pub argument_hint: Option<String>,
+}
+
+/// One piece of what a tool call shows.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(tag = "type", rename_all = "camelCase", rename_all_fields = "camelCase")]
+pub enum ToolContentItem {
+    Text {
+        text: String,
+    },
+    /// A file change: `old_text` None for a new file. `path` is a workspace path.
+    Diff {
+        path: String,
+        old_text: Option<String>,
+        new_text: String,
+    },
+    /// The output of a terminal, by id (its text comes in [`UiEvent::TerminalOutput`]).
+    Terminal {
+        terminal_id: String,
+    },
+}
+
+/// One of the agent's own options, as a picker shows it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct AgentOption {
+    /// What to set (`setConfigOption(id, value)`).
+    pub id: String,
+    pub name: String,
+    pub description: Option<String>,
+    /// `model`, `mode`, `thought_level`, … when the agent says.
+    pub category: Option<String>,
+    /// `select` (one of `choices`) or `boolean` (`"true"` / `"false"`).
+    pub kind: String,
+    pub value: String,
+    pub choices: Vec<ModelOption>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct AuthMethodInfo {
+    pub id: String,
+    pub name: String,
+    pub description: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct SessionSummary {
+    pub id: String,
+    pub title: Option<String>,
+    /// ISO 8601, when the agent says.
+    pub updated_at: Option<String>,
+    pub cwd: Option<String>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

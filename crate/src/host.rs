@@ -95,6 +95,11 @@ pub trait FileSystem {
     /// The canonical path with every symlink resolved. Hosts that cannot resolve links return the
     /// path unchanged.
     async fn real_path(&self, path: &str) -> HostResult<String>;
+    /// The text an editor holds for `path` with changes not saved yet; None when no editor has
+    /// unsaved changes to it (hosts without editors).
+    async fn unsaved_text(&self, _path: &str) -> HostResult<Option<String>> {
+        Ok(None)
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -142,6 +147,15 @@ pub trait Exec {
     async fn read_background(&self, id: &str) -> HostResult<BackgroundStatus>;
     /// Returns false when the process had already exited.
     async fn kill_background(&self, id: &str) -> HostResult<bool>;
+    /// [`Exec::read_background`], after waiting up to `wait_ms` for output or the process's end
+    /// (a long poll). Hosts that cannot wait say so rather than answer at once, which would make
+    /// a waiting caller spin.
+    async fn wait_background(&self, _id: &str, _wait_ms: u64) -> HostResult<BackgroundStatus> {
+        Err(HostError::new(
+            HostErrorKind::Unsupported,
+            "this host cannot wait for a background command",
+        ))
+    }
 }
 
 /// Fast search where the host has it. Hosts without ripgrep keep the defaults, and the core falls

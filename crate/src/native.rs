@@ -180,6 +180,18 @@ impl Exec for NativeHost {
     async fn kill_background(&self, id: &str) -> HostResult<bool> {
         self.exec.kill_background(id)
     }
+    async fn wait_background(&self, id: &str, wait_ms: u64) -> HostResult<BackgroundStatus> {
+        // Tests drive the core on one thread (block_on): polling is the simple honest wait here.
+        let deadline = SystemTime::now() + std::time::Duration::from_millis(wait_ms);
+        loop {
+            let status = self.exec.read_background(id)?;
+            let has_output = !status.stdout.is_empty() || !status.stderr.is_empty();
+            if has_output || !status.running || SystemTime::now() >= deadline {
+                return Ok(status);
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+    }
 }
 
 impl Search for NativeHost {

@@ -4,13 +4,15 @@
 //! the types produce; `TETHER_UPDATE_GENERATED=1 cargo test -p tether-core --lib typescript`
 //! rewrites it.
 
+use crate::acp::{AcpConfig, BridgeCommand};
 use crate::agent::AgentOutput;
 use crate::claude::{AgentFile, ClaudeConfig};
 use crate::config::{AgentConfig, BackendConfig, CommonConfig, RemoteConfig};
 use crate::diff::Hunk;
 use crate::events::{
-    CommandInfo, EditReview, ErrorKind, Location, McpServerStatus, ModelOption, PermissionOption, PermissionOptionKind,
-    PermissionRequest, SessionState, Severity, TodoItem, ToolKind, UiEvent,
+    AgentOption, AuthMethodInfo, CommandInfo, EditReview, ErrorKind, Location, McpServerStatus, ModelOption,
+    PermissionOption, PermissionOptionKind, PermissionRequest, SessionState, SessionSummary, Severity, TodoItem,
+    ToolContentItem, ToolKind, UiEvent,
 };
 use crate::framing::Frame;
 use crate::gate::{UserAnswer, UserDecision};
@@ -51,6 +53,25 @@ fn agent_programs() -> String {
     serde_json::to_string_pretty(&programs).unwrap()
 }
 
+/// `[{name, displayName, command, args, package, closable, loadInALaterMinute}]`.
+fn acp_agents() -> String {
+    let agents: Vec<serde_json::Value> = crate::acp::profile::KNOWN_AGENTS
+        .iter()
+        .map(|agent| {
+            serde_json::json!({
+                "name": agent.name,
+                "displayName": agent.display_name,
+                "command": agent.command,
+                "args": agent.args,
+                "package": agent.package,
+                "closable": agent.closable,
+                "loadInALaterMinute": agent.load_in_a_later_minute,
+            })
+        })
+        .collect();
+    serde_json::to_string_pretty(&agents).unwrap()
+}
+
 /// The whole file: every type, then the constants the TypeScript side needs at run time.
 fn generated() -> String {
     // JavaScript numbers carry every count and duration Tether sends.
@@ -70,6 +91,10 @@ fn generated() -> String {
         declaration::<McpServerStatus>(&cfg),
         declaration::<ModelOption>(&cfg),
         declaration::<CommandInfo>(&cfg),
+        declaration::<ToolContentItem>(&cfg),
+        declaration::<AgentOption>(&cfg),
+        declaration::<AuthMethodInfo>(&cfg),
+        declaration::<SessionSummary>(&cfg),
         declaration::<ErrorKind>(&cfg),
         declaration::<Severity>(&cfg),
         declaration::<AgentOutput>(&cfg),
@@ -78,6 +103,8 @@ fn generated() -> String {
         declaration::<RemoteConfig>(&cfg),
         declaration::<BackendConfig>(&cfg),
         declaration::<ClaudeConfig>(&cfg),
+        declaration::<AcpConfig>(&cfg),
+        declaration::<BridgeCommand>(&cfg),
         declaration::<AgentFile>(&cfg),
         declaration::<PermissionMode>(&cfg),
         declaration::<UserAnswer>(&cfg),
@@ -96,6 +123,10 @@ fn generated() -> String {
         format!(
             "/** The agent programs the driver starts, by backend. */\nexport const AGENT_PROGRAMS = {} as const;\n",
             agent_programs()
+        ),
+        format!(
+            "/** The ACP agents Tether knows by name, and what their force-local profile knows of them. */\nexport const ACP_AGENTS = {} as const;\n",
+            acp_agents()
         ),
         format!(
             "/** How an agent sees Tether's tools: `{}Read`, ... */\nexport const MCP_PREFIX = {:?};\n",

@@ -3,11 +3,11 @@
 //! from the three agents by `tests/acp/agents.test.mjs` (`tests/acp/frames/*.ndjson`).
 
 use serde_json::{json, Value};
-use tether_core::acp::dispatch::{AgentNotification, AgentRequest};
-use tether_core::acp::permission::{PermissionOptionKind, RequestPermissionResponse};
-use tether_core::acp::terminal::TerminalDisplay;
-use tether_core::acp::tool_call::{ToolCall, ToolCallContent, ToolCallStatus, ToolKind};
-use tether_core::acp::update::SessionUpdate;
+use tether_core::acp::protocol::dispatch::{AgentNotification, AgentRequest};
+use tether_core::acp::protocol::permission::{PermissionOptionKind, RequestPermissionResponse};
+use tether_core::acp::protocol::terminal::TerminalDisplay;
+use tether_core::acp::protocol::tool_call::{ToolCall, ToolCallContent, ToolCallStatus, ToolKind};
+use tether_core::acp::protocol::update::SessionUpdate;
 
 /// The update of a `session/update` frame.
 fn update(frame: Value) -> SessionUpdate {
@@ -307,7 +307,7 @@ fn read_as<T: serde::de::DeserializeOwned>(value: &Value, what: &str) -> T {
 /// answer; Tether's own requests and answers are written back exactly as the agents took them.
 fn check_transcript(name: &str) -> std::collections::BTreeMap<String, usize> {
     use std::collections::{BTreeMap, HashMap};
-    use tether_core::acp::{config, initialize, modes, permission, prompt, session};
+    use tether_core::acp::protocol::{config, initialize, modes, permission, prompt, session};
     let frames = transcript(name);
     let mut sent: HashMap<(u64, i64), String> = HashMap::new();
     let mut seen: BTreeMap<String, usize> = BTreeMap::new();

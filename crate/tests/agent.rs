@@ -113,7 +113,7 @@ fn writes(outputs: &[AgentOutput]) -> Vec<Value> {
         .iter()
         .filter_map(|o| match o {
             AgentOutput::Send { message } => Some(serde_json::from_str(message).unwrap()),
-            AgentOutput::Event { .. } => None,
+            _ => None,
         })
         .collect()
 }
@@ -123,7 +123,7 @@ fn events(outputs: &[AgentOutput]) -> Vec<Value> {
         .iter()
         .filter_map(|o| match o {
             AgentOutput::Event { event } => Some(serde_json::to_value(event).unwrap()),
-            AgentOutput::Send { .. } => None,
+            _ => None,
         })
         .collect()
 }
@@ -860,7 +860,9 @@ fn config_from_json_reads_every_field() {
     assert_eq!(common.mode.as_deref(), Some("plan"));
     assert_eq!(common.env.unwrap()["A"], "1");
     assert_eq!(common.remote.unwrap().git_branch.as_deref(), Some("main"));
-    let BackendConfig::Claude(claude) = backend;
+    let BackendConfig::Claude(claude) = backend else {
+        panic!("a Claude Code config")
+    };
     assert_eq!(claude.allowed_tools, Some(vec!["T".to_string()]));
 }
 
@@ -888,14 +890,14 @@ fn config_from_json_names_the_bad_field() {
             .contains("unknown field `arch` in remote")
     );
     assert_eq!(error(json!({"backend": "claude"})).as_str(), "`root` is missing");
-    assert_eq!(error(json!("nope")), "`backend` is missing; use one of claude");
+    assert_eq!(error(json!("nope")), "`backend` is missing; use one of claude, acp");
     assert_eq!(
         error(json!({"root": "/w", "homeDir": "/h"})),
-        "`backend` is missing; use one of claude"
+        "`backend` is missing; use one of claude, acp"
     );
     assert_eq!(
-        error(json!({"backend": "acp", "root": "/w", "homeDir": "/h"})),
-        "unknown backend \"acp\"; use one of claude"
+        error(json!({"backend": "openai", "root": "/w", "homeDir": "/h"})),
+        "unknown backend \"openai\"; use one of claude, acp"
     );
 }
 

@@ -7,7 +7,7 @@ import * as vscode from "vscode";
 import { PERMISSION_MODE_INFO } from "../../webview/src/modes";
 import type { UiState, WebviewToExtension } from "../../webview/src/protocol";
 import { ChatFeed } from "./chat/feed";
-import { startClaude } from "./chat/launch";
+import { agents, startAgent } from "./chat/launch";
 import { PermissionBroker } from "./chat/permissionBroker";
 import { ChatSession } from "./chat/session";
 import { loadTetherCore } from "./core/wasm";
@@ -53,6 +53,7 @@ export class Ctx implements vscode.Disposable {
       model: this.current.model,
       models: [],
       modes: [...PERMISSION_MODE_INFO],
+      ...this.agentState(this.current.agent),
       where: whereItRuns(extension),
       workspaceLabel: workspaceLabel(),
       connected: true,
@@ -79,10 +80,12 @@ export class Ctx implements vscode.Disposable {
         this.loadWasm();
         return this.workspace.source();
       },
-      startAgent: (start) => startClaude(start, this.current, (message) => this.log.info(message)),
+      startAgent: (start) => startAgent(start, this.current, { storageDir: extension.globalStorageUri.fsPath }, (message) => this.log.info(message)),
       defaultMode: () => this.current.defaultMode,
+      displayName: (agent) => agents(this.current).find((e) => e.name === agent)?.displayName ?? agent,
+      historyOf: (agent) => (agents(this.current).find((e) => e.name === agent)?.kind === "acp" ? "agent" : "transcripts"),
       log: (message) => this.log.info(message),
-    });
+    }, this.current.agent);
     this.diagnostics = new Diagnostics(extension.extensionUri, (message) => this.log.info(message), () => this.loadWasm());
     this.statusBar.update(this.feed.state, undefined);
 
@@ -95,10 +98,15 @@ export class Ctx implements vscode.Disposable {
       this.diagnostics,
       vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, this.view, { webviewOptions: { retainContextWhenHidden: true } }),
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration("tether")) this.current = this.readSettings();
+        if (!e.affectsConfiguration("tether")) return;
+        this.current = this.readSettings();
+        // The picker lists the agents as configured now; the running session keeps its agent.
+        if (e.affectsConfiguration("tether.agents")) this.feed.setState(this.agentState(this.session.agent));
       }),
     );
     this.log.info(`Tether ${extension.extension.packageJSON.version} activated (${initial.where}, ${vscode.env.remoteName ?? "local"})`);
+    const configured = Object.keys(this.current.agents);
+    this.log.info(`agent ${this.current.agent}${configured.length ? `; tether.agents: ${configured.join(", ")}` : ""}`);
   }
 
   get settings(): TetherSettings {
@@ -123,6 +131,18 @@ export class Ctx implements vscode.Disposable {
 
   subscribe(...disposables: vscode.Disposable[]): void {
     this.disposables.push(...disposables);
+  }
+
+  /** The header's agent picker: the registry's agents, `agent` picked. */
+  private agentState(agent: string): Pick<UiState, "agent" | "agents" | "agentLabel"> {
+    const entries = agents(this.current);
+    const picked = entries.find((e) => e.name === agent);
+    return {
+      agent,
+      agents: entries.map((e) => ({ id: e.name, label: e.displayName })),
+      // Claude Code is "Claude" in the chat's sentences.
+      agentLabel: picked?.kind === "claude" ? "Claude" : (picked?.displayName ?? agent),
+    };
   }
 
   /** Load the wasm core once; the first prompt or diagnostics need it. */

@@ -1,5 +1,6 @@
 // What the chat view asks for, one small function per message type.
 
+import * as vscode from "vscode";
 import type { WebviewToExtension } from "../../webview/src/protocol";
 import { listSessions } from "./chat/history";
 import type { Ctx } from "./ctx";
@@ -13,9 +14,16 @@ const HANDLERS: Handlers = {
   stop: (ctx) => ctx.session.interrupt(),
   newSession: (ctx) => ctx.session.newSession(),
   resume: (ctx, m) => resumeSession(ctx, m.sessionId),
-  requestHistory: async (ctx) => ctx.view.post({ type: "history", sessions: await listSessions(ctx.workspace.historyDir()) }),
+  requestHistory: async (ctx) =>
+    ctx.view.post({ type: "history", sessions: await ctx.session.history(() => listSessions(ctx.workspace.historyDir())) }),
   setMode: (ctx, m) => ctx.session.setMode(m.mode),
   setModel: (ctx, m) => ctx.session.setModel(m.model),
+  setAgent: async (ctx, m) => {
+    await ctx.session.setAgent(m.agent);
+    await vscode.workspace.getConfiguration("tether").update("agent", m.agent, vscode.ConfigurationTarget.Global);
+  },
+  setAgentOption: (ctx, m) => ctx.session.setAgentOption(m.id, m.value),
+  authenticate: (ctx, m) => ctx.session.authenticate(m.methodId),
   permission: (ctx, m) => ctx.broker.answer(m.requestId, m.decision, m.reason),
   openFile: (ctx, m) => ctx.workspace.openFile(m.path, m.line),
   openDiff: (ctx, m) => ctx.broker.openReview(m.requestId),

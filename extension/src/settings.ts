@@ -1,11 +1,16 @@
 // Typed reading of the `tether.*` settings. Pure: it takes any `get(key)` source, so tests run it
 // without VS Code (the extension passes `workspace.getConfiguration("tether").get`).
 
+import { DEFAULT_AGENT, readAgentSettings, type AgentSetting } from "./agents/registry";
 import { PERMISSION_MODES, type PermissionMode } from "./generated/core";
 
 export interface TetherSettings {
   /** Empty: find `claude` on PATH and in the usual install places. */
   claudePath: string;
+  /** The agent new sessions start with (a name in the agent registry). */
+  agent: string;
+  /** `tether.agents`: the user's ACP agents, and changes to the built-in ones. */
+  agents: Record<string, AgentSetting>;
   defaultMode: PermissionMode;
   /** Empty: the CLI's default model. */
   model: string;
@@ -81,9 +86,14 @@ export function readSettings(get: SettingsSource): { settings: TetherSettings; p
     }
   }
 
+  const agents = readAgentSettings(get("agents"));
+  for (const message of agents.problems) problems.push({ key: "tether.agents", message });
+
   return {
     settings: {
       claudePath: text("claudePath"),
+      agent: text("agent") || DEFAULT_AGENT,
+      agents: agents.agents,
       defaultMode,
       model: text("model"),
       allowedTools: list("allowedTools"),

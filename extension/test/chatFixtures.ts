@@ -145,6 +145,8 @@ export class ScriptedAgent implements AgentSession {
 
   setModel(): void {}
 
+  listSessions(): void {}
+
   /** The process died (driver.ts onExit): open questions are withdrawn, then the crash is told. */
   crash(): void {
     this.running = false;

@@ -15,7 +15,7 @@ after(() => rmSync(tmp, { recursive: true, force: true }));
 
 /** A chat over a real (local, empty) project whose agent is a ScriptedAgent; `turn`: the events
  * of each agent's first turn. */
-function chat(options: { failStart?: Error; turn?: UiEvent[] } = {}) {
+function chat(options: { failStart?: Error; turn?: UiEvent[]; agent?: string } = {}) {
   const view = new RecordingView();
   const feed = new ChatFeed(view, initialState);
   const reviews = new RecordingReviews();
@@ -36,8 +36,11 @@ function chat(options: { failStart?: Error; turn?: UiEvent[] } = {}) {
       return agent;
     },
     defaultMode: () => "default",
+    displayName: (agent) => (agent === "claude" ? "Claude Code" : `Agent ${agent}`),
+    // "gemini" stands for an ACP agent, which keeps its own sessions.
+    historyOf: (agent) => (agent === "claude" ? "transcripts" : "agent"),
     log: (m) => log.push(m),
-  });
+  }, options.agent ?? "claude");
   return { view, feed, broker, session, agents, log, root };
 }
 
@@ -153,4 +156,32 @@ test("changed project instructions restart a running session with resume, after 
   // Unchanged context: no restart.
   await session.context.changed();
   assert.equal(agents.length, 2);
+});
+
+test("picking another agent ends the session and starts the chat over with it", async () => {
+  const { feed, session, agents } = chat();
+  await session.send("hi", []);
+  await session.setAgent("gemini");
+  assert.equal(agents[0]!.stopped, true);
+  assert.equal(feed.transcript.length, 0);
+  assert.equal(feed.state.agent, "gemini");
+  assert.equal(feed.state.agentLabel, "Agent gemini");
+  await session.send("hello", []);
+  assert.equal(agents[1]!.start.agent, "gemini");
+});
+
+test("an agent's history comes from its own session list, and resuming one replays it at once", async () => {
+  const { session, agents, view } = chat({ agent: "gemini" });
+  const listed = session.history(async () => {
+    throw new Error("no transcripts for an ACP agent");
+  });
+  while (!agents[0]) await settle();
+  await settle();
+  agents[0]!.emit({ type: "sessionList", sessions: [{ id: "s7", title: "Fix it", updatedAt: "2026-11-02T10:00:00Z", cwd: "/p" }] });
+  assert.deepEqual(await listed, [{ id: "s7", title: "Fix it", updatedAt: "2026-11-02T10:00:00Z", messageCount: 0 }]);
+  assert.equal(view.entriesOf("sessionList").length, 0, "the list is not a chat entry");
+  await session.resume("s7", []);
+  const resumed = agents.at(-1)!;
+  assert.equal(resumed.start.resume, "s7");
+  assert.equal(resumed.start.replay, true, "the agent replays it into the chat");
 });

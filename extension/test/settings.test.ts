@@ -12,6 +12,8 @@ test("missing settings give the defaults and no problems", () => {
   const { settings, problems } = readSettings(from({}));
   assert.deepEqual(settings, {
     claudePath: "",
+    agent: "claude",
+    agents: {},
     defaultMode: "default",
     model: "",
     allowedTools: [],

@@ -16,7 +16,7 @@ const WASM = join(REPO, "dist", "tether_core_bg.wasm");
 
 let loaded;
 
-/** { BridgeServer, createTetherServer, NodeHost, createEndpoint }. */
+/** { BridgeServer, createTetherServer, createTetherAgent, NodeHost, createEndpoint }. */
 export function loadBridgeHost() {
   if (loaded) return loaded;
   for (const file of [BRIDGE, WASM]) if (!existsSync(file)) throw new Error(`${file} is missing: run ./build.sh first`);
@@ -29,6 +29,7 @@ export function loadBridgeHost() {
       contents: [
         'export { BridgeServer } from "./extension/src/mcpBridge/server";',
         'export { createTetherServer } from "./extension/src/core/wasm";',
+        'export { createTetherAgent } from "./extension/src/session/agent";',
         'export { NodeHost } from "./extension/src/node/nodeHost";',
         'export { createEndpoint } from "./extension/src/mcpBridge/endpoint";',
       ].join("\n"),
@@ -50,16 +51,15 @@ export function loadBridgeHost() {
 }
 
 /**
- * A bridge server whose handler is a wasm TetherServer on `root` (what the ACP backend will put
- * behind its permission gate), mapping the agent's `mirror` folder onto it when given. Returns
- * { bridge, server, host, close }. `negotiate` answers `initialize` with the MCP version the
- * client asked for (see negotiatedVersion).
+ * A bridge server whose handler is a wasm TetherServer on `root` (the ACP backend puts the same
+ * server behind its permission gate), mapping the agent's `mirror` folder onto it when given.
+ * Returns { bridge, server, host, close }.
  */
-export async function startTetherBridge(root, { mirror, log, negotiate = false } = {}) {
+export async function startTetherBridge(root, { mirror, log } = {}) {
   const { BridgeServer, createTetherServer, NodeHost } = loadBridgeHost();
   const host = new NodeHost();
   const server = createTetherServer(host, mirror ? { root, mirror } : { root });
-  const handle = negotiate ? negotiatedVersion((line) => server.handle(line)) : (line) => server.handle(line);
+  const handle = (line) => server.handle(line);
   const bridge = await BridgeServer.start({ handler: { handle }, log });
   return {
     bridge,
@@ -71,31 +71,3 @@ export async function startTetherBridge(root, { mirror, log, negotiate = false }
     },
   };
 }
-
-/** MCP versions whose differences do not touch what Tether's tools use. */
-const MCP_VERSIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
-
-/**
- * The core's MCP server answers `initialize` with its own version (2025-11-25) whatever the client
- * asked; gemini-cli 0.61.0's MCP client (SDK versions up to 2025-06-18) then refuses the server
- * ("Server's protocol version is not supported") and runs without Tether's tools. The spec wants
- * the client's version echoed when the server supports it: done here, in the tests, until
- * crate/src/mcp negotiates it itself.
- */
-export function negotiatedVersion(handle) {
-  return async (line) => {
-    const answer = await handle(line);
-    let request;
-    try {
-      request = JSON.parse(line);
-    } catch {
-      return answer;
-    }
-    const asked = request?.params?.protocolVersion;
-    if (request?.method !== "initialize" || !MCP_VERSIONS.includes(asked) || answer === undefined) return answer;
-    const reply = JSON.parse(answer);
-    if (reply.result) reply.result.protocolVersion = asked;
-    return JSON.stringify(reply);
-  };
-}
-

@@ -66,7 +66,7 @@ export function tetherServer(bridge) {
  */
 export async function startRun(spec, folders, turns) {
   const hostLog = [];
-  const tether = await startTetherBridge(folders.workspace, { mirror: folders.mirror, negotiate: true, log: (m) => hostLog.push(m) });
+  const tether = await startTetherBridge(folders.workspace, { mirror: folders.mirror, log: (m) => hostLog.push(m) });
   const api = await spec.startApi(turns);
   const agents = [];
   const permissions = [];

@@ -1,26 +1,35 @@
-// What the MCP bridge adds to one tool call: a Read of a small file sent as an agent sends it (one
-// NDJSON line to the stdin of dist/tether-mcp-bridge.js, which relays it over a Unix socket / named
-// pipe to the host-side server and the wasm TetherServer) against the same call handed straight
-// to an in-process TetherServer (what the Claude backend does with an `mcp_message`), and, for
-// scale, to the stdio server dist/tether-mcp.js. One run; prints medians, p95 and the ratio;
-// asserts nothing. Needs ./build.sh first.
+// What an ACP agent's tool call costs over the Claude backend's, in one run:
+//   - one Read of a small file as each backend gets it: Claude Code's `mcp_message` control request
+//     handed to a TetherAgent in process (the baseline), against an ACP agent's MCP client line sent
+//     to dist/tether-mcp-bridge.js, relayed over the private socket to a TetherAgent (acp backend:
+//     the gate, then the tool) — the bridge's added cost per call; for scale, the tools alone
+//     (TetherServer.handle) and the stdio server dist/tether-mcp.js;
+//   - `fs/read_text_file` round trips as an ACP agent times them: the scripted fake agent
+//     (tests/acp/fake-agent.mjs) through dist/tether-cli.js (agent stdio, the driver, the core).
+// Prints medians, p95 and ratios; asserts nothing. Needs ./build.sh first.
 //
 //   node tests/bench/acp-bridge.mjs [--calls N]
 
 import { spawn } from "node:child_process";
-import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { BRIDGE, MCP, loadBridgeHost, startTetherBridge } from "../acp/bridge-host.mjs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { BRIDGE, MCP, REPO, loadBridgeHost, startTetherBridge } from "../acp/bridge-host.mjs";
 
 const callsArg = process.argv.indexOf("--calls");
 const CALLS = callsArg >= 0 ? Number(process.argv[callsArg + 1]) : 500;
 const WARMUP = 50;
+const FAKE_AGENT = join(dirname(fileURLToPath(import.meta.url)), "..", "acp", "fake-agent.mjs");
 
-const root = realpathSync(mkdtempSync(join(tmpdir(), "tether-bench-bridge-")));
+const base = realpathSync(mkdtempSync(join(tmpdir(), "tether-bench-bridge-")));
+const root = join(base, "workspace");
+mkdirSync(root);
 const file = join(root, "small.txt");
 writeFileSync(file, Array.from({ length: 20 }, (_, i) => `line ${i + 1} of a small file`).join("\n") + "\n");
-const readLine = (id) => JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "Read", arguments: { file_path: file } } });
+writeFileSync(join(root, "notes.txt"), "hello world\nsecond line\n");
+const readCall = (id) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "Read", arguments: { file_path: file } } });
+const readLine = (id) => JSON.stringify(readCall(id));
 
 /** Time `call(id)` CALLS times after a warm-up; milliseconds per call. */
 async function measure(call) {
@@ -73,36 +82,98 @@ function stdioPeer(command, args, env) {
   };
 }
 
-const { createTetherServer, NodeHost } = loadBridgeHost();
+const { BridgeServer, createTetherAgent, createTetherServer, NodeHost } = loadBridgeHost();
 const host = new NodeHost();
-const inProcess = createTetherServer(host, { root });
-const direct = await measure(async (id) => {
-  const answer = JSON.parse(await inProcess.handle(readLine(id)));
+const config = { root, homeDir: base, mode: "default" };
+
+// The tools alone, in process.
+const server = createTetherServer(host, { root });
+const tools = await measure(async (id) => {
+  const answer = JSON.parse(await server.handle(readLine(id)));
   if (answer.result?.isError) throw new Error("Read failed");
 });
 
+// The Claude backend: the CLI's mcp_message control request, in process.
+const claude = createTetherAgent(host, { backend: "claude", ...config });
+claude.initialize();
+const inClaude = await measure(async (id) => {
+  const request = { type: "control_request", request_id: `r${id}`, request: { subtype: "mcp_message", server_name: "tether", message: readCall(2) } };
+  const outputs = await claude.onMessage(JSON.stringify(request));
+  if (!outputs.some((o) => o.type === "send" && o.message.includes('"isError":false'))) throw new Error(`Read failed: ${JSON.stringify(outputs)}`);
+});
+claude.free();
+
+// An ACP agent: its MCP client's line through the bridge process and socket to a TetherAgent.
+const acp = createTetherAgent(host, { backend: "acp", ...config, agentName: "bench" });
+const connections = new Map();
+const acpBridge = await BridgeServer.start({
+  handler: {
+    handle: async (message, connection) => {
+      connections.set(connection.id, connection);
+      for (const output of await acp.onMcpMessage(connection.id, message)) {
+        if (output.type === "mcpReply") connections.get(output.connection)?.send(output.message);
+      }
+      return undefined;
+    },
+  },
+});
+const bridgedAgent = stdioPeer(process.execPath, [BRIDGE], { PATH: process.env.PATH, ...acpBridge.env });
+const viaAgentBridge = await measure(bridgedAgent.call);
+await bridgedAgent.stop();
+await acpBridge.close();
+acp.free();
+
+// For scale: the bridge to the tools alone, and the stdio server.
 const tether = await startTetherBridge(root);
 const bridged = stdioPeer(process.execPath, [BRIDGE], { PATH: process.env.PATH, ...tether.bridge.env });
 const viaBridge = await measure(bridged.call);
 await bridged.stop();
 await tether.close();
-
 const stdio = stdioPeer(process.execPath, [MCP, "--root", root], { PATH: process.env.PATH });
 const viaStdio = await measure(stdio.call);
 await stdio.stop();
+
+/** fs/read_text_file round trips timed by the fake agent, through tether-cli. */
+function fsReads() {
+  const mirror = join(base, "mirror");
+  mkdirSync(mirror, { recursive: true });
+  const argv = [
+    join(REPO, "dist", "tether-cli.js"), "run", "--root", root, "--mirror", mirror, "--prompt", "bench",
+    "--agent-command", process.execPath, "--agent-arg", FAKE_AGENT,
+    "--agent-env", "FAKE_ACP_SCENARIO=read-bench", "--agent-env", `FAKE_ACP_READS=${CALLS}`,
+  ];
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, argv, { env: { PATH: process.env.PATH, HOME: base }, stdio: ["ignore", "pipe", "inherit"] });
+    let stdout = "";
+    child.stdout.setEncoding("utf8").on("data", (c) => (stdout += c));
+    child.on("exit", () => {
+      const chunk = stdout.split("\n").filter(Boolean).map((l) => JSON.parse(l)).find((e) => e.type === "textDelta" && e.text.startsWith("BENCH "));
+      if (!chunk) reject(new Error("the fake agent reported no timings"));
+      else resolve(JSON.parse(chunk.text.slice("BENCH ".length)));
+    });
+  });
+}
+const fsRoundTrips = await fsReads();
 host.dispose();
-rmSync(root, { recursive: true, force: true });
+rmSync(base, { recursive: true, force: true });
 
 const fmt = (ms) => `${ms.toFixed(3)} ms`;
-const base = stats(direct);
+const baseline = stats(inClaude);
 const rows = [
-  ["in-process TetherServer.handle (baseline)", base],
-  ["through dist/tether-mcp-bridge.js + socket", stats(viaBridge)],
-  ["dist/tether-mcp.js over stdio (for scale)", stats(viaStdio)],
+  ["Claude backend, in process (baseline)", baseline],
+  ["ACP agent: bridge + socket + TetherAgent", stats(viaAgentBridge)],
+  ["tools alone (TetherServer.handle)", stats(tools)],
+  ["bridge + socket to the tools alone", stats(viaBridge)],
+  ["dist/tether-mcp.js over stdio", stats(viaStdio)],
 ];
 console.log(`one Read of a 20-line file, ${CALLS} sequential calls after ${WARMUP} warm-up (${process.platform}, Node ${process.versions.node}):`);
 for (const [name, s] of rows) {
-  console.log(`  ${name.padEnd(44)} median ${fmt(s.p50)}  p95 ${fmt(s.p95)}  min ${fmt(s.min)}  ${(s.p50 / base.p50).toFixed(2)}× baseline`);
+  console.log(`  ${name.padEnd(42)} median ${fmt(s.p50)}  p95 ${fmt(s.p95)}  min ${fmt(s.min)}  ${(s.p50 / baseline.p50).toFixed(2)}× baseline`);
 }
-const bridge = stats(viaBridge);
-console.log(`  the bridge adds ${fmt(bridge.p50 - base.p50)} per call at the median (ratio ${(bridge.p50 / base.p50).toFixed(2)}; the issue's budget: ≤ 2 ms)`);
+const added = stats(viaAgentBridge).p50 - baseline.p50;
+console.log(`  an ACP agent's tool call costs ${fmt(added)} more than the Claude backend's at the median (budget ≤ 2 ms)`);
+const reads = stats(fsRoundTrips);
+console.log(
+  `fs/read_text_file of a 2-line file, ${CALLS} round trips timed by the fake agent through tether-cli: ` +
+    `median ${fmt(reads.p50)}  p95 ${fmt(reads.p95)}  min ${fmt(reads.min)}  ${(reads.p50 / baseline.p50).toFixed(2)}× the baseline call`,
+);

@@ -8,3 +8,4 @@ node core.mjs "$@"
 node cli-start.mjs
 node extension.mjs
 node remote.mjs "$@"
+node acp-bridge.mjs

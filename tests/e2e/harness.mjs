@@ -101,6 +101,11 @@ export async function launchVsCode({ files = {}, remoteFiles = {}, settings = {}
       2,
     ),
   );
+  // code-server's window is remote to its extension host: once the window changes a setting, the
+  // host reads machine-scoped settings (tether.agents, tether.environment, …) from the machine's
+  // settings file only, so they go there too.
+  fs.mkdirSync(path.join(dirs["user-data"], "Machine"), { recursive: true });
+  fs.writeFileSync(path.join(dirs["user-data"], "Machine/settings.json"), JSON.stringify(settings, null, 2));
   // Everything code-server, the extension host, the CLI and chromium write lands in the run dir.
   const env = { ...process.env, HOME: dirs.home, XDG_CONFIG_HOME: dirs.xdg, XDG_DATA_HOME: path.join(dirs.xdg, "data") };
   delete env.CLAUDECODE;

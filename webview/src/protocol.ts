@@ -13,7 +13,7 @@
  *  - {@link WebviewToExtension}: the webview posts these through `acquireVsCodeApi().postMessage`.
  */
 
-import type { UiEvent, UserDecision } from "@tether/core";
+import type { AgentOption, AuthMethodInfo, CommandInfo, UiEvent, UserDecision } from "@tether/core";
 
 // ---------------------------------------------------------------------------------------------
 // Header state
@@ -34,12 +34,40 @@ export interface ModeInfo {
   description: string;
 }
 
+/** An agent the picker offers (the agent registry's entries). */
+export interface AgentInfo {
+  id: string;
+  label: string;
+}
+
+/** How much of the model's context the session uses. */
+export interface ContextInfo {
+  used: number;
+  size: number;
+  cost?: number;
+  currency?: string;
+}
+
 export interface UiState {
   sessionId?: string;
   mode: string;
   model: string;
   models: ModelInfo[];
   modes: ModeInfo[];
+  /** The agent new sessions start with, and the agents to pick from. */
+  agent?: string;
+  agents?: AgentInfo[];
+  /** What the chat calls the agent ("Claude", "Gemini CLI"). */
+  agentLabel?: string;
+  /** The agent's own options (its model, reasoning effort, its modes, …), as pickers. */
+  agentOptions?: AgentOption[];
+  /** The agent's slash commands, for the composer. */
+  commands?: CommandInfo[];
+  /** The ways the agent offers to log in. */
+  authMethods?: AuthMethodInfo[];
+  context?: ContextInfo;
+  /** The session's title, when the agent gives one. */
+  title?: string;
   where: Where;
   /** Shown next to the badge, e.g. "ssh: gpu-box:/data/proj". */
   workspaceLabel: string;
@@ -132,6 +160,12 @@ export type WebviewToExtension =
   | { type: "requestHistory" }
   | { type: "setMode"; mode: string }
   | { type: "setModel"; model: string }
+  /** Start new sessions with this agent (the current one ends). */
+  | { type: "setAgent"; agent: string }
+  /** One of the agent's own options (`agentOptions`). */
+  | { type: "setAgentOption"; id: string; value: string }
+  /** Log in with one of the agent's methods. */
+  | { type: "authenticate"; methodId: string }
   /** The answer to the permission request `requestId` (the `id` of its permissionRequest event). */
   | { type: "permission"; requestId: string; decision: UserDecision; reason?: string }
   /** `line` is 1-based. */

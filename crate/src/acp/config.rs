@@ -1,288 +1,84 @@
-//! Session config options: the agent's pickers (model, reasoning effort, mode, fast mode, …), each
-//! a select or a boolean. The client sets one with `session/set_config_option` and gets the whole
-//! list back; the agent reports changes with `config_option_update`. The model is the option with
-//! category `model` (`session/set_model` left the protocol).
+//! The ACP backend's own part of the session config: which agent it is (its name, the arguments
+//! it was given, the force-local profile that closes it), how Tether's tools reach it (the MCP
+//! bridge the driver runs), where launch files go, and the user's overrides.
 
-use super::lenient::{self, open_enum, Meta};
-use super::Request;
-use serde::de::Error as _;
-use serde::ser::SerializeMap;
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use serde_json::Value;
+use crate::config::json::{string_map, JsonObject};
+use std::collections::BTreeMap;
 
-pub type SessionConfigId = String;
+/// The keys of [`AcpConfig`] in the JSON the driver passes.
+pub const ACP_KEYS: [&str; 7] = [
+    "agentName",
+    "agentArgs",
+    "profile",
+    "bridge",
+    "stateDir",
+    "allowLocalTools",
+    "replay",
+];
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct SessionConfigOption {
-    pub id: SessionConfigId,
-    pub name: String,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
-    pub description: Option<String>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
-    pub category: Option<ConfigOptionCategory>,
-    #[serde(flatten)]
-    pub value: ConfigOptionValue,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
-    pub meta: Option<Meta>,
+#[derive(Clone, Debug, Default)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename_all = "camelCase", optional_fields))]
+pub struct AcpConfig {
+    /// What people call the agent ("Gemini CLI"), for messages.
+    pub agent_name: Option<String>,
+    /// The arguments the user gave the agent's command (its `tether.agents` entry).
+    pub agent_args: Option<Vec<String>>,
+    /// The known agent whose force-local switches apply (`claude-agent-acp`, `gemini`, `codex`);
+    /// none for any other agent.
+    pub profile: Option<String>,
+    /// How the agent starts Tether's MCP server: the bridge process and its environment.
+    pub bridge: Option<BridgeCommand>,
+    /// A laptop folder of Tether's own for files the agent's launch names (settings).
+    pub state_dir: Option<String>,
+    /// Run an agent that cannot be closed on a remote workspace anyway (its tools that would act
+    /// on the laptop are refused one by one).
+    #[cfg_attr(test, ts(as = "Option<bool>"))]
+    pub allow_local_tools: bool,
+    /// When resuming: show the conversation the agent replays (a session picked from history).
+    #[cfg_attr(test, ts(as = "Option<bool>"))]
+    pub replay: bool,
 }
 
-/// The option's kind (`type`) with its current value. An option of another kind is dropped
-/// from the list it came in.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum ConfigOptionValue {
-    Select {
-        #[serde(rename = "currentValue")]
-        current_value: String,
-        options: SelectOptions,
-    },
-    Boolean {
-        #[serde(rename = "currentValue")]
-        current_value: bool,
-    },
+/// A stdio MCP server for the agent to start.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct BridgeCommand {
+    pub command: String,
+    pub args: Vec<String>,
+    pub env: BTreeMap<String, String>,
 }
 
-open_enum! {
-    /// What an option is about, so a client can place it (the model picker, the mode picker, …).
-    pub enum ConfigOptionCategory {
-        Mode = "mode",
-        Model = "model",
-        ModelConfig = "model_config",
-        ThoughtLevel = "thought_level",
-    }
-}
-
-/// A select's choices, flat or in named groups.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(untagged)]
-pub enum SelectOptions {
-    Ungrouped(Vec<SelectOption>),
-    Grouped(Vec<SelectGroup>),
-}
-
-impl SelectOptions {
-    /// Every choice, groups flattened.
-    pub fn all(&self) -> Vec<&SelectOption> {
-        match self {
-            SelectOptions::Ungrouped(options) => options.iter().collect(),
-            SelectOptions::Grouped(groups) => groups.iter().flat_map(|g| g.options.iter()).collect(),
-        }
-    }
-}
-
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct SelectOption {
-    pub value: String,
-    pub name: String,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
-    pub description: Option<String>,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
-    pub meta: Option<Meta>,
-}
-
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct SelectGroup {
-    pub group: String,
-    pub name: String,
-    #[serde(default, deserialize_with = "lenient::list")]
-    pub options: Vec<SelectOption>,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
-    pub meta: Option<Meta>,
-}
-
-/// `session/set_config_option`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct SetSessionConfigOptionRequest {
-    pub session_id: String,
-    pub config_id: SessionConfigId,
-    #[serde(flatten)]
-    pub value: ConfigValue,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
-    pub meta: Option<Meta>,
-}
-
-/// The value chosen: a select's value id, or a boolean (written with `"type": "boolean"`).
-#[derive(Clone, Debug, PartialEq)]
-pub enum ConfigValue {
-    Id(String),
-    Boolean(bool),
-}
-
-impl Serialize for ConfigValue {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self {
-            ConfigValue::Id(id) => {
-                let mut map = serializer.serialize_map(Some(1))?;
-                map.serialize_entry("value", id)?;
-                map.end()
+impl AcpConfig {
+    /// The ACP keys of the config.
+    pub fn from_object(config: &JsonObject) -> Result<AcpConfig, String> {
+        let flag = |key: &str| match config.get(key) {
+            None => Ok(false),
+            Some(serde_json::Value::Bool(on)) => Ok(*on),
+            Some(_) => Err(format!("`{key}` must be true or false")),
+        };
+        let bridge = match config.get("bridge") {
+            None => None,
+            Some(value) => {
+                let bridge = JsonObject::new(value, "bridge", &["command", "args", "env"])?;
+                Some(BridgeCommand {
+                    command: bridge.string("command")?,
+                    args: bridge.opt_strings("args")?.unwrap_or_default(),
+                    env: bridge
+                        .get("env")
+                        .map(|env| string_map(env, "bridge.env"))
+                        .transpose()?
+                        .unwrap_or_default(),
+                })
             }
-            ConfigValue::Boolean(on) => {
-                let mut map = serializer.serialize_map(Some(2))?;
-                map.serialize_entry("type", "boolean")?;
-                map.serialize_entry("value", on)?;
-                map.end()
-            }
-        }
-    }
-}
-
-impl<'de> Deserialize<'de> for ConfigValue {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        match Value::deserialize(d)?.get("value") {
-            Some(Value::String(id)) => Ok(ConfigValue::Id(id.clone())),
-            Some(Value::Bool(on)) => Ok(ConfigValue::Boolean(*on)),
-            _ => Err(D::Error::custom("value: expected a value id or a boolean")),
-        }
-    }
-}
-
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct SetSessionConfigOptionResponse {
-    /// Every option, as they stand after the change (one may change others).
-    #[serde(default, deserialize_with = "lenient::list")]
-    pub config_options: Vec<SessionConfigOption>,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
-    pub meta: Option<Meta>,
-}
-
-impl Request for SetSessionConfigOptionRequest {
-    const METHOD: &'static str = "session/set_config_option";
-    type Response = SetSessionConfigOptionResponse;
-}
-
-/// `sessionUpdate: "config_option_update"`: the whole list again.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ConfigOptionUpdate {
-    #[serde(default, deserialize_with = "lenient::list")]
-    pub config_options: Vec<SessionConfigOption>,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
-    pub meta: Option<Meta>,
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    /// claude-agent-acp 0.101.0's options after `session/new` (reference/acp-claude-agent-offline.md §6).
-    fn claude_options() -> Value {
-        json!([
-            {"id": "mode", "name": "Mode", "category": "mode", "type": "select", "currentValue": "default",
-             "options": [{"value": "default", "name": "Manual"}, {"value": "plan", "name": "Plan"}]},
-            {"id": "model", "name": "Model", "category": "model", "type": "select", "currentValue": "default",
-             "options": [{"value": "default", "name": "Default"}, {"value": "opus", "name": "Opus"}]},
-            {"id": "fast", "name": "Fast", "category": "model_config", "type": "boolean", "currentValue": false},
-            {"id": "future", "name": "Slider", "type": "range", "currentValue": 3},
-        ])
-    }
-
-    #[test]
-    fn options_read_by_kind_and_unknown_kinds_are_dropped() {
-        let update: ConfigOptionUpdate = serde_json::from_value(json!({"configOptions": claude_options()})).unwrap();
-        assert_eq!(update.config_options.len(), 3);
-        let model = &update.config_options[1];
-        assert_eq!(model.category, Some(ConfigOptionCategory::Model));
-        let ConfigOptionValue::Select { current_value, options } = &model.value else {
-            panic!()
         };
-        assert_eq!(current_value, "default");
-        assert_eq!(
-            options.all().iter().map(|o| o.value.as_str()).collect::<Vec<_>>(),
-            ["default", "opus"]
-        );
-        assert_eq!(
-            update.config_options[2].value,
-            ConfigOptionValue::Boolean { current_value: false }
-        );
-        let written = serde_json::to_value(&update.config_options[0]).unwrap();
-        assert_eq!(written, claude_options()[0]);
-    }
-
-    #[test]
-    fn grouped_choices_read_as_groups() {
-        let option: SessionConfigOption = serde_json::from_value(json!({
-            "id": "model", "name": "Model", "type": "select", "currentValue": "b",
-            "options": [{"group": "g1", "name": "Fast", "options": [{"value": "a", "name": "A"}]},
-                        {"group": "g2", "name": "Smart", "options": [{"value": "b", "name": "B"}]}]
-        }))
-        .unwrap();
-        let ConfigOptionValue::Select { options, .. } = option.value else {
-            panic!()
-        };
-        assert!(matches!(options, SelectOptions::Grouped(ref g) if g.len() == 2));
-        assert_eq!(options.all().len(), 2);
-    }
-
-    #[test]
-    fn set_config_option_writes_a_value_id_or_a_typed_boolean() {
-        let pick = SetSessionConfigOptionRequest {
-            session_id: "s1".into(),
-            config_id: "model".into(),
-            value: ConfigValue::Id("opus".into()),
-            meta: None,
-        };
-        assert_eq!(
-            serde_json::to_value(&pick).unwrap(),
-            json!({"sessionId": "s1", "configId": "model", "value": "opus"})
-        );
-        let toggle = SetSessionConfigOptionRequest {
-            value: ConfigValue::Boolean(true),
-            config_id: "fast".into(),
-            ..pick
-        };
-        let written = serde_json::to_value(&toggle).unwrap();
-        assert_eq!(
-            written,
-            json!({"sessionId": "s1", "configId": "fast", "type": "boolean", "value": true})
-        );
-        assert_eq!(
-            serde_json::from_value::<SetSessionConfigOptionRequest>(written).unwrap(),
-            toggle
-        );
+        Ok(AcpConfig {
+            agent_name: config.opt_string("agentName")?,
+            agent_args: config.opt_strings("agentArgs")?,
+            profile: config.opt_string("profile")?,
+            bridge,
+            state_dir: config.opt_string("stateDir")?,
+            allow_local_tools: flag("allowLocalTools")?,
+            replay: flag("replay")?,
+        })
     }
 }

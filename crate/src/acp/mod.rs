@@ -1,57 +1,40 @@
-//! The Agent Client Protocol (ACP), schema version 1, as data types for the client side: what
-//! Tether sends an ACP agent and what it reads back. Types only — no transport, no behaviour; the
-//! JSON-RPC envelope is the core's JSON-RPC peer's, and the session state machine the ACP
-//! backend's.
-//!
-//! Split by concept, each module holding both directions of its methods:
-//! - client → agent: [`initialize`], [`auth`] (`authenticate`, `logout`), [`session`] (`new`,
-//!   `load`, `resume`, `list`, `close`, `delete`, unstable `fork`, legacy `set_model`), [`modes`]
-//!   (`set_mode`),
-//!   [`config`] (`set_config_option`), [`prompt`] (`prompt`, the `cancel` notification);
-//! - agent → client: [`permission`] (`session/request_permission`), [`fs`], [`terminal`],
-//!   [`elicitation`], [`mcp_over_acp`] (unstable); the `session/update` notification in
-//!   [`update`]; read by method in [`dispatch`];
-//! - shared pieces: [`content`] blocks, [`tool_call`]s, [`plan`]s, [`capabilities`],
-//!   [`mcp_server`]s, and [`protocol`] (request ids, `$/cancel_request`, error codes).
-//!
-//! Reading is lenient ([`lenient`]): unknown fields are ignored, a field of the wrong shape takes
-//! its default, lists drop unreadable items, capabilities count when present, and unknown enum
-//! values, content blocks and `session/update` kinds are kept as `Unknown`. Writing is exact:
-//! camelCase names, absent options left out, and `Unknown` values written back as they came.
+//! The Agent Client Protocol (ACP) behind the backend seam: any ACP agent (claude-agent-acp,
+//! gemini-cli, codex-acp, …) as [`AcpBackend`]. Its wire types are in [`protocol`]; the session
+//! state machine in `backend`, the agent's requests in `requests`, its updates as UI events in
+//! `updates`, terminals Tether runs for it in `terminals`, its options in `session_state`, the
+//! prompt and what the model is told in `prompt`, and the agents Tether knows with the switches
+//! that close them in [`profile`].
 
-pub mod auth;
-pub mod capabilities;
-pub mod config;
-pub mod content;
-pub mod dispatch;
-pub mod elicitation;
-pub mod fs;
-pub mod initialize;
-pub mod lenient;
-pub mod mcp_over_acp;
-pub mod mcp_server;
-pub mod modes;
-pub mod permission;
-pub mod plan;
-pub mod prompt;
+mod backend;
+mod calls;
+mod commands;
+mod config;
+pub mod profile;
+mod prompt;
 pub mod protocol;
-pub mod session;
-pub mod terminal;
-pub mod tool_call;
-pub mod update;
+mod questions;
+mod requests;
+mod session;
+mod session_state;
+mod state;
+mod terminals;
+mod updates;
 
-pub type ProtocolVersion = u16;
+pub use config::{AcpConfig, BridgeCommand, ACP_KEYS};
+pub use state::AcpBackend;
 
-/// The stable protocol version this client speaks.
-pub const PROTOCOL_VERSION: ProtocolVersion = 1;
+use crate::backend::AgentProgram;
 
-/// A request type: its method name and the type of its result.
-pub trait Request {
-    const METHOD: &'static str;
-    type Response;
-}
+/// An ACP agent as the driver starts it: the command always comes from the agent's entry
+/// (`tether.agents`, `--agent`, `--agent-command`).
+pub const PROGRAM: AgentProgram = AgentProgram {
+    display_name: "ACP agent",
+    command: "",
+    path_variable: "TETHER_ACP_AGENT_PATH",
+    install_dirs: &[],
+    install_hint: "see the agent's own documentation; Tether knows claude-agent-acp, gemini and codex by name",
+};
 
-/// A notification type: its method name.
-pub trait Notification {
-    const METHOD: &'static str;
-}
+/// Environment the agent does not inherit from the host: it would change how a Node agent runs,
+/// or tell Claude Code it runs inside another Claude Code.
+const REMOVED_ENV: &[&str] = &["CLAUDECODE", "NODE_OPTIONS", "DEBUG", "ELECTRON_RUN_AS_NODE"];

@@ -4,13 +4,17 @@
 //! gate, the settings — is [`crate::agent::Agent`]'s, the same for every backend.
 //!
 //! What a backend puts out is an [`Output`] (a message to send to the agent, or a UI event) or,
-//! from the agent's own messages, an [`Action`]: one of those, a tool to run, or a permission
-//! question for the gate. Operations an agent cannot do answer [`Unsupported`] by default, as an
-//! ACP agent answers a method it lacks with "method not found".
+//! from the agent's own messages, an [`Action`]: one of those, a tool to run, a permission
+//! question for the gate, work on the workspace for the agent's own requests, or an MCP message
+//! for Tether's server. Work a backend can only ask for once the agent answered something (a
+//! permission granted, a file read) waits in [`Backend::follow_ups`]. Operations an agent cannot
+//! do answer [`Unsupported`] by default, as an ACP agent answers a method it lacks with "method
+//! not found".
 
 use crate::config::common::CommonConfig;
 use crate::config::json::JsonObject;
 use crate::events::{PermissionOption, PermissionRequest, UiEvent};
+use crate::host::{BackgroundStatus, HostErrorKind};
 use crate::mcp::Manifest;
 use crate::permissions::{AlwaysAllow, PermissionMode, ToolRequest};
 use crate::tools::ToolOutput;
@@ -38,6 +42,58 @@ pub enum Action {
     RunTool(ToolRun),
     /// Let the gate decide (or ask the user), then answer with [`Backend::answer_permission`].
     AskPermission(PermissionAsk),
+    /// Work on the workspace the agent asked for itself (ACP's `fs/*` and `terminal/*`), then
+    /// answer with [`Backend::workspace_result`].
+    Workspace(WorkspaceRequest),
+    /// An MCP message for Tether's server that came over the agent's own connection (MCP over
+    /// ACP): served behind the gate, its reply (None for a notification) handed back with
+    /// [`Backend::mcp_reply`].
+    ServeMcp {
+        call: String,
+        message: Value,
+    },
+}
+
+/// One piece of work on the workspace, for the agent's own requests. Paths are workspace paths
+/// (already mapped and checked by the backend).
+#[derive(Clone, Debug, PartialEq)]
+pub struct WorkspaceRequest {
+    /// The backend's handle for the answer.
+    pub call: String,
+    pub op: WorkspaceOp,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum WorkspaceOp {
+    /// A text file's content as the user sees it: an editor's unsaved text first, else the file.
+    ReadText {
+        path: String,
+    },
+    /// Start a command in the workspace's shell (`cwd` a workspace path).
+    Spawn {
+        command: String,
+        cwd: String,
+        env: Vec<(String, String)>,
+    },
+    /// The output a command started with [`WorkspaceOp::Spawn`] wrote since the last read; with
+    /// `wait_ms`, wait up to that long for some (or for its end) first.
+    ReadOutput {
+        id: String,
+        wait_ms: u64,
+    },
+    Kill {
+        id: String,
+    },
+}
+
+/// The answer to a [`WorkspaceRequest`].
+#[derive(Clone, Debug, PartialEq)]
+pub enum WorkspaceAnswer {
+    Text(String),
+    Spawned(String),
+    Output(BackgroundStatus),
+    Killed,
+    Failed { kind: HostErrorKind, message: String },
 }
 
 /// A call of one of Tether's tools the agent makes.
@@ -181,8 +237,30 @@ pub trait Backend {
     /// The first messages, sent as soon as the program runs; `tools` describes Tether's tools.
     fn start(&mut self, tools: &Manifest) -> Vec<Output>;
 
+    /// Files to write before the program starts (absolute path → content): settings the agent
+    /// reads from a file its launch environment names.
+    fn launch_files(&self) -> Vec<(String, String)> {
+        Vec::new()
+    }
+
     /// Problems in the backend's own configuration, told once the session has started.
     fn notices(&self) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// Work queued while the backend handled a command or an answer (a permission granted, a
+    /// workspace answer), to run now. The agent asks after every call into the backend.
+    fn follow_ups(&mut self) -> Vec<Action> {
+        Vec::new()
+    }
+
+    /// The answer to a [`WorkspaceRequest`].
+    fn workspace_result(&mut self, _call: &str, _answer: WorkspaceAnswer) -> Vec<Output> {
+        Vec::new()
+    }
+
+    /// The reply of Tether's MCP server to an [`Action::ServeMcp`] message.
+    fn mcp_reply(&mut self, _call: &str, _reply: Option<Value>) -> Vec<Output> {
         Vec::new()
     }
 
@@ -257,8 +335,20 @@ impl<B: Backend + ?Sized> Backend for Box<B> {
     fn start(&mut self, tools: &Manifest) -> Vec<Output> {
         (**self).start(tools)
     }
+    fn launch_files(&self) -> Vec<(String, String)> {
+        (**self).launch_files()
+    }
     fn notices(&self) -> Vec<String> {
         (**self).notices()
+    }
+    fn follow_ups(&mut self) -> Vec<Action> {
+        (**self).follow_ups()
+    }
+    fn workspace_result(&mut self, call: &str, answer: WorkspaceAnswer) -> Vec<Output> {
+        (**self).workspace_result(call, answer)
+    }
+    fn mcp_reply(&mut self, call: &str, reply: Option<Value>) -> Vec<Output> {
+        (**self).mcp_reply(call, reply)
     }
     fn authenticate(&mut self, method: &str) -> Supported<Vec<Output>> {
         (**self).authenticate(method)

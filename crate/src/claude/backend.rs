@@ -18,7 +18,8 @@ use super::session::{self, PermissionAnswer, Session, SessionConfig};
 use crate::backend::{
     Action, AskPolicy, Backend, ImageInput, Launch, Output, PermissionAsk, SessionContext, Supported, ToolRun, Verdict,
 };
-use crate::events::{PermissionOption, PermissionOptionKind, PermissionRequest, UiEvent};
+use crate::events::{PermissionOptionKind, PermissionRequest, UiEvent};
+use crate::gate::standard_options;
 use crate::mcp::{self, Dispatch, Manifest, Step};
 use crate::permissions::{AlwaysAllow, PermissionMode, ToolRequest};
 use crate::rpc::Id;
@@ -198,7 +199,7 @@ impl ClaudeBackend {
             AskPolicy::Engine
         };
         let access = ToolRequest::for_tool(&request.raw_tool_name, &request.input);
-        request.options = options(!request.suppress_always_allow);
+        request.options = standard_options(!request.suppress_always_allow);
         self.asks.insert(request.id.clone(), request.tool_name.clone());
         PermissionAsk {
             request,
@@ -329,22 +330,6 @@ impl Backend for ClaudeBackend {
         let outputs = self.session.interrupt();
         self.outputs(outputs)
     }
-}
-
-/// The answers Claude Code takes: allow, allow always (unless the CLI asks not to offer it),
-/// reject; named as the chat shows them.
-fn options(with_always: bool) -> Vec<PermissionOption> {
-    let option = |id: &str, name: &str, kind| PermissionOption {
-        option_id: id.to_string(),
-        name: name.to_string(),
-        kind,
-    };
-    let mut options = vec![option("allow", "Allow", PermissionOptionKind::AllowOnce)];
-    if with_always {
-        options.push(option("always", "Always allow", PermissionOptionKind::AllowAlways));
-    }
-    options.push(option("deny", "Reject", PermissionOptionKind::RejectOnce));
-    options
 }
 
 fn allow() -> PermissionAnswer {

@@ -8,6 +8,7 @@ pub mod json;
 
 pub use common::{parse_mode, CommonConfig, RemoteConfig};
 
+use crate::acp::{AcpBackend, AcpConfig, ACP_KEYS};
 use crate::backend::{AgentProgram, Backend, SessionContext};
 use crate::claude::{ClaudeBackend, ClaudeConfig, CLAUDE_KEYS};
 use json::JsonObject;
@@ -19,6 +20,8 @@ use serde_json::Value;
 pub enum BackendConfig {
     /// Claude Code (its CLI over stream-json).
     Claude(ClaudeConfig),
+    /// Any ACP agent (JSON-RPC over its stdio).
+    Acp(AcpConfig),
 }
 
 /// Everything that makes an agent (JS: `AgentConfig`).
@@ -32,7 +35,7 @@ pub struct AgentConfig {
 }
 
 /// The backends by the name the config gives them, with the program the driver starts.
-pub const BACKENDS: [(&str, AgentProgram); 1] = [("claude", crate::claude::PROGRAM)];
+pub const BACKENDS: [(&str, AgentProgram); 2] = [("claude", crate::claude::PROGRAM), ("acp", crate::acp::PROGRAM)];
 
 /// The backends' names, for messages.
 fn backend_names() -> String {
@@ -55,6 +58,13 @@ impl AgentConfig {
                     backend: BackendConfig::Claude(ClaudeConfig::from_object(&config)?),
                 })
             }
+            "acp" => {
+                let config = JsonObject::new(value, "the config", &known_keys(&ACP_KEYS))?;
+                Ok(AgentConfig {
+                    common: CommonConfig::from_object(&config)?,
+                    backend: BackendConfig::Acp(AcpConfig::from_object(&config)?),
+                })
+            }
             other => Err(format!("unknown backend {other:?}; use one of {}", backend_names())),
         }
     }
@@ -73,6 +83,7 @@ impl BackendConfig {
     pub fn create(self, context: &SessionContext) -> Result<Box<dyn Backend>, String> {
         match self {
             BackendConfig::Claude(config) => Ok(Box::new(ClaudeBackend::new(context, config))),
+            BackendConfig::Acp(config) => Ok(Box::new(AcpBackend::new(context, config)?)),
         }
     }
 }

@@ -19,6 +19,23 @@ use crate::tools::{ToolError, ToolOutput, Toolset};
 use std::cell::RefCell;
 use std::collections::HashMap;
 
+/// The answers Tether offers for its own questions (its tools called over MCP, the agent's file
+/// and terminal requests) and Claude Code's: allow, always allow (unless the asker rules it out),
+/// reject; named as the chat shows them.
+pub fn standard_options(with_always: bool) -> Vec<PermissionOption> {
+    let option = |id: &str, name: &str, kind| PermissionOption {
+        option_id: id.to_string(),
+        name: name.to_string(),
+        kind,
+    };
+    let mut options = vec![option("allow", "Allow", PermissionOptionKind::AllowOnce)];
+    if with_always {
+        options.push(option("always", "Always allow", PermissionOptionKind::AllowAlways));
+    }
+    options.push(option("deny", "Reject", PermissionOptionKind::RejectOnce));
+    options
+}
+
 /// What the gate made of a permission question.
 #[derive(Debug)]
 pub enum Judgement {

@@ -2,7 +2,7 @@
 //! tool's result is known here, and a `tools/call` comes out as a [`ToolCall`] for the caller to
 //! run and answer with [`super::tool_call_response`].
 
-use super::Manifest;
+use super::{Manifest, SUPPORTED_VERSIONS};
 use crate::rpc::{self, Id, Malformed, Message, RpcError, INVALID_PARAMS};
 use crate::tools;
 use serde_json::{json, Map, Value};
@@ -52,7 +52,7 @@ impl Dispatch {
             Err(Malformed { reply }) => return Step::Reply(reply),
         };
         let result = match method.as_str() {
-            "initialize" => Ok(self.manifest.initialize_result.clone()),
+            "initialize" => Ok(self.initialize(&params)),
             "ping" => Ok(json!({})),
             "tools/list" => Ok(self.manifest.tools_list_result.clone()),
             "tools/call" => match tool_call(id.clone(), params) {
@@ -64,6 +64,19 @@ impl Dispatch {
             other => Err(RpcError::method_not_found(other)),
         };
         Step::Reply(Some(rpc::reply(&id, result)))
+    }
+}
+
+impl Dispatch {
+    /// The `initialize` result in the version the client asked for when the server speaks it,
+    /// else in the server's own.
+    fn initialize(&self, params: &Value) -> Value {
+        let mut result = self.manifest.initialize_result.clone();
+        let asked = params.get("protocolVersion").and_then(Value::as_str);
+        if let Some(version) = asked.filter(|v| SUPPORTED_VERSIONS.contains(v)) {
+            result["protocolVersion"] = Value::from(version);
+        }
+        result
     }
 }
 
@@ -92,4 +105,35 @@ fn tool_call(id: Id, params: Value) -> Result<ToolCall, RpcError> {
         arguments,
         meta: params.remove("_meta"),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mcp::PROTOCOL_VERSION;
+
+    fn initialize(version: Value) -> Value {
+        let dispatch = Dispatch::new(Manifest::of_workspace("/w"));
+        let message = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+            "params": {"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "c", "version": "1"}}});
+        match dispatch.receive(message) {
+            Step::Reply(Some(reply)) => reply["result"]["protocolVersion"].clone(),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn initialize_answers_the_version_the_client_asked_for_when_it_is_supported() {
+        // gemini-cli's MCP client asks for 2025-06-18 and refuses a server that answers newer.
+        assert_eq!(initialize(json!("2025-06-18")), "2025-06-18");
+        assert_eq!(initialize(json!("2024-11-05")), "2024-11-05");
+        assert_eq!(initialize(json!(PROTOCOL_VERSION)), PROTOCOL_VERSION);
+    }
+
+    #[test]
+    fn initialize_answers_its_own_version_to_one_it_does_not_know() {
+        assert_eq!(initialize(json!("2099-01-01")), PROTOCOL_VERSION);
+        assert_eq!(initialize(json!(3)), PROTOCOL_VERSION);
+        assert_eq!(initialize(Value::Null), PROTOCOL_VERSION);
+    }
 }

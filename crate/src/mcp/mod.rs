@@ -16,7 +16,13 @@ use crate::rpc::{self, Id};
 use crate::tools::{self, ToolOutput};
 use serde_json::{json, Value};
 
+/// The newest MCP version Tether's server speaks, answered to a client that asks for one it does
+/// not know.
 pub const PROTOCOL_VERSION: &str = "2025-11-25";
+/// Every version the server answers as asked: they differ in nothing Tether's tools use. A
+/// client that asks for one gets it back (the spec's negotiation); gemini-cli's MCP client, which
+/// knows versions up to 2025-06-18, drops a server that answers a newer one.
+pub const SUPPORTED_VERSIONS: [&str; 4] = ["2024-11-05", "2025-03-26", "2025-06-18", PROTOCOL_VERSION];
 pub const SERVER_NAME: &str = "tether";
 /// How an agent sees Tether's tools: `mcp__tether__Read`, … (MCP clients prefix a server's tools
 /// with `mcp__<server>__`).

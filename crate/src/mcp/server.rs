@@ -32,6 +32,12 @@ impl<H: Host> McpServer<H> {
         self.dispatch().manifest()
     }
 
+    /// What one message needs, without running anything (for a caller that puts the gate before
+    /// the tools).
+    pub fn receive(&self, message: Value) -> Step {
+        self.dispatch().receive(message)
+    }
+
     /// Handle one serialized message. Returns the serialized response, or None for notifications
     /// and responses (which need none).
     pub async fn handle(&self, message: &str) -> Option<String> {

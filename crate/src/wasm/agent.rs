@@ -4,7 +4,7 @@
 use super::host::{JsHost, WasmHost};
 use super::{json_from_js, spawn, value_to_js};
 use crate::agent::{Agent, AgentOutput};
-use crate::backend::{Backend, ImageInput};
+use crate::backend::{Backend, ImageInput, Supported};
 use crate::config::json::string_map;
 use crate::config::{parse_mode, AgentConfig};
 use crate::gate::UserAnswer;
@@ -27,6 +27,10 @@ fn error(message: String) -> JsError {
     JsError::new(&message)
 }
 
+fn supported(outputs: Supported<Vec<AgentOutput>>) -> Result<JsValue, JsError> {
+    outputs.map(outputs_to_js).map_err(|e| error(e.to_string()))
+}
+
 #[wasm_bindgen]
 pub struct TetherAgent {
     inner: Rc<Agent<WasmHost, Box<dyn Backend>>>,
@@ -45,13 +49,16 @@ impl TetherAgent {
             .and_then(|json| AgentConfig::from_json(&json))
             .map_err(|e| error(format!("Invalid Tether agent config: {e}.")))?;
         let host = WasmHost::new(host).map_err(error)?;
-        let agent = Agent::new(host, common, |context| backend.create(context))
-            .map_err(|e| error(format!("Invalid Tether agent config: {e}")))?;
+        // The backend's own refusals (an agent that cannot work here) read best as they are.
+        let agent = Agent::new(host, common, |context| backend.create(context)).map_err(error)?;
         Ok(TetherAgent { inner: Rc::new(agent) })
     }
 
-    /// The agent program's arguments (without the binary) and its complete environment.
-    #[wasm_bindgen(unchecked_return_type = "{ args: string[]; env: Record<string, string> }")]
+    /// The agent program's arguments (without the binary), its complete environment, and files to
+    /// write before it starts (`[path, content]`).
+    #[wasm_bindgen(
+        unchecked_return_type = "{ args: string[]; env: Record<string, string>; files: [string, string][] }"
+    )]
     pub fn launch(
         &self,
         #[wasm_bindgen(js_name = parentEnv, unchecked_param_type = "Record<string, string>")] parent_env: JsValue,
@@ -61,7 +68,7 @@ impl TetherAgent {
             .map_err(|e| error(format!("launch(parentEnv): expected Record<string, string>: {e}")))?;
         let launch = self.inner.launch(parent_env);
         Ok(value_to_js(
-            &serde_json::json!({"args": launch.args, "env": launch.env}),
+            &serde_json::json!({"args": launch.args, "env": launch.env, "files": self.inner.launch_files()}),
         ))
     }
 
@@ -100,6 +107,40 @@ impl TetherAgent {
                 })?
         };
         Ok(outputs_to_js(self.inner.prompt(text, &images)))
+    }
+
+    /// One MCP message from the agent's MCP client on the bridge connection `connection`: replies
+    /// come out as `{type: "mcpReply", connection, message}`.
+    #[wasm_bindgen(js_name = onMcpMessage, unchecked_return_type = "Promise<AgentOutput[]>")]
+    pub fn on_mcp_message(&self, connection: u32, message: String) -> Promise {
+        let agent = self.inner.clone();
+        spawn(Box::pin(async move {
+            outputs_to_js(agent.on_mcp_message(connection, &message).await)
+        }))
+    }
+
+    /// Log in with one of the agent's methods. Throws when the agent has none.
+    #[wasm_bindgen(unchecked_return_type = "AgentOutput[]")]
+    pub fn authenticate(&self, method: &str) -> Result<JsValue, JsError> {
+        supported(self.inner.authenticate(method))
+    }
+
+    /// Ask for the agent's sessions (a `sessionList` event). Throws when the agent cannot list them.
+    #[wasm_bindgen(js_name = listSessions, unchecked_return_type = "AgentOutput[]")]
+    pub fn list_sessions(&self) -> Result<JsValue, JsError> {
+        supported(self.inner.list_sessions())
+    }
+
+    /// Open the session `id`, its conversation replayed as events.
+    #[wasm_bindgen(js_name = loadSession, unchecked_return_type = "AgentOutput[]")]
+    pub fn load_session(&self, id: &str) -> Result<JsValue, JsError> {
+        supported(self.inner.load_session(id))
+    }
+
+    /// Continue the session `id` without a replay.
+    #[wasm_bindgen(js_name = resumeSession, unchecked_return_type = "AgentOutput[]")]
+    pub fn resume_session(&self, id: &str) -> Result<JsValue, JsError> {
+        supported(self.inner.resume_session(id))
     }
 
     /// One message from the agent. Calls may overlap: each runs as its own task.

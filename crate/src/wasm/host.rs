@@ -48,6 +48,11 @@ extern "C" {
     fn ripgrep(this: &JsHost, args: &Array, cwd: &str, timeout_ms: f64) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(method, catch, js_name = nowMs)]
     fn now_ms(this: &JsHost) -> Result<f64, JsValue>;
+    // Optional: checked with `has` before each call.
+    #[wasm_bindgen(method, catch, js_name = unsavedText)]
+    fn unsaved_text(this: &JsHost, path: &str) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(method, catch, js_name = waitBackground)]
+    fn wait_background(this: &JsHost, id: &str, wait_ms: f64) -> Result<JsValue, JsValue>;
 }
 
 /// Methods a host object must have; checked once up front so a wrong object fails at
@@ -89,6 +94,13 @@ impl WasmHost {
                 missing.join(", ")
             ))
         }
+    }
+}
+
+impl WasmHost {
+    /// Whether the host object has the optional method `name`.
+    fn has(&self, name: &str) -> bool {
+        Reflect::get(&self.0, &JsValue::from_str(name)).is_ok_and(|f| f.is_function())
     }
 }
 
@@ -194,6 +206,13 @@ impl FileSystem for WasmHost {
             .as_string()
             .ok_or_else(|| HostError::other("the host's realPath() returned something other than a string"))
     }
+
+    async fn unsaved_text(&self, path: &str) -> HostResult<Option<String>> {
+        if !self.has("unsavedText") {
+            return Ok(None);
+        }
+        Ok(settle(self.0.unsaved_text(path)).await?.as_string())
+    }
 }
 
 impl Exec for WasmHost {
@@ -213,6 +232,19 @@ impl Exec for WasmHost {
 
     async fn kill_background(&self, id: &str) -> HostResult<bool> {
         from_js(settle(self.0.kill_background(id)).await?, "killBackground")
+    }
+
+    async fn wait_background(&self, id: &str, wait_ms: u64) -> HostResult<BackgroundStatus> {
+        if !self.has("waitBackground") {
+            return Err(HostError::new(
+                HostErrorKind::Unsupported,
+                "the host cannot wait for a background command (no waitBackground)",
+            ));
+        }
+        from_js(
+            settle(self.0.wait_background(id, wait_ms as f64)).await?,
+            "waitBackground",
+        )
     }
 }
 

@@ -34,7 +34,7 @@ fn sent(outputs: &[AgentOutput]) -> Vec<Value> {
         .iter()
         .filter_map(|o| match o {
             AgentOutput::Send { message } => Some(serde_json::from_str(message).unwrap()),
-            AgentOutput::Event { .. } => None,
+            _ => None,
         })
         .collect()
 }
@@ -44,7 +44,7 @@ fn events(outputs: &[AgentOutput]) -> Vec<Value> {
         .iter()
         .filter_map(|o| match o {
             AgentOutput::Event { event } => Some(serde_json::to_value(event).unwrap()),
-            AgentOutput::Send { .. } => None,
+            _ => None,
         })
         .collect()
 }

@@ -1,21 +1,30 @@
 #!/usr/bin/env node
-// dist/tether-cli.js: runs Claude Code through Tether from a terminal or a script, printing the
-// normalized UI events as NDJSON. The same SessionDriver runs the VS Code extension's sessions.
+// dist/tether-cli.js: runs an agent (Claude Code, or any ACP agent) through Tether from a terminal or
+// a script, printing the normalized UI events as NDJSON. The same SessionDriver runs the VS Code
+// extension's sessions.
 
-import { readFileSync, statSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
+import { agentEntries, findAgent, profileFor, resolveCommand, type AcpEntry } from "../agents/registry";
 import { NodeHost } from "../node/nodeHost";
 import { PERMISSION_MODES, type PermissionAnswer, type PermissionMode } from "../session/agent";
-import { SessionDriver, type TurnOutcome } from "../session/driver";
+import { SessionDriver, type AcpAgentLaunch, type TurnOutcome } from "../session/driver";
 import type { PermissionRequestEvent, UiEvent } from "../session/events";
+
+const ACP_AGENT_NAMES = agentEntries()
+  .filter((e) => e.kind === "acp")
+  .map((e) => e.name)
+  .join(", ");
 
 const USAGE = `Usage: tether-cli run --root DIR (--prompt TEXT | --script FILE) [options]
 
-Runs one Claude Code session through Tether: the CLI's file and shell tools work on --root.
-Prints every UI event as one JSON object per line on stdout; messages go to stderr. Exits 0 when
-the turn succeeded, 1 when it failed, 2 on a usage error.
+Runs one agent session through Tether: Claude Code (the default) or an ACP agent (--agent), whose
+file and shell work happens on --root through Tether's tools. Prints every UI event as one JSON
+object per line on stdout; messages go to stderr. Exits 0 when the turn succeeded, 1 when it
+failed, 2 on a usage error.
 
   --root DIR               the workspace (required)
   --prompt TEXT            the user's message
@@ -24,6 +33,7 @@ the turn succeeded, 1 when it failed, 2 on a usage error.
                                  "interrupt", the first permission prompt is left unanswered
                                  and the turn is stopped (it only has to end, not succeed)
                              {"mode": MODE} | {"model": NAME}               switch for the next turns
+                             {"option": ID, "value": VALUE}                 one of the agent's options
   --mode MODE              ${PERMISSION_MODES.join(", ")}
   --model NAME             the model
   --resume ID              continue a session (the sessionId of an earlier run's events)
@@ -33,14 +43,27 @@ the turn succeeded, 1 when it failed, 2 on a usage error.
                            --approve, prompts are asked on the terminal (y/n/a).
   --user-content-file F    approve edits with F's content instead of the model's proposal
   --claude PATH            the claude binary (default: $TETHER_CLAUDE_PATH, PATH, usual places)
-  --mirror DIR             the CLI's local working folder (default: --root)
+  --agent NAME             the agent: claude (Claude Code, the default) or an ACP agent Tether knows
+                           (${ACP_AGENT_NAMES}), found on PATH or in Tether's build cache
+  --agent-command CMD      run this ACP agent command (with --agent NAME, instead of its own; the
+                           known agent's switches still apply)
+  --agent-arg ARG          an argument for --agent-command (repeatable; replaces the agent's own)
+  --agent-env K=V          environment for the agent (repeatable)
+  --agent-option ID=VALUE  set one of the agent's options once the session is open (repeatable),
+                           e.g. mode=default
+  --allow-local-tools      run an agent that cannot be closed on a remote (--mirror) workspace
+  --mirror DIR             the agent's local working folder (default: --root); a folder other than
+                           --root stands for a remote workspace: the agent's own file and shell
+                           tools are switched off and its paths under DIR map onto --root
   --verbose                log the driver's steps to stderr
   -h, --help               show this help
 
-Environment: ANTHROPIC_BASE_URL, ANTHROPIC_API_KEY and the rest reach the CLI as they are.
+Environment: ANTHROPIC_BASE_URL, ANTHROPIC_API_KEY and the rest reach the agent as they are.
 `;
 
-type Step = { prompt: string; interrupt?: "onPermission" } | { mode: PermissionMode } | { model: string };
+
+
+type Step = { prompt: string; interrupt?: "onPermission" } | { mode: PermissionMode } | { model: string } | { option: string; value: string };
 
 interface Approval {
   all: boolean;
@@ -59,6 +82,9 @@ interface Options {
   approval?: Approval;
   userContent?: string;
   claude?: string;
+  /** An ACP agent, resolved. */
+  acp?: AcpAgentLaunch;
+  agentOptions: [string, string][];
   verbose: boolean;
 }
 
@@ -117,7 +143,8 @@ function parseScript(file: string): Step[] {
     }
     if (typeof s["mode"] === "string") return { mode: parseMode(`--script step ${index} mode`, s["mode"]) };
     if (typeof s["model"] === "string") return { model: s["model"] };
-    usageError(`--script step ${index}: expected {"prompt"}, {"mode"} or {"model"}.`);
+    if (typeof s["option"] === "string" && typeof s["value"] === "string") return { option: s["option"], value: s["value"] };
+    usageError(`--script step ${index}: expected {"prompt"}, {"mode"}, {"model"} or {"option", "value"}.`);
   });
 }
 
@@ -135,6 +162,12 @@ function parseCommandLine(): Options {
         approve: { type: "string" },
         "user-content-file": { type: "string" },
         claude: { type: "string" },
+        agent: { type: "string" },
+        "agent-command": { type: "string" },
+        "agent-arg": { type: "string", multiple: true },
+        "agent-env": { type: "string", multiple: true },
+        "agent-option": { type: "string", multiple: true },
+        "allow-local-tools": { type: "boolean", default: false },
         mirror: { type: "string" },
         verbose: { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
@@ -164,8 +197,11 @@ function parseCommandLine(): Options {
   const options: Options = {
     root: directory("--root", values.root),
     steps: values.script !== undefined ? parseScript(values.script) : [{ prompt: values.prompt ?? "" }],
+    agentOptions: (values["agent-option"] ?? []).map((spec) => pair("--agent-option", spec)),
     verbose: values.verbose,
   };
+  const acp = acpAgent(values.agent, values["agent-command"], values["agent-arg"], values["agent-env"], values["allow-local-tools"]);
+  if (acp) options.acp = acp;
   if (values.mirror !== undefined) options.mirror = directory("--mirror", values.mirror);
   if (values.mode !== undefined) options.mode = parseMode("--mode", values.mode);
   if (values.model !== undefined) options.model = values.model;
@@ -174,6 +210,57 @@ function parseCommandLine(): Options {
   if (userContent !== undefined) options.userContent = userContent;
   if (values.claude !== undefined) options.claude = values.claude;
   return options;
+}
+
+function pair(flag: string, spec: string): [string, string] {
+  const at = spec.indexOf("=");
+  if (at <= 0) usageError(`${flag} ${spec}: expected NAME=VALUE.`);
+  return [spec.slice(0, at), spec.slice(at + 1)];
+}
+
+/** The ACP agent the flags name, or undefined for Claude Code. */
+function acpAgent(
+  name: string | undefined,
+  command: string | undefined,
+  args: string[] | undefined,
+  envSpecs: string[] | undefined,
+  allowLocalTools: boolean,
+): AcpAgentLaunch | undefined {
+  if ((name === undefined || name === "claude") && command === undefined) {
+    if (args?.length || envSpecs?.length) usageError("--agent-arg and --agent-env are for an ACP agent (--agent or --agent-command).");
+    return undefined;
+  }
+  const known = name !== undefined ? findAgent(agentEntries(), name) : undefined;
+  if (name !== undefined && command === undefined && known?.kind !== "acp") {
+    const names = agentEntries().map((e) => e.name).join(", ");
+    usageError(`--agent ${name}: no such agent; use one of ${names}, or give --agent-command.`);
+  }
+  // An unnamed agent whose command is a known one's (…/codex-acp) gets that agent's switches.
+  const profile = known?.kind === "acp" ? undefined : profileFor(name ?? "agent", command !== undefined ? { command } : {});
+  const base: AcpEntry =
+    known?.kind === "acp"
+      ? known
+      : { kind: "acp", name: name ?? "agent", displayName: name ?? "ACP agent", command: "", args: [], env: {}, ...(profile ? { profile } : {}), builtIn: false };
+  const entry: AcpEntry = {
+    ...base,
+    ...(command !== undefined ? { command, args: args ?? [] } : { args: [...base.args, ...(args ?? [])] }),
+    env: { ...base.env, ...Object.fromEntries((envSpecs ?? []).map((spec) => pair("--agent-env", spec))) },
+  };
+  let resolved: { command: string; args: string[] };
+  try {
+    resolved = resolveCommand(entry);
+  } catch (error) {
+    usageError((error as Error).message);
+  }
+  return {
+    name: entry.name,
+    displayName: entry.displayName,
+    command: resolved.command,
+    args: resolved.args,
+    env: entry.env,
+    ...(entry.profile ? { profile: entry.profile } : {}),
+    ...(allowLocalTools || entry.allowLocalTools ? { allowLocalTools: true } : {}),
+  };
 }
 
 function describeRequest(request: PermissionRequestEvent): string {
@@ -247,9 +334,16 @@ async function main(): Promise<number> {
     return answer;
   };
 
+  // Tether's own files for the agent's launch (gemini's settings), gone with the run.
+  const stateDir = options.acp ? mkdtempSync(path.join(os.tmpdir(), "tether-cli-")) : undefined;
+  process.on("exit", () => {
+    if (stateDir) rmSync(stateDir, { recursive: true, force: true });
+  });
   driver = new SessionDriver({
     host,
     root: options.root,
+    ...(options.acp ? { acp: options.acp } : {}),
+    ...(stateDir ? { stateDir } : {}),
     ...(options.mirror !== undefined ? { mirror: options.mirror } : {}),
     ...(options.claude !== undefined ? { claudePath: options.claude } : {}),
     ...(options.mode !== undefined ? { mode: options.mode } : {}),
@@ -279,6 +373,16 @@ async function main(): Promise<number> {
     say((error as Error).message);
     return 1;
   }
+  const agentName = options.acp?.displayName ?? "Claude Code";
+  for (const [option, value] of options.agentOptions) {
+    try {
+      driver.setConfigOption(option, value);
+    } catch (error) {
+      say(`--agent-option ${option}: ${(error as Error).message}`);
+      await driver.stop();
+      return 1;
+    }
+  }
 
   let failed: string | undefined;
   for (const step of options.steps) {
@@ -290,11 +394,15 @@ async function main(): Promise<number> {
       driver.setModel(step.model);
       continue;
     }
+    if ("option" in step) {
+      driver.setConfigOption(step.option, step.value);
+      continue;
+    }
     interruptOnPermission = step.interrupt === "onPermission";
     const outcome: TurnOutcome = await driver.prompt(step.prompt);
     interruptOnPermission = false;
     if (!driver.running) {
-      failed = outcome.error?.message ?? "Claude Code exited";
+      failed = outcome.error?.message ?? `${agentName} exited`;
       if (outcome.error?.hint) failed += `\n${outcome.error.hint}`;
       break;
     }

@@ -40,6 +40,20 @@ export function stateFromEvent(event: UiEvent): Partial<UiState> | undefined {
     case "error":
       // The agent's process is gone: the view shows it disconnected until the next start.
       return event.kind === "crash" ? { connected: false, busy: false } : undefined;
+    case "agentOptions": {
+      // The agent's model option drives the model picker; the others get pickers of their own.
+      const model = event.options.find((o) => o.category === "model" && o.kind === "select");
+      const models = model ? model.choices.map((c) => ({ id: c.value, label: c.displayName || c.value })) : undefined;
+      return { agentOptions: event.options, ...(model ? { model: model.value, models: models! } : {}) };
+    }
+    case "commands":
+      return { commands: event.commands };
+    case "authMethods":
+      return { authMethods: event.methods };
+    case "contextUsage":
+      return { context: { used: event.used, size: event.size, ...(event.cost !== null ? { cost: event.cost } : {}), ...(event.currency ? { currency: event.currency } : {}) } };
+    case "sessionInfo":
+      return event.title ? { title: event.title } : undefined;
     default:
       return undefined;
   }

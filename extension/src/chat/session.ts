@@ -5,7 +5,7 @@
 
 import type { PermissionAnswer, PermissionMode, PermissionRequest, UiEvent } from "../generated/core";
 import type { TurnOutcome } from "../session/driver";
-import type { Attachment, ChatEntry } from "../../../webview/src/protocol";
+import type { Attachment, ChatEntry, HistorySession } from "../../../webview/src/protocol";
 import { isPermissionMode } from "../../../webview/src/modes";
 import { ContextSync, type ProjectSetup, type ProjectSource, type RestartableSession } from "./contextSync";
 import type { ChatFeed } from "./feed";
@@ -22,10 +22,18 @@ export interface AgentSession {
   setMode(mode: PermissionMode): void;
   setModel(model: string | null): void;
   stop(): Promise<void>;
+  /** An ACP agent's own options, logging in, and its list of sessions (a `sessionList` event). */
+  setConfigOption?(option: string, value: string | null): void;
+  authenticate?(method: string): void;
+  listSessions?(): void;
 }
 
 /** What starting an agent session takes. */
 export interface AgentStart {
+  /** The agent to start (its name in the agent registry). */
+  agent: string;
+  /** Resuming from history: show the conversation the agent replays. */
+  replay?: boolean;
   source: ProjectSource;
   setup: ProjectSetup;
   mode: PermissionMode;
@@ -44,8 +52,16 @@ export interface ChatSessionDeps {
   startAgent(start: AgentStart): Promise<AgentSession>;
   /** The mode a session starts in when the chat's is not one of Claude Code's. */
   defaultMode(): PermissionMode;
+  /** What people call an agent of the registry ("Claude Code", "Gemini CLI"). */
+  displayName(agent: string): string;
+  /** Where the agent keeps its sessions: Claude Code's transcripts Tether reads, or the agent's own
+   * `session/list`. */
+  historyOf(agent: string): "transcripts" | "agent";
   log(message: string): void;
 }
+
+/** How long an agent may take to list its sessions. */
+const LIST_SESSIONS_TIMEOUT_MS = 15_000;
 
 const REMINDER_INTRO = "The project's instructions changed during this session; they now read as follows and replace the earlier ones.";
 
@@ -59,10 +75,22 @@ export class ChatSession implements RestartableSession {
   private starting: Promise<AgentSession> | undefined;
   /** The conversation the next start resumes. */
   private resumeId: string | undefined;
+  /** The next start shows the conversation the agent replays (a session from history). */
+  private replay = false;
   private lastPrompt: { text: string; attachments: Attachment[] } | undefined;
+  /** Waiting for the agent's `sessionList`. */
+  private listWaiter: ((sessions: HistorySession[]) => void) | undefined;
 
-  constructor(private readonly deps: ChatSessionDeps) {
+  constructor(
+    private readonly deps: ChatSessionDeps,
+    /** The agent sessions start with. */
+    private currentAgent: string,
+  ) {
     this.context = new ContextSync(this, deps.log);
+  }
+
+  get agent(): string {
+    return this.currentAgent;
   }
 
   get running(): boolean {
@@ -84,7 +112,7 @@ export class ChatSession implements RestartableSession {
     try {
       session = await this.ensure();
     } catch (error) {
-      feed.show([startFailure(error)]);
+      feed.show([startFailure(error, this.deps.displayName(this.currentAgent))]);
       feed.setState({ busy: false });
       return;
     }
@@ -118,6 +146,61 @@ export class ChatSession implements RestartableSession {
     this.deps.feed.setState({ model });
   }
 
+  /** New sessions start with `agent`; the chat starts over (an agent's state is its own). */
+  async setAgent(agent: string): Promise<void> {
+    if (agent === this.currentAgent) return;
+    await this.newSession();
+    this.currentAgent = agent;
+    this.deps.feed.setState({
+      agent,
+      agentLabel: this.deps.displayName(agent),
+      agentOptions: [],
+      commands: [],
+      authMethods: [],
+      models: [],
+      model: "",
+      context: undefined,
+      title: undefined,
+    });
+  }
+
+  /** One of the agent's own options. */
+  setAgentOption(id: string, value: string): void {
+    if (this.session?.running) this.session.setConfigOption?.(id, value);
+  }
+
+  /** Log in with one of the agent's methods (the agent starts if it is not running). */
+  async authenticate(methodId: string): Promise<void> {
+    const session = await this.ensure();
+    session.authenticate?.(methodId);
+  }
+
+  /** Past sessions for the history: Claude Code's transcripts, or the agent's own list. */
+  async history(transcripts: () => Promise<HistorySession[]>): Promise<HistorySession[]> {
+    if (this.deps.historyOf(this.currentAgent) === "transcripts") return transcripts();
+    let session: AgentSession;
+    try {
+      session = await this.ensure();
+    } catch (error) {
+      this.deps.log(`history: ${messageOf(error)}`);
+      return [];
+    }
+    if (!session.listSessions) return [];
+    const listed = new Promise<HistorySession[]>((resolve) => {
+      this.listWaiter = resolve;
+      setTimeout(() => resolve([]), LIST_SESSIONS_TIMEOUT_MS);
+    });
+    try {
+      session.listSessions();
+    } catch (error) {
+      // The agent keeps no list (gemini-cli): an empty history.
+      this.deps.log(`history: ${messageOf(error)}`);
+      this.listWaiter = undefined;
+      return [];
+    }
+    return listed;
+  }
+
   /** An empty chat; the next prompt starts a new conversation. */
   async newSession(): Promise<void> {
     await this.endSession();
@@ -127,20 +210,29 @@ export class ChatSession implements RestartableSession {
     this.deps.feed.setState({ sessionId: undefined, busy: false });
   }
 
-  /** A past conversation: its entries replace the chat; the next prompt resumes it. */
+  /** A past conversation: its entries replace the chat; the next prompt resumes it. An agent
+   * that keeps its own sessions replays it into the chat at once. */
   async resume(sessionId: string, entries: ChatEntry[]): Promise<void> {
     await this.endSession();
     this.resumeId = sessionId;
     this.context.forget();
     this.deps.feed.replay(entries);
     this.deps.feed.setState({ sessionId, busy: false });
+    if (this.deps.historyOf(this.currentAgent) === "agent") {
+      this.replay = true;
+      try {
+        await this.ensure();
+      } catch (error) {
+        this.deps.feed.show([startFailure(error, this.deps.displayName(this.currentAgent))]);
+      }
+    }
   }
 
   /** Stop and start again, resuming the same conversation (the project's context changed). */
   async restart(when: string): Promise<void> {
     const id = this.session?.sessionId ?? this.resumeId;
     if (!this.session?.running || !id) return;
-    this.deps.log(`project context changed: restarting Claude Code with --resume ${id} (${when})`);
+    this.deps.log(`project context changed: restarting ${this.deps.displayName(this.currentAgent)} with --resume ${id} (${when})`);
     await this.endSession();
     this.resumeId = id;
     await this.ensure();
@@ -165,7 +257,11 @@ export class ChatSession implements RestartableSession {
     const source = await this.deps.workspace();
     const setup = await this.context.prepare(source, this.resumeId !== undefined);
     const mode = feed.state.mode;
+    const replay = this.replay;
+    this.replay = false;
     const session = await this.deps.startAgent({
+      agent: this.currentAgent,
+      ...(replay ? { replay } : {}),
       source,
       setup,
       mode: isPermissionMode(mode) ? mode : this.deps.defaultMode(),
@@ -188,16 +284,21 @@ export class ChatSession implements RestartableSession {
       if (event.sessionId) this.resumeId = event.sessionId;
     }
     if (event.type === "permissionCancelled") this.deps.broker.withdrawn(event.id);
+    if (event.type === "sessionList") {
+      this.listWaiter?.(event.sessions.map((s) => ({ id: s.id, title: s.title ?? s.id, updatedAt: s.updatedAt ?? 0, messageCount: 0 })));
+      this.listWaiter = undefined;
+      return;
+    }
     this.deps.feed.event(event);
   }
 }
 
-function startFailure(error: unknown): UiEvent {
+function startFailure(error: unknown, agent: string): UiEvent {
   return {
     type: "error",
     kind: "other",
     severity: "error",
-    message: `Could not start Claude Code: ${messageOf(error)}`,
+    message: `Could not start ${agent}: ${messageOf(error)}`,
     hint: null,
     retryable: true,
   };

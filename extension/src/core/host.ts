@@ -88,4 +88,10 @@ export interface TetherHost {
   ripgrep(args: string[], cwd: string, timeoutMs: number): Promise<ExecOutput | null>;
   /** Milliseconds since the Unix epoch; the core has no clock of its own on wasm. */
   nowMs(): number;
+  /** Optional: the text an editor holds for `path` with unsaved changes, or null (an ACP agent's
+   * file reads see what the user sees). */
+  unsavedText?(path: string): Promise<string | null>;
+  /** Optional: readBackground after waiting up to `waitMs` for output or the end (a long poll;
+   * the terminals an ACP agent runs stream through it). */
+  waitBackground?(id: string, waitMs: number): Promise<BackgroundStatus>;
 }

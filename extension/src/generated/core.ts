@@ -45,7 +45,16 @@ retryable?: boolean | null,
 /**
  * The session to resume, when the agent had started one; set by the driver.
  */
-sessionId?: string | null, };
+sessionId?: string | null, }
+  | { "type": "toolContent", id: string, content: Array<ToolContentItem>, }
+  | { "type": "terminalOutput", terminalId: string, output: string, append: boolean, exited: boolean, exitCode: number | null, signal: string | null, }
+  | { "type": "userMessageChunk", text: string, }
+  | { "type": "commands", commands: Array<CommandInfo>, }
+  | { "type": "agentOptions", options: Array<AgentOption>, }
+  | { "type": "sessionInfo", title: string | null, updatedAt: string | null, }
+  | { "type": "contextUsage", used: number, size: number, cost: number | null, currency: string | null, }
+  | { "type": "authMethods", methods: Array<AuthMethodInfo>, required: boolean, message: string | null, }
+  | { "type": "sessionList", sessions: Array<SessionSummary>, };
 
 export type ToolKind = "read" | "edit" | "execute" | "search" | "think" | "fetch" | "switch_mode" | "other";
 
@@ -153,6 +162,40 @@ export type ModelOption = { value: string, displayName: string | null, descripti
 
 export type CommandInfo = { name: string, description: string | null, argumentHint: string | null, };
 
+/**
+ * One piece of what a tool call shows.
+ */
+
+export type ToolContentItem = { "type": "text", text: string, }
+  | { "type": "diff", path: string, oldText: string | null, newText: string, }
+  | { "type": "terminal", terminalId: string, };
+
+/**
+ * One of the agent's own options, as a picker shows it.
+ */
+
+export type AgentOption = { 
+/**
+ * What to set (`setConfigOption(id, value)`).
+ */
+id: string, name: string, description: string | null, 
+/**
+ * `model`, `mode`, `thought_level`, … when the agent says.
+ */
+category: string | null, 
+/**
+ * `select` (one of `choices`) or `boolean` (`"true"` / `"false"`).
+ */
+kind: string, value: string, choices: Array<ModelOption>, };
+
+export type AuthMethodInfo = { id: string, name: string, description: string | null, };
+
+export type SessionSummary = { id: string, title: string | null, 
+/**
+ * ISO 8601, when the agent says.
+ */
+updatedAt: string | null, cwd: string | null, };
+
 export type ErrorKind = "notLoggedIn" | "maxTurns" | "maxBudget" | "interrupted" | "api" | "executionError" | "controlRequestFailed" | "crash" | "other";
 
 export type Severity = "notice" | "error";
@@ -162,7 +205,8 @@ export type Severity = "notice" | "error";
  */
 
 export type AgentOutput = { "type": "send", message: string, }
-  | { "type": "event", event: UiEvent, };
+  | { "type": "event", event: UiEvent, }
+  | { "type": "mcpReply", connection: number, message: string, };
 
 /**
  * Everything that makes an agent (JS: `AgentConfig`).
@@ -196,7 +240,7 @@ resume?: string,
 /**
  * Extra environment for the agent's program (not for the commands the tools run).
  */
-env?: { [key in string]: string }, remote?: RemoteConfig, } & ({ "backend": "claude" } & ClaudeConfig);
+env?: { [key in string]: string }, remote?: RemoteConfig, } & ({ "backend": "claude" } & ClaudeConfig | { "backend": "acp" } & AcpConfig);
 
 export type CommonConfig = { 
 /**
@@ -238,7 +282,7 @@ export type RemoteConfig = { os?: string, shell?: string, gitBranch?: string, };
  * The backend a session runs, with its own part of the config.
  */
 
-export type BackendConfig = { "backend": "claude" } & ClaudeConfig;
+export type BackendConfig = { "backend": "claude" } & ClaudeConfig | { "backend": "acp" } & AcpConfig;
 
 export type ClaudeConfig = { 
 /**
@@ -258,6 +302,44 @@ allowedTools?: Array<string>,
  * Extra entries for `--disallowedTools`.
  */
 disallowedTools?: Array<string>, };
+
+export type AcpConfig = { 
+/**
+ * What people call the agent ("Gemini CLI"), for messages.
+ */
+agentName?: string, 
+/**
+ * The arguments the user gave the agent's command (its `tether.agents` entry).
+ */
+agentArgs?: Array<string>, 
+/**
+ * The known agent whose force-local switches apply (`claude-agent-acp`, `gemini`, `codex`);
+ * none for any other agent.
+ */
+profile?: string, 
+/**
+ * How the agent starts Tether's MCP server: the bridge process and its environment.
+ */
+bridge?: BridgeCommand, 
+/**
+ * A laptop folder of Tether's own for files the agent's launch names (settings).
+ */
+stateDir?: string, 
+/**
+ * Run an agent that cannot be closed on a remote workspace anyway (its tools that would act
+ * on the laptop are refused one by one).
+ */
+allowLocalTools?: boolean, 
+/**
+ * When resuming: show the conversation the agent replays (a session picked from history).
+ */
+replay?: boolean, };
+
+/**
+ * A stdio MCP server for the agent to start.
+ */
+
+export type BridgeCommand = { command: string, args: Array<string>, env: { [key in string]: string }, };
 
 /**
  * One of the project's `.claude/agents/*.md` files.
@@ -325,8 +407,48 @@ export const AGENT_PROGRAMS = {
       "~/.local/bin"
     ],
     "installHint": "npm install -g @anthropic-ai/claude-code"
+  },
+  "acp": {
+    "displayName": "ACP agent",
+    "command": "",
+    "pathVariable": "TETHER_ACP_AGENT_PATH",
+    "installDirs": [],
+    "installHint": "see the agent's own documentation; Tether knows claude-agent-acp, gemini and codex by name"
   }
 } as const;
+
+/** The ACP agents Tether knows by name, and what their force-local profile knows of them. */
+export const ACP_AGENTS = [
+  {
+    "name": "claude-agent-acp",
+    "displayName": "Claude Agent",
+    "command": "claude-agent-acp",
+    "args": [],
+    "package": "@agentclientprotocol/claude-agent-acp",
+    "closable": true,
+    "loadInALaterMinute": false
+  },
+  {
+    "name": "gemini",
+    "displayName": "Gemini CLI",
+    "command": "gemini",
+    "args": [
+      "--acp"
+    ],
+    "package": "@google/gemini-cli",
+    "closable": true,
+    "loadInALaterMinute": true
+  },
+  {
+    "name": "codex",
+    "displayName": "Codex",
+    "command": "codex-acp",
+    "args": [],
+    "package": "@agentclientprotocol/codex-acp",
+    "closable": false,
+    "loadInALaterMinute": false
+  }
+] as const;
 
 /** How an agent sees Tether's tools: `mcp__tether__Read`, ... */
 export const MCP_PREFIX = "mcp__tether__";

@@ -322,6 +322,11 @@ export class NodeHost implements TetherHost {
     };
   }
 
+  async waitBackground(id: string, waitMs: number): Promise<BackgroundStatus> {
+    await this.waitForBackground(id, waitMs);
+    return this.readBackground(id);
+  }
+
   /** Resolves once the background process has unread output or has exited, or after `waitMs`:
    * a long poll, so a remote reader gets output as it comes without polling on a timer. */
   waitForBackground(id: string, waitMs: number): Promise<void> {

@@ -1,6 +1,6 @@
-// The CLI's side of a remote workspace: its local mirror folder, and the project's Claude context
-// (CLAUDE.md, .claude/settings*.json, .claude/agents, .claude/commands) brought from the remote
-// into it. No vscode import: the files are read through a TetherHost, so tests use a NodeHost on
+// The agent's side of a remote workspace: its local mirror folder, and the project's agent context
+// (CLAUDE.md, .claude/settings*.json, .claude/agents, .claude/commands; AGENTS.md and GEMINI.md
+// for ACP agents) brought from the remote into it. No vscode import: the files are read through a TetherHost, so tests use a NodeHost on
 // temp dirs.
 
 import { createHash } from "node:crypto";
@@ -8,12 +8,21 @@ import { promises as fsp } from "node:fs";
 import * as path from "node:path";
 import type { TetherHost } from "../core/host";
 
-/** Project files the CLI would read from its cwd, in the remote's namespace (relative, POSIX). */
-export const CONTEXT_FILES = ["CLAUDE.md", "CLAUDE.local.md", ".claude/CLAUDE.md", ".claude/settings.json", ".claude/settings.local.json"];
+/** Project files an agent would read from its cwd, in the remote's namespace (relative, POSIX):
+ * Claude Code's, and the instructions ACP agents read (AGENTS.md: codex and others; GEMINI.md). */
+export const CONTEXT_FILES = [
+  "CLAUDE.md",
+  "CLAUDE.local.md",
+  ".claude/CLAUDE.md",
+  ".claude/settings.json",
+  ".claude/settings.local.json",
+  "AGENTS.md",
+  "GEMINI.md",
+];
 /** Folders brought over whole (Markdown definitions of subagents and slash commands). */
 export const CONTEXT_DIRS = [".claude/agents", ".claude/commands"];
 /** The glob a file watcher on the remote folder uses to notice a change to any of them. */
-export const CONTEXT_WATCH_GLOB = "{CLAUDE.md,CLAUDE.local.md,.claude/**}";
+export const CONTEXT_WATCH_GLOB = "{CLAUDE.md,CLAUDE.local.md,.claude/**,AGENTS.md,GEMINI.md}";
 /** Memory files, in the order the model reads them, and what each is. */
 const MEMORY_FILES: [string, string][] = [
   ["CLAUDE.md", "project instructions, checked into the codebase"],

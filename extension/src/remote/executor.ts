@@ -30,6 +30,8 @@ export interface RemoteExecutor {
   spawnBackground(request: ExecRequest): Promise<string>;
   readBackground(id: string): Promise<BackgroundStatus>;
   killBackground(id: string): Promise<boolean>;
+  /** readBackground after waiting up to `waitMs` for output or the end, where the tier can wait. */
+  waitBackground?(id: string, waitMs: number): Promise<BackgroundStatus>;
   /** null when the remote has no ripgrep (the core then searches through the file system). */
   ripgrep(args: string[], cwd: string, timeoutMs: number): Promise<ExecOutput | null>;
   /** Only the helper tier can stat in batches and resolve symlinks on the remote. */

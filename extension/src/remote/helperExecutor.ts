@@ -135,6 +135,10 @@ export class HelperExecutor implements RemoteExecutor {
     return this.readBackgroundWhenReady(id, 0);
   }
 
+  waitBackground(id: string, waitMs: number): Promise<BackgroundStatus> {
+    return this.readBackgroundWhenReady(id, waitMs);
+  }
+
   /** Long poll: resolves when the process wrote something or exited, or after waitMs. */
   async readBackgroundWhenReady(id: string, waitMs: number): Promise<BackgroundStatus> {
     return this.call(HelperCommand.read, { id, waitMs }, waitMs, {

@@ -10,17 +10,22 @@ import * as os from "node:os";
 import * as path from "node:path";
 import type { TetherHost } from "../core/host";
 import { AGENT_PROGRAMS } from "../generated/core";
+import { loadDelayMs, SessionBridge, bridgeCommand, sessionStarted, writeLaunchFiles, type AcpAgentLaunch } from "./acp";
 import { createTetherAgent, type AgentConfig, type AgentOutput, type PermissionAnswer, type PermissionMode, type TetherAgent } from "./agent";
 import { isEvent, type DoneEvent, type ErrorEvent, type PermissionRequestEvent, type UiEvent } from "./events";
 import { findProgram, type BackendName } from "./program";
 import { StdioTransport, type Transport, type TransportExit } from "./transport";
 
 export { findClaude, findProgram, type BackendName } from "./program";
+export type { AcpAgentLaunch } from "./acp";
 
 /** After its input is closed, how long the agent gets to finish and exit before it is killed. */
 const DEFAULT_STOP_GRACE_MS = 5000;
 /** When the agent exits, how long the messages it sent last may take before the exit is reported. */
 const EXIT_REPORT_WAIT_MS = 500;
+/** An ACP agent gets less: claude-agent-acp exits at once, codex-acp in ~2 s, gemini-cli with an
+ * MCP server never (its process group is ended then). */
+const ACP_STOP_GRACE_MS = 2500;
 
 export interface SessionDriverOptions {
   host: TetherHost;
@@ -54,6 +59,12 @@ export interface SessionDriverOptions {
   allowedTools?: string[];
   /** Claude Code: extra entries for `--disallowedTools`. */
   disallowedTools?: string[];
+  /** ACP: the agent (backend "acp"). */
+  acp?: AcpAgentLaunch;
+  /** ACP: a folder of Tether's own for the files the agent's launch names. */
+  stateDir?: string;
+  /** ACP, resuming: show the conversation the agent replays (a session picked from history). */
+  replay?: boolean;
   onEvent(event: UiEvent): void;
   /** Asked only when the user has to choose. `signal` aborts when the agent withdraws the
    * question (an interrupt) or the session ends; the answer is then ignored. */
@@ -87,13 +98,15 @@ export class SessionDriver {
   private readonly inFlight = new Set<Promise<void>>();
   private readonly log: (message: string) => void;
   private readonly backend: BackendName;
-  private readonly program: (typeof AGENT_PROGRAMS)[BackendName];
+  private readonly program: { displayName: string; command: string };
+  private bridge: SessionBridge | undefined;
 
   constructor(private readonly options: SessionDriverOptions) {
     this.log = options.log ?? (() => undefined);
     this.currentSessionId = options.resume ?? null;
-    this.backend = options.backend ?? "claude";
-    this.program = AGENT_PROGRAMS[this.backend];
+    this.backend = options.backend ?? (options.acp ? "acp" : "claude");
+    const acp = options.acp;
+    this.program = acp ? { displayName: acp.displayName, command: path.basename(acp.command) } : AGENT_PROGRAMS[this.backend];
   }
 
   /** The agent's session id, once known (the resumed one before the first turn). */
@@ -118,8 +131,7 @@ export class SessionDriver {
     const options = this.options;
     const homeDir = options.homeDir ?? os.homedir();
     const userSettings = await readOptional(options.userSettingsPath ?? path.join(homeDir, ".claude", "settings.json"));
-    const config: AgentConfig = {
-      backend: this.backend,
+    const common = {
       root: options.root,
       homeDir,
       ...defined({
@@ -128,21 +140,58 @@ export class SessionDriver {
         mode: options.mode,
         model: options.model,
         resume: options.resume,
-        env: options.env,
         remote: options.remote,
-        extraSystemPrompt: options.extraSystemPrompt,
-        agentFiles: options.agentFiles,
-        allowedTools: options.allowedTools,
-        disallowedTools: options.disallowedTools,
       }),
     };
-    const programPath = findProgram(this.backend, options.agentPath ?? options.claudePath);
-    const agent = createTetherAgent(options.host, config);
+    const acp = options.acp;
+    let config: AgentConfig;
+    let programPath: string;
+    if (acp) {
+      // Tether's tools reach the agent's MCP client through the bridge, behind this session's gate.
+      this.bridge = await SessionBridge.start((connection, message) => this.feedMcp(connection, message), this.log);
+      config = {
+        backend: "acp",
+        ...common,
+        env: { ...options.env, ...acp.env },
+        agentName: acp.displayName,
+        agentArgs: acp.args,
+        bridge: bridgeCommand(this.bridge.server),
+        stateDir: options.stateDir ?? path.join(os.tmpdir(), `tether-acp-${process.pid}`),
+        ...defined({ profile: acp.profile, allowLocalTools: acp.allowLocalTools, replay: options.replay }),
+      };
+      programPath = acp.command;
+      const wait = options.resume ? loadDelayMs(acp.profile, options.resume) : 0;
+      if (wait > 0) {
+        this.log(`${acp.displayName} cannot load a session in the minute it started: waiting ${Math.round(wait / 1000)} s`);
+        await delay(wait);
+      }
+    } else {
+      config = {
+        backend: "claude",
+        ...common,
+        ...defined({
+          env: options.env,
+          extraSystemPrompt: options.extraSystemPrompt,
+          agentFiles: options.agentFiles,
+          allowedTools: options.allowedTools,
+          disallowedTools: options.disallowedTools,
+        }),
+      };
+      programPath = findProgram(this.backend, options.agentPath ?? options.claudePath);
+    }
+    let agent: TetherAgent;
+    try {
+      agent = createTetherAgent(options.host, config);
+    } catch (error) {
+      await this.bridge?.close();
+      throw error;
+    }
     const launch = agent.launch(stringEnv(process.env));
     const cwd = options.mirror ?? options.root;
     this.log(`spawning ${programPath} ${launch.args.join(" ")} in ${cwd}`);
     let transport: StdioTransport;
     try {
+      writeLaunchFiles(launch.files);
       transport = await StdioTransport.start({
         displayName: this.program.displayName,
         logName: this.program.command,
@@ -151,9 +200,12 @@ export class SessionDriver {
         cwd,
         env: launch.env,
         log: this.log,
+        problem: (message) => this.emit({ type: "error", kind: "other", severity: "notice", message, hint: null }),
+        processGroup: acp !== undefined,
       });
     } catch (error) {
       agent.free();
+      await this.bridge?.close();
       throw error;
     }
     this.agent = agent;
@@ -203,6 +255,16 @@ export class SessionDriver {
     this.apply(this.requireRunning().setConfigOption(option, value));
   }
 
+  /** Log in with one of the agent's methods (an `authMethods` event lists them). */
+  authenticate(method: string): void {
+    this.apply(this.requireRunning().authenticate(method));
+  }
+
+  /** Ask for the agent's sessions: they come as a `sessionList` event. Throws when it has none. */
+  listSessions(): void {
+    this.apply(this.requireRunning().listSessions());
+  }
+
   /** A file watcher saw a workspace file change. */
   async fileChanged(file: string): Promise<void> {
     await this.agent?.fileChanged(file);
@@ -213,8 +275,10 @@ export class SessionDriver {
   async stop(): Promise<void> {
     if (!this.transport || !this.closed) return;
     this.stopping = true;
-    if (!this.hasExited) await this.transport.close(this.options.stopGraceMs ?? DEFAULT_STOP_GRACE_MS);
+    const grace = this.options.stopGraceMs ?? (this.options.acp ? ACP_STOP_GRACE_MS : DEFAULT_STOP_GRACE_MS);
+    if (!this.hasExited) await this.transport.close(grace);
     await this.closed;
+    await this.bridge?.close();
     // Tool calls still running finish on their own; their answers have nowhere to go.
   }
 
@@ -249,15 +313,30 @@ export class SessionDriver {
     this.track(task);
   }
 
+  /** One MCP line from the agent's MCP client on the bridge. */
+  private feedMcp(connection: number, message: string): void {
+    const agent = this.agent;
+    if (!agent) return;
+    const task = agent.onMcpMessage(connection, message).then(
+      (outputs) => this.apply(outputs),
+      (error: unknown) => this.internalError("serving Tether's tools to the agent", error),
+    );
+    this.track(task);
+  }
+
   private apply(outputs: AgentOutput[]): void {
     for (const output of outputs) {
       if (output.type === "send") this.transport?.send(output.message);
+      else if (output.type === "mcpReply") this.bridge?.reply(output);
       else this.emit(output.event);
     }
   }
 
   private emit(event: UiEvent): void {
-    if (isEvent(event, "sessionInit") && event.sessionId) this.currentSessionId = event.sessionId;
+    if (isEvent(event, "sessionInit") && event.sessionId) {
+      this.currentSessionId = event.sessionId;
+      sessionStarted(event.sessionId);
+    }
     if (isEvent(event, "done") && event.sessionId) this.currentSessionId = event.sessionId;
     try {
       this.options.onEvent(event);
@@ -304,6 +383,7 @@ export class SessionDriver {
   }
 
   private onExit(exit: TransportExit): void {
+    void this.bridge?.close();
     for (const controller of this.openPermissions.values()) controller.abort();
     this.openPermissions.clear();
     const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;

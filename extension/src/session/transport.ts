@@ -44,10 +44,17 @@ export interface StdioOptions {
   cwd: string;
   env: Record<string, string>;
   log(message: string): void;
+  /** A line of the agent's that could not be delivered (over the size limit, not UTF-8). */
+  problem?(message: string): void;
+  /** POSIX: run the agent in a process group of its own, and end the whole group: agents spawn
+   * helpers (their MCP servers, gemini-cli relaunches itself and its wrapper ignores SIGTERM). */
+  processGroup?: boolean;
 }
 
 /** How much of the agent's stderr is kept for error messages. */
 const STDERR_KEEP_CHARS = 4000;
+/** After SIGTERM to a process group, how long before SIGKILL. */
+const GROUP_TERM_GRACE_MS = 1000;
 
 /** A child process speaking NDJSON on its stdio. */
 export class StdioTransport implements Transport {
@@ -78,6 +85,10 @@ export class StdioTransport implements Transport {
     // A write after the agent died fails with EPIPE; the exit is handled on "close".
     child.stdin?.on("error", (error) => log(`${options.logName} stdin: ${error.message}`));
     this.closed = new Promise((resolve) => {
+      child.once("exit", () => {
+        // Helpers the agent left behind (an MCP server, a relaunched child) go with it.
+        if (this.grouped) this.signalGroup("SIGKILL");
+      });
       child.once("close", (code, signal) => {
         this.exited = true;
         this.splitter.free();
@@ -93,7 +104,8 @@ export class StdioTransport implements Transport {
     return new Promise((resolve, reject) => {
       let child: ChildProcess;
       try {
-        child = spawn(options.program, options.args, { cwd: options.cwd, env: options.env, stdio: ["pipe", "pipe", "pipe"], windowsHide: true });
+        const detached = options.processGroup === true && process.platform !== "win32";
+        child = spawn(options.program, options.args, { cwd: options.cwd, env: options.env, stdio: ["pipe", "pipe", "pipe"], windowsHide: true, detached });
       } catch (error) {
         reject(new Error(`could not start ${options.displayName} (${options.program}): ${describe(error)}`));
         return;
@@ -141,7 +153,12 @@ export class StdioTransport implements Transport {
         new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), graceMs))),
       ]);
       clearTimeout(timer);
-      if (!gone) {
+      if (!gone && this.grouped) {
+        this.options.log(`${this.options.logName} did not exit within ${graceMs} ms of closing its stdin; ending its process group ${this.child.pid}`);
+        this.signalGroup("SIGTERM");
+        await Promise.race([this.closed, new Promise((resolve) => setTimeout(resolve, GROUP_TERM_GRACE_MS))]);
+      }
+      if (!gone && !this.exited) {
         this.options.log(`${this.options.logName} did not exit within ${graceMs} ms of closing its stdin; killing pid ${this.child.pid}`);
         this.kill();
       }
@@ -152,6 +169,10 @@ export class StdioTransport implements Transport {
   kill(): void {
     const pid = this.child.pid;
     if (pid === undefined || this.exited) return;
+    if (this.grouped) {
+      this.signalGroup("SIGKILL");
+      return;
+    }
     try {
       process.kill(pid, "SIGKILL");
     } catch (error) {
@@ -159,10 +180,33 @@ export class StdioTransport implements Transport {
     }
   }
 
+  private get grouped(): boolean {
+    return this.options.processGroup === true && process.platform !== "win32";
+  }
+
+  /** Signal the agent's process group, by its leader's pid. */
+  private signalGroup(signal: NodeJS.Signals): void {
+    const pid = this.child.pid;
+    if (pid === undefined) return;
+    try {
+      process.kill(-pid, signal);
+    } catch (error) {
+      // ESRCH: the group is gone already.
+      if ((error as NodeJS.ErrnoException).code !== "ESRCH") this.options.log(`could not signal the process group of ${this.options.logName} (${pid}): ${describe(error)}`);
+    }
+  }
+
   private deliver(frame: NdjsonFrame): void {
-    if (frame.kind === "line") this.messageHandler(frame.line);
-    else if (frame.kind === "oversized") this.options.log(`dropped an oversized line of ${frame.bytes} bytes from ${this.options.logName}`);
-    else this.options.log(`dropped a line of ${frame.bytes} bytes from ${this.options.logName} that is not UTF-8 (from byte ${frame.validUpTo})`);
+    if (frame.kind === "line") {
+      this.messageHandler(frame.line);
+      return;
+    }
+    const message =
+      frame.kind === "oversized"
+        ? `dropped a line of ${frame.bytes} bytes from ${this.options.displayName}: over the size limit`
+        : `dropped a line of ${frame.bytes} bytes from ${this.options.displayName} that is not UTF-8 (from byte ${frame.validUpTo})`;
+    this.options.log(message);
+    this.options.problem?.(`Tether ${message}.`);
   }
 }
 

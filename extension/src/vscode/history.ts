@@ -11,12 +11,13 @@ import type { Ctx } from "../ctx";
 /** The past session `sessionId` replaces the chat; the next prompt resumes it. */
 export async function resumeSession(ctx: Ctx, sessionId: string): Promise<void> {
   const file = path.join(ctx.workspace.historyDir(), `${sessionId}.jsonl`);
+  // Claude Code's transcript, read here; an ACP agent replays its own session when loading it.
   const text = await fsp.readFile(file, "utf8").catch(() => "");
   await ctx.session.resume(sessionId, transcriptToEntries(text));
 }
 
 export async function pickSessionToResume(ctx: Ctx): Promise<void> {
-  const sessions = await listSessions(ctx.workspace.historyDir());
+  const sessions = await ctx.session.history(() => listSessions(ctx.workspace.historyDir()));
   if (sessions.length === 0) {
     void vscode.window.showInformationMessage("Tether: no earlier sessions for this workspace.");
     return;

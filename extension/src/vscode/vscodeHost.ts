@@ -120,6 +120,13 @@ export class VscodeHost implements TetherHost {
     }
   }
 
+  /** What an open editor holds for `p` when it has unsaved changes. */
+  async unsavedText(p: string): Promise<string | null> {
+    const uri = this.uri(p).toString();
+    const open = vscode.workspace.textDocuments.find((doc) => doc.uri.toString() === uri);
+    return open?.isDirty ? open.getText() : null;
+  }
+
   async writeFile(p: string, data: Uint8Array): Promise<void> {
     this.requireTrust(`write ${p}`);
     const uri = this.uri(p);
@@ -279,6 +286,16 @@ export class VscodeHost implements TetherHost {
 
   killBackground(id: string): Promise<boolean> {
     return this.commands("").killBackground(id);
+  }
+
+  /** A long poll where the runner has one (the local host, the remote helper), else a short
+   * pause when there is nothing new, so a reader that loops does not spin. */
+  async waitBackground(id: string, waitMs: number): Promise<BackgroundStatus> {
+    const runner = this.commands("");
+    if (runner.waitBackground) return runner.waitBackground(id, waitMs);
+    const status = await runner.readBackground(id);
+    if (status.running && !status.stdout && !status.stderr) await new Promise((resolve) => setTimeout(resolve, Math.min(waitMs, 250)));
+    return status;
   }
 
   // ---- Search ----

@@ -15,6 +15,12 @@ interface Mention {
   query: string;
 }
 
+/** The "/command" the draft starts with, when the caret is still in it. */
+export function findSlash(text: string, caret: number): Mention | null {
+  const m = /^\/([^\s/]*)$/.exec(text.slice(0, caret));
+  return m ? { start: 0, end: caret, query: m[1]! } : null;
+}
+
 /** The "@query" token ending at the caret, if any. */
 export function findMention(text: string, caret: number): Mention | null {
   const before = text.slice(0, caret);
@@ -49,6 +55,8 @@ export function Composer({
   const [text, setText] = useState(persisted.current.draft);
   const [attachments, setAttachments] = useState<Attachment[]>(persisted.current.attachments);
   const [mention, setMention] = useState<Mention | null>(null);
+  /** A slash command being typed: the agent's commands that match it. */
+  const [slash, setSlash] = useState<Mention | null>(null);
   const [active, setActive] = useState(0);
   const [dismissed, setDismissed] = useState(false);
   const [imageError, setImageError] = useState("");
@@ -116,7 +124,24 @@ export function Composer({
   const loadingSuggestions = popupOpen && store.suggestions?.requestId !== requestIdRef.current;
   const activeIndex = suggestions.length ? Math.min(active, suggestions.length - 1) : -1;
 
+  const commands = (store.state.commands ?? []).filter((c) => slash && c.name.startsWith(slash.query));
+  const commandsOpen = !!slash && !dismissed && commands.length > 0;
+  const activeCommand = commands.length ? Math.min(active, commands.length - 1) : -1;
+  const acceptCommand = (name: string) => {
+    if (!slash) return;
+    const insert = `/${name} `;
+    setText(insert + text.slice(slash.end).replace(/^\s+/, ""));
+    setSlash(null);
+    pendingCaret.current = insert.length;
+  };
+
   const updateMention = (value: string, caret: number) => {
+    const command = findSlash(value, caret);
+    if (command?.query !== slash?.query || !!command !== !!slash) {
+      setSlash(command);
+      setActive(0);
+      setDismissed(false);
+    }
     const m = findMention(value, caret);
     if (!m) {
       if (mention) setMention(null);
@@ -187,6 +212,24 @@ export function Composer({
 
   const onKeyDown = (e: KeyboardEvent) => {
     const ta = e.currentTarget as HTMLTextAreaElement;
+    if (commandsOpen) {
+      if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+        e.preventDefault();
+        const step = e.key === "ArrowDown" ? 1 : commands.length - 1;
+        setActive((activeCommand + step) % commands.length);
+        return;
+      }
+      if ((e.key === "Enter" || e.key === "Tab") && !e.shiftKey && !e.isComposing) {
+        e.preventDefault();
+        acceptCommand(commands[activeCommand]!.name);
+        return;
+      }
+      if (e.key === "Escape") {
+        e.preventDefault();
+        setDismissed(true);
+        return;
+      }
+    }
     if (popupOpen && suggestions.length) {
       if (e.key === "ArrowDown") {
         e.preventDefault();
@@ -246,17 +289,43 @@ export function Composer({
   };
 
   const listId = "mention-list";
+  const agent = store.state.agentLabel ?? "Claude";
+  const slashHint = store.state.commands?.length ? ", / for a command" : "";
   const placeholder = !initialized
     ? "Starting…"
     : !connected
       ? "Disconnected"
       : busy
-        ? "Claude is working… (Esc to stop; you can queue a message)"
-        : "Ask Claude — @ to mention a file, Shift+Enter for a new line";
+        ? `${agent} is working… (Esc to stop; you can queue a message)`
+        : `Ask ${agent} — @ to mention a file${slashHint}, Shift+Enter for a new line`;
 
   return (
     <div class={`composer${busy ? " busy" : ""}`}>
-      {popupOpen ? (
+      {commandsOpen ? (
+        <div class="mention-popup">
+          <ul id="command-list" class="mention-list" role="listbox" aria-label="Commands">
+            {commands.map((c, i) => (
+              <li
+                key={c.name}
+                id={`command-list-${i}`}
+                role="option"
+                aria-selected={i === activeCommand}
+                class={`mention-item${i === activeCommand ? " active" : ""}`}
+                data-command={c.name}
+                onMouseDown={(e) => {
+                  e.preventDefault();
+                  acceptCommand(c.name);
+                }}
+                onMouseEnter={() => setActive(i)}
+              >
+                <Icon name="symbol-event" />
+                <span class="mention-label">{`/${c.name}`}</span>
+                {c.description || c.argumentHint ? <span class="mention-path muted">{c.argumentHint ? `${c.argumentHint} — ` : ""}{c.description}</span> : null}
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : popupOpen ? (
         <div class="mention-popup">
           {suggestions.length ? (
             <ul id={listId} class="mention-list" role="listbox" aria-label="Files">
@@ -320,10 +389,12 @@ export function Composer({
           rows={1}
           value={text}
           placeholder={placeholder}
-          aria-label="Message to Claude"
+          aria-label={`Message to ${agent}`}
           aria-autocomplete="list"
-          aria-controls={popupOpen && suggestions.length ? listId : undefined}
-          aria-activedescendant={popupOpen && activeIndex >= 0 ? `${listId}-${activeIndex}` : undefined}
+          aria-controls={commandsOpen ? "command-list" : popupOpen && suggestions.length ? listId : undefined}
+          aria-activedescendant={
+            commandsOpen ? `command-list-${activeCommand}` : popupOpen && activeIndex >= 0 ? `${listId}-${activeIndex}` : undefined
+          }
           disabled={!initialized}
           onInput={(e) => {
             const ta = e.currentTarget as HTMLTextAreaElement;

@@ -11,19 +11,69 @@ const WHERE: Record<string, { label: string; icon: string; help: string }> = {
   local: {
     label: "Local",
     icon: "device-desktop",
-    help: "Claude runs on this machine and works on local files.",
+    help: "The agent runs on this machine and works on local files.",
   },
   "ui-remote": {
     label: "UI ↔ remote",
     icon: "remote",
-    help: "Claude runs on this machine; files and commands go to the remote workspace.",
+    help: "The agent runs on this machine; files and commands go to the remote workspace.",
   },
   workspace: {
     label: "Workspace",
     icon: "server",
-    help: "Claude runs on the remote workspace host.",
+    help: "The agent runs on the remote workspace host.",
   },
 };
+
+/** The agent's own options besides its model (which has the model picker): its modes, reasoning
+ * effort, switches. */
+function AgentOptions({ state, initialized }: { state: UiState; initialized: boolean }) {
+  const options = (state.agentOptions ?? []).filter((o) => !(o.category === "model" && o.kind === "select"));
+  return (
+    <>
+      {options.map((option) =>
+        option.kind === "boolean" ? (
+          <button
+            key={option.id}
+            type="button"
+            class={`icon-button agent-toggle${option.value === "true" ? " active" : ""}`}
+            title={option.description ?? option.name}
+            aria-pressed={option.value === "true"}
+            disabled={!initialized}
+            onClick={() => post({ type: "setAgentOption", id: option.id, value: option.value === "true" ? "false" : "true" })}
+          >
+            {option.name}
+          </button>
+        ) : (
+          <Picker
+            key={option.id}
+            name={option.name}
+            icon={option.category === "mode" ? "robot" : "settings"}
+            value={option.value}
+            options={option.choices.map((c) => ({ id: c.value, label: c.displayName || c.value, ...(c.description ? { description: c.description } : {}) }))}
+            disabled={!initialized}
+            className="agent-option-picker"
+            onSelect={(value) => post({ type: "setAgentOption", id: option.id, value })}
+          />
+        ),
+      )}
+    </>
+  );
+}
+
+/** How much of the model's context the session uses (and its cost), when the agent says. */
+function ContextMeter({ state }: { state: UiState }) {
+  const context = state.context;
+  if (!context || context.size <= 0) return null;
+  const percent = Math.min(100, Math.round((100 * context.used) / context.size));
+  const cost = context.cost !== undefined ? ` · ${context.cost.toFixed(2)} ${context.currency ?? ""}` : "";
+  const label = `Context: ${context.used.toLocaleString()} of ${context.size.toLocaleString()} tokens (${percent}%)${cost}`;
+  return (
+    <span class="context-meter muted small" title={label} aria-label={label} role="note">
+      {percent}%
+    </span>
+  );
+}
 
 export function Header({
   state,
@@ -40,8 +90,24 @@ export function Header({
   const look = modeLook(state.mode);
   const models = state.models.length ? state.models : state.model ? [{ id: state.model, label: state.model }] : [];
   const where = WHERE[state.where] ?? WHERE.local!;
+  const agents = state.agents ?? [];
+  const authMethods = state.authMethods ?? [];
   return (
-    <header class="header" role="toolbar" aria-label="Chat controls">
+    <header class="header" role="toolbar" aria-label="Chat controls" title={state.title ?? undefined}>
+      {agents.length > 1 ? (
+        <Picker
+          name="Agent"
+          icon="hubot"
+          value={state.agent ?? ""}
+          options={agents}
+          disabled={!initialized}
+          className="agent-picker"
+          onSelect={(agent) => {
+            post({ type: "setAgent", agent });
+            store.setLocalState({ agent });
+          }}
+        />
+      ) : null}
       <Picker
         name="Mode"
         icon={look?.icon ?? "shield"}
@@ -67,7 +133,21 @@ export function Header({
           store.setLocalState({ model });
         }}
       />
+      <AgentOptions state={state} initialized={initialized} />
       <span class="spacer" />
+      <ContextMeter state={state} />
+      {authMethods.length ? (
+        <Picker
+          name="Log in"
+          icon="account"
+          value=""
+          options={authMethods.map((m) => ({ id: m.id, label: m.name, ...(m.description ? { description: m.description } : {}) }))}
+          disabled={!initialized}
+          className="login-picker"
+          buttonLabel="Log in"
+          onSelect={(methodId) => post({ type: "authenticate", methodId })}
+        />
+      ) : null}
       <span
         class={`where-badge where-${state.where}`}
         title={`${where.help}${state.workspaceLabel ? `\n${state.workspaceLabel}` : ""}`}
@@ -182,7 +262,8 @@ export function HistoryPanel({
               >
                 <span class="history-title">{s.title || "Untitled session"}</span>
                 <span class="history-meta muted small">
-                  {relativeTime(s.updatedAt)} · {plural(s.messageCount, "message")}
+                  {relativeTime(s.updatedAt)}
+                  {s.messageCount ? ` · ${plural(s.messageCount, "message")}` : ""}
                 </span>
               </button>
             </li>

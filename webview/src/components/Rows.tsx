@@ -6,6 +6,7 @@ import {
   isRetryable,
   store,
   type AssistantRow,
+  type AuthRow,
   type DoneRow,
   type ErrorRow,
   type NoticeRow,
@@ -241,6 +242,23 @@ function DoneRowView({ row }: { row: DoneRow }) {
   );
 }
 
+/** The agent wants a login before it works: its ways to log in, as buttons. */
+function AuthRowView({ row }: { row: AuthRow }) {
+  return (
+    <div class="auth-row" role="group" aria-label="Log in">
+      <Icon name="account" />
+      <span>{row.message}</span>
+      <span class="auth-methods">
+        {row.methods.map((m) => (
+          <button key={m.id} type="button" class="button button-secondary" title={m.description ?? m.name} onClick={() => post({ type: "authenticate", methodId: m.id })}>
+            {m.name}
+          </button>
+        ))}
+      </span>
+    </div>
+  );
+}
+
 function RowInner({ row }: { row: Row }) {
   switch (row.kind) {
     case "user":
@@ -259,6 +277,8 @@ function RowInner({ row }: { row: Row }) {
       return <ErrorRowView row={row} />;
     case "done":
       return <DoneRowView row={row} />;
+    case "auth":
+      return <AuthRowView row={row} />;
     default:
       return null;
   }
@@ -318,7 +338,7 @@ export function rowLabel(row: Row): string {
     case "user":
       return "You";
     case "assistant":
-      return "Claude";
+      return store.state.agentLabel ?? "Claude";
     case "tool": {
       const c = row.call;
       const status = c.status === "running" ? "running" : c.status === "ok" ? "done" : c.status === "error" ? "failed" : "cancelled";
@@ -332,6 +352,8 @@ export function rowLabel(row: Row): string {
       return "Retrying";
     case "done":
       return "Turn finished";
+    case "auth":
+      return "Log in needed";
     default:
       return "Notice";
   }

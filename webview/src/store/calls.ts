@@ -1,7 +1,7 @@
 // Tool calls: started, updated as their input streams in, finished with a result; a subagent's
 // calls nest under its Task/Agent call instead of taking a row of their own.
 
-import type { AgentEvent, Timeline, ToolCall, ToolRow } from "./model";
+import type { AgentEvent, TerminalView, Timeline, ToolCall, ToolRow } from "./model";
 
 /** Calls whose text and calls nest inside them (Claude Code's subagents). */
 function isSubagentGroup(name: string): boolean {
@@ -16,6 +16,10 @@ export class ToolCalls {
   private running = new Set<ToolCall>();
   /** Plans may arrive before their ExitPlanMode call. */
   private plans = new Map<string, string>();
+  /** Terminals by id (their output may arrive before the call that shows them), and the calls
+   * that show each. */
+  private terminals = new Map<string, TerminalView>();
+  private shownIn = new Map<string, Set<string>>();
 
   constructor(private readonly timeline: Timeline) {}
 
@@ -97,6 +101,40 @@ export class ToolCalls {
     this.touch(call);
   }
 
+  /** What the call shows now (the whole list). */
+  content(ev: AgentEvent<"toolContent">): void {
+    const call = this.calls.get(ev.id);
+    if (!call) return;
+    call.content = ev.content;
+    for (const item of ev.content) {
+      if (item.type !== "terminal") continue;
+      const calls = this.shownIn.get(item.terminalId) ?? new Set<string>();
+      calls.add(call.id);
+      this.shownIn.set(item.terminalId, calls);
+    }
+    this.touch(call);
+  }
+
+  terminal(id: string): TerminalView | undefined {
+    return this.terminals.get(id);
+  }
+
+  /** Output of a terminal, whoever created it (an id no call names yet is kept for later). */
+  terminalOutput(ev: AgentEvent<"terminalOutput">): void {
+    const view = this.terminals.get(ev.terminalId) ?? { output: "", exited: false, exitCode: null, signal: null };
+    view.output = ev.append ? view.output + ev.output : ev.output;
+    if (ev.exited) {
+      view.exited = true;
+      view.exitCode = ev.exitCode;
+      view.signal = ev.signal;
+    }
+    this.terminals.set(ev.terminalId, view);
+    for (const id of this.shownIn.get(ev.terminalId) ?? []) {
+      const call = this.calls.get(id);
+      if (call) this.touch(call);
+    }
+  }
+
   plan(ev: AgentEvent<"plan">): void {
     if (ev.plan === null) return;
     this.plans.set(ev.toolCallId, ev.plan);
@@ -138,6 +176,8 @@ export class ToolCalls {
   }
 
   clear(): void {
+    this.terminals.clear();
+    this.shownIn.clear();
     this.calls.clear();
     this.rowOf.clear();
     this.running.clear();

@@ -7,7 +7,7 @@ import { PERMISSION_MODE_INFO } from "../modes";
 import type { Attachment, ChatEntry, ExtensionToWebview, FileSuggestion, HistorySession, UiState } from "../protocol";
 import { ToolCalls } from "./calls";
 import { Messages } from "./messages";
-import { Timeline, type AgentEvent, type ErrorRow, type PermissionRow, type Row, type ToolCall } from "./model";
+import { Timeline, type AgentEvent, type ErrorRow, type PermissionRow, type Row, type TerminalView, type ToolCall } from "./model";
 import { Permissions } from "./permissions";
 
 export * from "./model";
@@ -209,6 +209,25 @@ export class Store {
         return this.calls.inputDelta(ev);
       case "toolCallResult":
         return this.calls.result(ev);
+      case "toolContent":
+        return this.calls.content(ev);
+      case "terminalOutput":
+        return this.calls.terminalOutput(ev);
+      case "userMessageChunk": {
+        const last = this.rows[this.rows.length - 1];
+        if (last && last.kind === "user" && last.streamed) {
+          last.text += ev.text;
+          last.v++;
+        } else {
+          this.timeline.push({ kind: "user", key: this.timeline.key("u"), v: 0, text: ev.text, attachments: [], streamed: true });
+        }
+        return;
+      }
+      case "authMethods":
+        if (!ev.required) return;
+        this.timeline.push({ kind: "auth", key: this.timeline.key("a"), v: 0, methods: ev.methods, message: ev.message ?? "The agent needs you to log in." });
+        if (!replay) this.announcement = "Log in needed";
+        return;
       case "plan":
         this.calls.plan(ev);
         for (const p of this.pending) if (p.req.toolUseId === ev.toolCallId) p.v++;
@@ -273,7 +292,7 @@ export class Store {
         this.finishTurn();
         this.timeline.push({ kind: "done", key: this.timeline.key("d"), v: 0, ev, ...(this.lastUsage ? { usage: this.lastUsage } : {}) });
         this.lastUsage = undefined;
-        if (!replay) this.announcement = ev.isError ? "Claude stopped." : "Claude finished.";
+        if (!replay) this.announcement = `${this.state.agentLabel ?? "Claude"} ${ev.isError ? "stopped" : "finished"}.`;
         return;
       case "error":
         if (ev.severity === "notice") return this.timeline.notice("info", errorText(ev));
@@ -281,6 +300,11 @@ export class Store {
         this.timeline.push({ kind: "error", key: this.timeline.key("e"), v: 0, ev });
         if (!replay) this.announcement = `Error: ${ev.message}`;
         return;
+      case "commands":
+      case "agentOptions":
+      case "sessionInfo":
+      case "contextUsage":
+      case "sessionList":
       case "sessionInit":
       case "sessionReady":
       case "modelChanged":
@@ -346,6 +370,10 @@ export class Store {
 
   planFor(toolCallId: string | null | undefined): string | undefined {
     return this.calls.planFor(toolCallId);
+  }
+
+  terminal(id: string): TerminalView | undefined {
+    return this.calls.terminal(id);
   }
 }
 

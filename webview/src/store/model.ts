@@ -2,7 +2,7 @@
 // subagent), and the rows of the timeline. Each row and call has a version number `v`, bumped on
 // every change, so only changed rows re-render.
 
-import type { JsonValue, Location, PermissionRequest, ToolKind, UiEvent } from "@tether/core";
+import type { AuthMethodInfo, JsonValue, Location, PermissionRequest, ToolContentItem, ToolKind, UiEvent } from "@tether/core";
 import type { IncrementalMarkdown } from "../markdown";
 import type { Attachment } from "../protocol";
 
@@ -49,6 +49,8 @@ export interface ToolCall {
   /** Nested calls and subagent text (Task/Agent). */
   children: ToolChild[];
   plan?: string;
+  /** What the call shows besides its result (ACP agents): text, file changes, terminals. */
+  content?: ToolContentItem[];
   awaitingApproval?: boolean;
   /** UI state that must survive the row being virtualized away. */
   ui: Record<string, boolean>;
@@ -65,6 +67,8 @@ export interface UserRow extends RowBase {
   kind: "user";
   text: string;
   attachments: Attachment[];
+  /** Sent back by the agent in pieces (a loaded session's replay): later pieces append. */
+  streamed?: boolean;
 }
 export interface AssistantRow extends RowBase {
   kind: "assistant";
@@ -97,13 +101,27 @@ export interface ErrorRow extends RowBase {
   ev: AgentEvent<"error">;
   retried?: boolean;
 }
+/** The agent will not work until the user logs in: its ways to log in. */
+export interface AuthRow extends RowBase {
+  kind: "auth";
+  methods: AuthMethodInfo[];
+  message: string;
+}
 export interface DoneRow extends RowBase {
   kind: "done";
   ev: AgentEvent<"done">;
   usage?: AgentEvent<"usage">;
 }
 
-export type Row = UserRow | AssistantRow | ToolRow | PermissionRow | NoticeRow | RetryRow | ErrorRow | DoneRow;
+export type Row = UserRow | AssistantRow | ToolRow | PermissionRow | NoticeRow | RetryRow | ErrorRow | DoneRow | AuthRow;
+
+/** A terminal's output as a tool card shows it. */
+export interface TerminalView {
+  output: string;
+  exited: boolean;
+  exitCode: number | null;
+  signal: string | null;
+}
 
 /** The rows in order, and the keys that tell them apart. */
 export class Timeline {

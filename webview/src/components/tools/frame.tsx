@@ -4,7 +4,8 @@
 import type { ComponentChildren } from "preact";
 import { store, type ToolCall } from "../../store";
 import { splitLines } from "../../util";
-import { Icon } from "../common";
+import { FileLink, Icon } from "../common";
+import { creationHunks, DiffView, replacementHunks } from "../Diff";
 
 /** Output blocks show this many lines (the last ones) before "Show all". */
 const OUTPUT_COLLAPSED_LINES = 20;
@@ -133,11 +134,47 @@ export function ToolFrame({ call, icon, label, summary, badges, sub, body, defau
       </div>
       {sub ? <div class="tool-sub">{sub}</div> : null}
       {after}
+      <ToolContentView call={call} />
       {open ? (
         <div class="tool-body" id={bodyId}>
           {body}
         </div>
       ) : null}
+    </div>
+  );
+}
+
+/** The file changes and terminals an ACP agent shows for a call, always in view (a terminal
+ * streams as it runs). Text items are the call's result, shown with it. */
+function ToolContentView({ call }: { call: ToolCall }) {
+  const items = (call.content ?? []).filter((item) => item.type !== "text");
+  if (!items.length) return null;
+  return (
+    <div class="tool-content">
+      {items.map((item, i) => {
+        if (item.type === "diff") {
+          const hunks = item.oldText === null ? creationHunks(item.newText) : replacementHunks(item.oldText, item.newText);
+          return (
+            <div class="tool-content-diff" key={`d${i}`}>
+              <FileLink path={item.path} />
+              <DiffView hunks={hunks} expanded={!!call.ui[`diff${i}`]} onToggle={() => store.toggleCall(call, `diff${i}`)} />
+            </div>
+          );
+        }
+        if (item.type !== "terminal") return null;
+        const terminal = store.terminal(item.terminalId);
+        const ended = terminal?.exited
+          ? terminal.exitCode !== null
+            ? `exit code ${terminal.exitCode}`
+            : `ended by ${terminal.signal ?? "a signal"}`
+          : undefined;
+        return (
+          <div class="tool-content-terminal" key={`t${i}`} data-terminal-id={item.terminalId}>
+            {terminal?.output ? <OutputBlock text={terminal.output} call={call} flag={`term${i}`} label="Output" /> : null}
+            {ended ? <div class="muted small">{ended}</div> : null}
+          </div>
+        );
+      })}
     </div>
   );
 }

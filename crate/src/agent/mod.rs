@@ -1,9 +1,13 @@
 //! One agent session: a backend (the agent's protocol, behind [`Backend`]), Tether's tools and the
 //! permission [`Gate`], composed into one object the driver feeds with the agent's messages and
 //! the user's commands and answers. It runs the tools the agent calls, has the gate answer the
-//! permission questions it can and shows the user the others, and keeps the permission mode the
-//! same on both sides. I/O-free: messages come in, and messages to send and UI events go out;
-//! files and commands go through `H`.
+//! permission questions it can and shows the user the others, serves Tether's MCP server to an
+//! agent that reaches it on its own connection ([`mcp`]), does the workspace work the agent asks
+//! for itself ([`workspace`]), and keeps the permission mode the same on both sides. I/O-free:
+//! messages come in, and messages to send and UI events go out; files and commands go through `H`.
+
+mod mcp;
+mod workspace;
 
 use crate::backend::{Action, Backend, ImageInput, Launch, Output, PermissionAsk, SessionContext, Supported, ToolRun};
 use crate::config::CommonConfig;
@@ -14,8 +18,10 @@ use crate::mcp::McpServer;
 use crate::paths::PathStyle;
 use crate::permissions::{AlwaysAllow, PermissionEngine, PermissionMode};
 use crate::tools::{ToolOutput, Toolset, ToolsetConfig};
+use mcp::{McpRoute, PendingMcpCall};
 use serde::Serialize;
 use std::cell::{Cell, RefCell};
+use std::collections::{HashMap, VecDeque};
 
 /// One thing for the driver to do (JS: `{type: "send", message}` / `{type: "event", event}`).
 // Outputs only travel from the session to the driver; boxing the event would buy nothing.
@@ -31,6 +37,12 @@ pub enum AgentOutput {
     Event {
         event: UiEvent,
     },
+    /// Send `message` back on the MCP connection `connection` (the bridge an agent's MCP client
+    /// came in on).
+    McpReply {
+        connection: u32,
+        message: String,
+    },
 }
 
 /// Methods take `&self` so calls may overlap (a long Bash must not block other messages); no
@@ -44,6 +56,10 @@ pub struct Agent<H: Host, B: Backend> {
     configured_mode: Option<PermissionMode>,
     /// The backend's first messages went out (they go once).
     started: Cell<bool>,
+    /// Tool calls over MCP waiting for the user's answer, by permission request id.
+    mcp_calls: RefCell<HashMap<String, PendingMcpCall>>,
+    /// Numbers MCP tool calls that bring no tool use id of their own.
+    next_mcp_call: Cell<u64>,
 }
 
 impl<H: Host, B: Backend> Agent<H, B> {
@@ -80,6 +96,8 @@ impl<H: Host, B: Backend> Agent<H, B> {
             config,
             configured_mode,
             started: Cell::new(false),
+            mcp_calls: RefCell::new(HashMap::new()),
+            next_mcp_call: Cell::new(0),
         })
     }
 
@@ -95,6 +113,11 @@ impl<H: Host, B: Backend> Agent<H, B> {
     /// How to start the agent's program; `parent_env` is the driver's own environment.
     pub fn launch(&self, parent_env: impl IntoIterator<Item = (String, String)>) -> Launch {
         self.backend.borrow().launch(parent_env.into_iter().collect())
+    }
+
+    /// Files to write before the program starts (absolute path → content).
+    pub fn launch_files(&self) -> Vec<(String, String)> {
+        self.backend.borrow().launch_files()
     }
 
     /// The backend's first messages, at once: they need no settings, so the driver sends them
@@ -141,13 +164,25 @@ impl<H: Host, B: Backend> Agent<H, B> {
     /// One message from the agent.
     pub async fn on_message(&self, message: &str) -> Vec<AgentOutput> {
         let actions = self.backend.borrow_mut().on_message(message);
+        self.drive(actions).await
+    }
+
+    /// Run `actions` and whatever the backend queues while they run, in order.
+    async fn drive(&self, actions: Vec<Action>) -> Vec<AgentOutput> {
+        let mut queue = VecDeque::from(actions);
+        queue.extend(self.backend.borrow_mut().follow_ups());
         let mut out = Vec::new();
-        for action in actions {
+        while let Some(action) = queue.pop_front() {
             match action {
                 Action::Output(output) => out.extend(self.emit(vec![output])),
                 Action::RunTool(run) => out.extend(self.run_tool(run).await),
                 Action::AskPermission(ask) => out.extend(self.ask(ask).await),
+                Action::Workspace(request) => out.extend(self.workspace(request).await),
+                Action::ServeMcp { call, message } => {
+                    out.extend(self.serve_mcp(McpRoute::Backend(call), message).await)
+                }
             }
+            queue.extend(self.backend.borrow_mut().follow_ups());
         }
         out
     }
@@ -158,8 +193,15 @@ impl<H: Host, B: Backend> Agent<H, B> {
         let Some(answered) = self.gate.answer(id, answer)? else {
             return Ok(Vec::new());
         };
-        let outputs = self.backend.borrow_mut().answer_permission(id, answered.verdict);
-        let mut out = self.emit(outputs);
+        let pending_mcp = self.mcp_calls.borrow_mut().remove(id);
+        let mut out = match pending_mcp {
+            Some(call) => self.finish_mcp_call(call, answered.verdict).await,
+            None => {
+                let outputs = self.backend.borrow_mut().answer_permission(id, answered.verdict);
+                self.emit(outputs)
+            }
+        };
+        out.extend(self.drive(Vec::new()).await);
         match answered.always {
             Some(AlwaysAllow::Mode(mode)) => out.extend(self.set_mode(mode)),
             Some(AlwaysAllow::Rules(rules)) => {
@@ -170,9 +212,13 @@ impl<H: Host, B: Backend> Agent<H, B> {
         Ok(out)
     }
 
+    /// Stop the turn: the backend tells its agent, and Tether's tool calls still waiting for the
+    /// user are withdrawn (answered as not run).
     pub fn interrupt(&self) -> Vec<AgentOutput> {
         let outputs = self.backend.borrow_mut().interrupt();
-        self.emit(outputs)
+        let mut out = self.emit(outputs);
+        out.extend(self.withdraw_mcp_calls());
+        out
     }
 
     /// Switch the permission mode (the backend hears about it).
@@ -193,6 +239,15 @@ impl<H: Host, B: Backend> Agent<H, B> {
     pub fn authenticate(&self, method: &str) -> Supported<Vec<AgentOutput>> {
         let outputs = self.backend.borrow_mut().authenticate(method)?;
         Ok(self.emit(outputs))
+    }
+
+    /// One MCP message from an agent's MCP client on the connection `connection` (the MCP
+    /// bridge): Tether's tools behind the gate, replies as [`AgentOutput::McpReply`].
+    pub async fn on_mcp_message(&self, connection: u32, message: &str) -> Vec<AgentOutput> {
+        match serde_json::from_str(message) {
+            Ok(message) => self.serve_mcp(McpRoute::Bridge(connection), message).await,
+            Err(e) => mcp::parse_error(connection, &e.to_string()),
+        }
     }
 
     pub fn list_sessions(&self) -> Supported<Vec<AgentOutput>> {
@@ -279,23 +334,25 @@ impl<H: Host, B: Backend> Agent<H, B> {
     }
 
     async fn run_tool(&self, run: ToolRun) -> Vec<AgentOutput> {
-        let tools = self.toolset();
-        let prepared = match run.tool_use_id.as_deref() {
-            Some(tool_use_id) => self.gate.run_prepared(tools, tool_use_id).await,
-            None => None,
-        };
-        let output: ToolOutput = match prepared {
-            Some(output) => output,
-            None => {
-                let output = tools.call(&run.tool, run.input).await;
-                if run.tool == "Bash" {
-                    self.gate.set_shell_cwd(&tools.cwd());
-                }
-                output
-            }
-        };
+        let output = self.call_tool(&run.tool, run.input, run.tool_use_id.as_deref()).await;
         let outputs = self.backend.borrow_mut().tool_result(&run.call, output);
         self.emit(outputs)
+    }
+
+    /// Run one of Tether's tools as asked, or the change the user reviewed for `tool_use_id`.
+    async fn call_tool(&self, tool: &str, input: serde_json::Value, tool_use_id: Option<&str>) -> ToolOutput {
+        let tools = self.toolset();
+        if let Some(output) = match tool_use_id {
+            Some(id) => self.gate.run_prepared(tools, id).await,
+            None => None,
+        } {
+            return output;
+        }
+        let output = tools.call(tool, input).await;
+        if tool == "Bash" {
+            self.gate.set_shell_cwd(&tools.cwd());
+        }
+        output
     }
 
     async fn ask(&self, ask: PermissionAsk) -> Vec<AgentOutput> {

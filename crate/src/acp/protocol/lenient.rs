@@ -83,7 +83,7 @@ macro_rules! tagged_union {
                     return Err(<D::Error as ::serde::de::Error>::missing_field($key));
                 };
                 Ok(match tag {
-                    $( $wire => $name::$variant($crate::acp::lenient::variant(value, $wire)?), )+
+                    $( $wire => $name::$variant($crate::acp::protocol::lenient::variant(value, $wire)?), )+
                     _ => $name::Unknown(value),
                 })
             }
@@ -143,13 +143,13 @@ macro_rules! open_enum {
 
         impl ::serde::Serialize for $name {
             fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                $crate::acp::lenient::serialize_str(self.as_str(), serializer)
+                $crate::acp::protocol::lenient::serialize_str(self.as_str(), serializer)
             }
         }
 
         impl<'de> ::serde::Deserialize<'de> for $name {
             fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-                $crate::acp::lenient::deserialize_string(d).map(|s| Self::from(s.as_str()))
+                $crate::acp::protocol::lenient::deserialize_string(d).map(|s| Self::from(s.as_str()))
             }
         }
     };

@@ -4,7 +4,7 @@
 //! call) or to a pending request.
 
 use super::lenient::{self, open_enum, Meta};
-use super::protocol::RequestId;
+use super::rpc::RequestId;
 use super::{Notification, Request};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};

@@ -245,6 +245,14 @@ pub struct SessionCapabilities {
         deserialize_with = "lenient::presence"
     )]
     pub fork: Option<Supported>,
+    /// A `systemPrompt` in `session/new`, `load` and `resume` (unstable in v1; claude-agent-acp and
+    /// codex-acp take `append`).
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "lenient::presence"
+    )]
+    pub system_prompt: Option<Supported>,
     #[serde(
         rename = "_meta",
         default,

@@ -6,7 +6,7 @@ use super::elicitation::{CompleteElicitationNotification, CreateElicitationReque
 use super::fs::{ReadTextFileRequest, WriteTextFileRequest};
 use super::mcp_over_acp::{ConnectMcpRequest, DisconnectMcpRequest, McpMessage};
 use super::permission::RequestPermissionRequest;
-use super::protocol::{CancelRequestNotification, INVALID_PARAMS};
+use super::rpc::{CancelRequestNotification, INVALID_PARAMS};
 use super::terminal::{
     CreateTerminalRequest, KillTerminalRequest, ReleaseTerminalRequest, TerminalOutputRequest,
     WaitForTerminalExitRequest,
@@ -34,7 +34,7 @@ pub enum AgentRequest {
     McpMessage(McpMessage),
     McpDisconnect(DisconnectMcpRequest),
     /// A method this client does not serve (extension methods `_…` included): answer
-    /// [`super::protocol::METHOD_NOT_FOUND`].
+    /// [`super::rpc::METHOD_NOT_FOUND`].
     Unknown {
         method: String,
         params: Value,
@@ -147,7 +147,7 @@ impl AgentNotification {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::acp::update::SessionUpdate;
+    use crate::acp::protocol::update::SessionUpdate;
     use serde_json::json;
 
     #[test]

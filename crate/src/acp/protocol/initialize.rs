@@ -82,8 +82,8 @@ pub struct Implementation {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::acp::auth::AuthMethod;
-    use crate::acp::PROTOCOL_VERSION;
+    use crate::acp::protocol::auth::AuthMethod;
+    use crate::acp::protocol::PROTOCOL_VERSION;
     use serde_json::json;
 
     /// claude-agent-acp 0.101.0's reply (reference/acp-claude-agent-offline.md §6).

@@ -1,0 +1,252 @@
+//! The ACP agents Tether knows, and how each is closed ("force-local"): the switches that turn its
+//! own file and shell tools off when its working directory is a laptop stand-in for a remote
+//! workspace, so everything it does goes through Tether's tools. Measured in tests/acp (README):
+//!
+//! - claude-agent-acp: `session/new` `_meta.claudeCode.options.tools: []` (not remembered: sent
+//!   again on every load and resume); Tether's tools pre-allowed so Tether's gate is the only one.
+//! - gemini-cli: system settings whose `tools.core` names Tether's tools only (a settings file
+//!   that wins over the user's, named by `GEMINI_CLI_SYSTEM_SETTINGS_PATH`), and `--skip-trust`
+//!   (without it the MCP servers of `session/new` are dropped, local workspaces included).
+//! - codex-acp: its shell and other tools off (`CODEX_CONFIG` features) and the read-only mode,
+//!   but it keeps `apply_patch` for the models of its catalog, which writes the laptop's folder:
+//!   it cannot be closed, so it is refused on a remote workspace unless the user overrides that.
+
+use crate::mcp::SERVER_NAME;
+use crate::tools::TOOL_NAMES;
+use serde_json::{json, Map, Value};
+use std::collections::BTreeMap;
+
+/// An ACP agent Tether knows by name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KnownAgent {
+    /// Its name in `tether.agents`, `--agent`, and its profile's name.
+    pub name: &'static str,
+    pub display_name: &'static str,
+    /// Its command on PATH.
+    pub command: &'static str,
+    /// The arguments that make the command speak ACP.
+    pub args: &'static [&'static str],
+    /// Its npm package, for the install hint.
+    pub package: &'static str,
+    /// Whether its own file and shell tools can all be switched off.
+    pub closable: bool,
+    /// `session/load` of a session started in the same wall-clock minute fails and erases it
+    /// (gemini-cli#28775): wait for the next minute.
+    pub load_in_a_later_minute: bool,
+}
+
+pub const KNOWN_AGENTS: [KnownAgent; 3] = [
+    KnownAgent {
+        name: "claude-agent-acp",
+        display_name: "Claude Agent",
+        command: "claude-agent-acp",
+        args: &[],
+        package: "@agentclientprotocol/claude-agent-acp",
+        closable: true,
+        load_in_a_later_minute: false,
+    },
+    KnownAgent {
+        name: "gemini",
+        display_name: "Gemini CLI",
+        command: "gemini",
+        args: &["--acp"],
+        package: "@google/gemini-cli",
+        closable: true,
+        load_in_a_later_minute: true,
+    },
+    KnownAgent {
+        name: "codex",
+        display_name: "Codex",
+        command: "codex-acp",
+        args: &[],
+        package: "@agentclientprotocol/codex-acp",
+        closable: false,
+        load_in_a_later_minute: false,
+    },
+];
+
+pub fn known_agent(name: &str) -> Option<&'static KnownAgent> {
+    KNOWN_AGENTS.iter().find(|agent| agent.name == name)
+}
+
+/// The name of gemini's system settings file in the state folder.
+const GEMINI_SETTINGS_FILE: &str = "gemini-system-settings.json";
+
+/// How one known agent is launched and opened by Tether, closed or not.
+#[derive(Clone, Debug)]
+pub struct Profile {
+    pub agent: &'static KnownAgent,
+    /// Its own tools are switched off (a remote workspace).
+    pub closed: bool,
+}
+
+impl Profile {
+    /// Arguments to add to the user's.
+    pub fn extra_args(&self) -> Vec<&'static str> {
+        match self.agent.name {
+            // Untrusted folders silently lose the MCP servers of session/new, Tether's included.
+            "gemini" => vec!["--skip-trust"],
+            _ => Vec::new(),
+        }
+    }
+
+    /// Environment to add (over the user's); `state_dir` holds the files of [`Self::files`].
+    pub fn env(
+        &self,
+        env: &mut BTreeMap<String, String>,
+        state_dir: Option<&str>,
+        windows: bool,
+    ) -> Result<(), String> {
+        match (self.agent.name, self.closed) {
+            // The "# Memory" section would tell the model to Write memory files under ~/.claude.
+            ("claude-agent-acp", _) => {
+                env.insert("CLAUDE_CODE_DISABLE_AUTO_MEMORY".into(), "1".into());
+            }
+            ("gemini", true) => {
+                let Some(dir) = state_dir else {
+                    return Err("gemini needs a folder for its settings (stateDir) to be closed".into());
+                };
+                env.insert("GEMINI_CLI_SYSTEM_SETTINGS_PATH".into(), settings_path(dir, windows));
+            }
+            ("codex", true) => {
+                let config = codex_config(env.get("CODEX_CONFIG").map(String::as_str))?;
+                env.insert("CODEX_CONFIG".into(), config);
+                // The default mode sends approvals to a model request; read-only asks the client.
+                env.insert("INITIAL_AGENT_MODE".into(), "read-only".into());
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// Files to write before the launch (absolute path → content).
+    pub fn files(&self, state_dir: Option<&str>, windows: bool) -> Vec<(String, String)> {
+        match (self.agent.name, self.closed, state_dir) {
+            ("gemini", true, Some(dir)) => vec![(settings_path(dir, windows), gemini_settings())],
+            _ => Vec::new(),
+        }
+    }
+
+    /// `_meta` for `session/new`, `load` and `resume` (claude-agent-acp forgets it in between).
+    pub fn session_meta(&self) -> Option<Map<String, Value>> {
+        if self.agent.name != "claude-agent-acp" {
+            return None;
+        }
+        let allowed: Vec<String> = TOOL_NAMES
+            .iter()
+            .map(|tool| format!("mcp__{SERVER_NAME}__{tool}"))
+            .collect();
+        // Tether's tools run without the agent asking: Tether's gate asks instead.
+        let mut options = json!({"allowedTools": allowed, "promptSuggestions": false});
+        if self.closed {
+            options["tools"] = json!([]);
+        }
+        let mut meta = Map::new();
+        meta.insert("claudeCode".into(), json!({ "options": options }));
+        Some(meta)
+    }
+
+    /// gemini-cli answers a read of a missing file with an error that fails its own write of a
+    /// new file; an empty text lets it create the file (through `fs/write_text_file`).
+    pub fn missing_file_reads_empty(&self) -> bool {
+        self.agent.name == "gemini"
+    }
+}
+
+fn settings_path(dir: &str, windows: bool) -> String {
+    let separator = if windows { '\\' } else { '/' };
+    format!("{}{separator}{GEMINI_SETTINGS_FILE}", dir.trim_end_matches(['/', '\\']))
+}
+
+/// gemini's system settings (they win over the user's): only Tether's tools, by gemini's names
+/// for them; MCP servers kept in any folder; no usage statistics (an installation id file).
+fn gemini_settings() -> String {
+    let core: Vec<String> = TOOL_NAMES
+        .iter()
+        .map(|tool| format!("mcp_{SERVER_NAME}_{tool}"))
+        .collect();
+    json!({
+        "security": {"folderTrust": {"enabled": false}},
+        "privacy": {"usageStatisticsEnabled": false},
+        "tools": {"core": core},
+    })
+    .to_string()
+}
+
+/// The user's `CODEX_CONFIG` (session overrides, JSON) with codex's own tools switched off.
+fn codex_config(user: Option<&str>) -> Result<String, String> {
+    let mut config: Map<String, Value> = match user.map(str::trim).filter(|c| !c.is_empty()) {
+        None => Map::new(),
+        Some(text) => match serde_json::from_str(text) {
+            Ok(Value::Object(map)) => map,
+            _ => return Err("CODEX_CONFIG must be a JSON object to add Tether's switches to".into()),
+        },
+    };
+    let features = config.entry("features").or_insert_with(|| Value::Object(Map::new()));
+    if !features.is_object() {
+        *features = Value::Object(Map::new());
+    }
+    for feature in ["shell_tool", "unified_exec", "view_image", "multi_agent", "goals"] {
+        features[feature] = Value::Bool(false);
+    }
+    config.insert("web_search".into(), Value::from("disabled"));
+    Ok(Value::Object(config).to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn profile(name: &str, closed: bool) -> Profile {
+        Profile {
+            agent: known_agent(name).unwrap(),
+            closed,
+        }
+    }
+
+    #[test]
+    fn claude_agent_is_closed_with_no_tools_and_tethers_pre_allowed() {
+        let meta = profile("claude-agent-acp", true).session_meta().unwrap();
+        let options = &meta["claudeCode"]["options"];
+        assert_eq!(options["tools"], json!([]));
+        assert_eq!(options["allowedTools"][0], "mcp__tether__Read");
+        assert_eq!(options["promptSuggestions"], false);
+        let open = profile("claude-agent-acp", false).session_meta().unwrap();
+        assert!(open["claudeCode"]["options"].get("tools").is_none());
+    }
+
+    #[test]
+    fn gemini_is_closed_by_system_settings_naming_tethers_tools_only() {
+        let gemini = profile("gemini", true);
+        let mut env = BTreeMap::new();
+        gemini.env(&mut env, Some("/state/"), false).unwrap();
+        assert_eq!(
+            env["GEMINI_CLI_SYSTEM_SETTINGS_PATH"],
+            "/state/gemini-system-settings.json"
+        );
+        let files = gemini.files(Some("/state"), false);
+        let settings: Value = serde_json::from_str(&files[0].1).unwrap();
+        assert_eq!(settings["tools"]["core"].as_array().unwrap().len(), TOOL_NAMES.len());
+        assert_eq!(settings["tools"]["core"][0], "mcp_tether_Read");
+        assert_eq!(gemini.extra_args(), ["--skip-trust"]);
+        assert!(gemini.env(&mut BTreeMap::new(), None, false).is_err());
+        assert!(profile("gemini", false).files(Some("/state"), false).is_empty());
+    }
+
+    #[test]
+    fn codex_keeps_the_users_config_and_loses_its_shell() {
+        let mut env = BTreeMap::from([(
+            "CODEX_CONFIG".to_string(),
+            r#"{"model":"m","features":{"apps":true}}"#.to_string(),
+        )]);
+        profile("codex", true).env(&mut env, None, false).unwrap();
+        let config: Value = serde_json::from_str(&env["CODEX_CONFIG"]).unwrap();
+        assert_eq!(config["model"], "m");
+        assert_eq!(config["features"]["apps"], true);
+        assert_eq!(config["features"]["shell_tool"], false);
+        assert_eq!(config["web_search"], "disabled");
+        assert_eq!(env["INITIAL_AGENT_MODE"], "read-only");
+        env.insert("CODEX_CONFIG".into(), "[1]".into());
+        assert!(profile("codex", true).env(&mut env, None, false).is_err());
+    }
+}

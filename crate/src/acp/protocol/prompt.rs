@@ -1,0 +1,158 @@
+//! A turn: `session/prompt` sends the user's message and is answered when the turn ends, with
+//! the updates in between; `session/cancel` asks the agent to stop it (the client then answers
+//! every pending permission request `cancelled`, and the turn ends with `cancelled`).
+
+use super::content::ContentBlock;
+use super::lenient::{self, open_enum, Meta};
+use super::session::SessionId;
+use super::{Notification, Request};
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PromptRequest {
+    pub session_id: SessionId,
+    pub prompt: Vec<ContentBlock>,
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "lenient::or_default"
+    )]
+    pub meta: Option<Meta>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PromptResponse {
+    pub stop_reason: StopReason,
+    /// Unstable in v1 (claude-agent-acp and codex-acp send it): the turn's token counts.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "lenient::or_default"
+    )]
+    pub usage: Option<TurnUsage>,
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "lenient::or_default"
+    )]
+    pub meta: Option<Meta>,
+}
+
+impl Request for PromptRequest {
+    const METHOD: &'static str = "session/prompt";
+    type Response = PromptResponse;
+}
+
+open_enum! {
+    pub enum StopReason {
+        EndTurn = "end_turn",
+        MaxTokens = "max_tokens",
+        MaxTurnRequests = "max_turn_requests",
+        Refusal = "refusal",
+        Cancelled = "cancelled",
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TurnUsage {
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "lenient::or_default"
+    )]
+    pub input_tokens: Option<u64>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "lenient::or_default"
+    )]
+    pub output_tokens: Option<u64>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "lenient::or_default"
+    )]
+    pub cached_read_tokens: Option<u64>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "lenient::or_default"
+    )]
+    pub cached_write_tokens: Option<u64>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "lenient::or_default"
+    )]
+    pub total_tokens: Option<u64>,
+}
+
+/// `session/cancel` (a notification).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CancelNotification {
+    pub session_id: SessionId,
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "lenient::or_default"
+    )]
+    pub meta: Option<Meta>,
+}
+
+impl Notification for CancelNotification {
+    const METHOD: &'static str = "session/cancel";
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_prompt_is_written_exactly() {
+        let request = PromptRequest {
+            session_id: "s1".into(),
+            prompt: vec![ContentBlock::text("Flip the debug flag")],
+            meta: None,
+        };
+        assert_eq!(
+            serde_json::to_value(request).unwrap(),
+            json!({"sessionId": "s1", "prompt": [{"type": "text", "text": "Flip the debug flag"}]})
+        );
+    }
+
+    #[test]
+    fn reads_the_stop_reasons_and_usage_agents_send() {
+        let claude: PromptResponse = serde_json::from_value(json!({
+            "stopReason": "end_turn",
+            "usage": {"inputTokens": 42, "outputTokens": 7, "cachedReadTokens": 0, "cachedWriteTokens": 0, "totalTokens": 49},
+            "_meta": {"quota": {}}
+        }))
+        .unwrap();
+        assert_eq!(claude.stop_reason, StopReason::EndTurn);
+        assert_eq!(claude.usage.unwrap().total_tokens, Some(49));
+        let gemini: PromptResponse =
+            serde_json::from_value(json!({"stopReason": "cancelled", "_meta": {"quota": {"token_count": 3}}})).unwrap();
+        assert_eq!(gemini.stop_reason, StopReason::Cancelled);
+        let future: PromptResponse = serde_json::from_value(json!({"stopReason": "paused", "usage": "n/a"})).unwrap();
+        assert_eq!(future.stop_reason, StopReason::Unknown("paused".into()));
+        assert_eq!(future.usage, None);
+    }
+
+    #[test]
+    fn cancel_is_a_notification_with_the_session_id() {
+        let cancel = CancelNotification {
+            session_id: "s1".into(),
+            meta: None,
+        };
+        assert_eq!(serde_json::to_value(cancel).unwrap(), json!({"sessionId": "s1"}));
+        assert_eq!(CancelNotification::METHOD, "session/cancel");
+    }
+}

@@ -1,0 +1,241 @@
+// The three real ACP agents from npm (pinned; ./build.sh test installs them) run through
+// `dist/tether-cli.js run --agent …` against their fake model APIs, on a "remote" workspace (a
+// --mirror folder as the agent's cwd, so its own file and shell tools are switched off and it works
+// through Tether's tools over the MCP bridge, behind Tether's permission gate). Each agent reads,
+// edits (approved), writes (rejected), runs a command, and is cancelled mid-turn at a permission
+// prompt; the workspace changes only as allowed, the agent's cwd stays empty, and a marker from a
+// workspace file nothing reads is nowhere on "the laptop" (the agent's HOME, its TMPDIR, the mirror,
+// new entries of the system temp folder).
+
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { after, describe, test } from "node:test";
+import { claudeAgent, codex, gemini } from "./agents.mjs";
+import { REPO } from "./bridge-host.mjs";
+import { filesContaining, filesUnder, makeFolders, newTempEntries, removeFolders, tempEntries } from "./scenario.mjs";
+
+const CLI = join(REPO, "dist", "tether-cli.js");
+const RUN_LIMIT_MS = 150_000;
+const live = new Set();
+after(() => {
+  for (const child of live) {
+    try {
+      process.kill(-child.pid, "SIGKILL");
+    } catch {}
+  }
+});
+
+/** Fail with the reason when build.sh did not install the agent. */
+function requireAgent(spec) {
+  for (const name of [spec.entryEnv, ...spec.extraEnv]) {
+    const path = process.env[name];
+    assert.ok(path && existsSync(path), `${name} is not set to an installed file (./build.sh test installs the ACP agents)`);
+  }
+}
+
+/** The model's side: read and edit, write (refused by the user), run a command, then a write the
+ * user never answers because the turn is stopped. */
+function script(spec, { mirror }) {
+  const tool = (name, input) => spec.tetherTool(name, input);
+  return [
+    { when: { lastUserText: /STEP-ONE/ }, toolUse: tool("Read", { file_path: join(mirror, "notes.txt") }) },
+    { when: { lastToolResult: /hello world/ }, toolUse: tool("Edit", { file_path: join(mirror, "notes.txt"), old_string: "hello", new_string: "goodbye" }) },
+    { when: { lastToolResult: /has been updated/ }, text: "STEP-ONE done." },
+    { when: { lastUserText: /STEP-TWO/ }, toolUse: tool("Write", { file_path: join(mirror, "refused.txt"), content: "refused\n" }) },
+    { when: { lastToolResult: /refused this tool call/ }, text: "STEP-TWO refused." },
+    { when: { lastUserText: /STEP-THREE/ }, toolUse: tool("Bash", { command: 'echo ran > ran.txt && echo "ran in $(pwd)"' }) },
+    { when: { lastToolResult: /ran in/ }, text: "STEP-THREE done." },
+    { when: { lastUserText: /STEP-FOUR/ }, toolUse: tool("Write", { file_path: join(mirror, "cancelled.txt"), content: "never\n" }) },
+    // Title and suggestion requests, and anything after the cancel.
+    { text: "OK.", repeat: true },
+  ];
+}
+
+const STEPS = [
+  { prompt: "Please do STEP-ONE: read the notes, then edit them." },
+  { prompt: "Please do STEP-TWO: write a file." },
+  { prompt: "Please do STEP-THREE: run a command." },
+  { prompt: "Please do STEP-FOUR: write another file.", interrupt: "onPermission" },
+];
+
+/** `tether-cli run` with `args`; resolves to {code, events, stderr}. */
+function runCli(args, env, cwd) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, "run", ...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    live.add(child);
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (c) => (stdout += c));
+    child.stderr.setEncoding("utf8").on("data", (c) => (stderr += c));
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-child.pid, "SIGKILL");
+      } catch {}
+      reject(new Error(`tether-cli ran over ${RUN_LIMIT_MS} ms:\n${stderr.slice(-3000)}`));
+    }, RUN_LIMIT_MS);
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      live.delete(child);
+      const events = stdout.split("\n").filter(Boolean).map((l) => JSON.parse(l));
+      resolve({ code, events, stderr });
+    });
+  });
+}
+
+/** The agent's flags and environment for tether-cli (its launch from agents.mjs). */
+function agentFlags(spec, name, folders, api, { byCommand }) {
+  const launch = spec.launch({ ...folders, api });
+  const flags = ["--agent", name];
+  if (byCommand) flags.push("--agent-command", launch.command, ...launch.args.flatMap((a) => ["--agent-arg", a]));
+  // The profile's own switches come from Tether; the test's launch env carries the fake API.
+  for (const [key, value] of Object.entries(launch.env)) {
+    if (!["PATH", "HOME", "TMPDIR"].includes(key) && value !== undefined) flags.push("--agent-env", `${key}=${value}`);
+  }
+  return flags;
+}
+
+async function runAgent(spec, name, { byCommand = true, extraArgs = [] } = {}) {
+  requireAgent(spec);
+  const folders = makeFolders();
+  const tempBefore = tempEntries();
+  const api = await spec.startApi(script(spec, folders));
+  const scriptFile = join(folders.base, "steps.json");
+  writeFileSync(scriptFile, JSON.stringify(STEPS));
+  try {
+    const env = {
+      PATH: process.env.PATH,
+      HOME: folders.home,
+      TMPDIR: folders.tmp,
+      TETHER_CACHE: process.env.TETHER_CACHE ?? join(homedir(), ".cache", "tether"),
+    };
+    const args = [
+      "--root", folders.workspace, "--mirror", folders.mirror, "--script", scriptFile,
+      "--approve", "Edit,Bash", "--verbose",
+      ...agentFlags(spec, name, folders, api, { byCommand }), ...extraArgs,
+    ];
+    const result = await runCli(args, env, folders.base);
+    const laptop = [folders.home, folders.tmp, folders.mirror, ...newTempEntries(tempBefore, [folders.base])];
+    return { ...result, folders, api, laptop };
+  } finally {
+    await api.close();
+  }
+}
+
+function assertTheSession(outcome, t) {
+  const { code, events, stderr, folders } = outcome;
+  const read = (file) => (existsSync(join(folders.workspace, file)) ? readFileSync(join(folders.workspace, file), "utf8") : null);
+  assert.equal(code, 0, stderr.slice(-4000));
+  // Read, then the approved edit, on the workspace.
+  assert.equal(read("notes.txt"), "goodbye world\nsecond line\n");
+  // The refused write wrote nothing; the command ran in the workspace; the cancelled write never ran.
+  assert.equal(read("refused.txt"), null);
+  assert.equal(read("ran.txt"), "ran\n");
+  assert.equal(read("cancelled.txt"), null);
+  const asked = events.filter((e) => e.type === "permissionRequest").map((e) => e.toolName);
+  assert.deepEqual(asked, ["Edit", "Write", "Bash", "Write"], "Tether's gate asked for each change");
+  assert.equal(events.filter((e) => e.type === "permissionCancelled").length, 1, "the stopped turn withdrew its question");
+  const done = events.filter((e) => e.type === "done");
+  assert.deepEqual(done.map((d) => d.isError), [false, false, false, false]);
+  assert.equal(done.at(-1).stopReason, "cancelled");
+  // Every tool call the agent showed was one of Tether's.
+  const names = [...new Set(events.filter((e) => e.type === "toolCallStart").map((e) => e.name))];
+  for (const name of names) assert.ok(["Read", "Edit", "Write", "Bash"].includes(name), `the agent's own tool ${name} ran`);
+  // The agent's cwd holds nothing of the project, and the marker is nowhere on the laptop.
+  assert.deepEqual(filesUnder(folders.mirror).filter((f) => !/^(CLAUDE|AGENTS|GEMINI)\.md$/.test(f)), []);
+  assert.equal(filesContaining([folders.workspace], folders.marker).length, 1);
+  assert.deepEqual(filesContaining(outcome.laptop, folders.marker), []);
+  t.diagnostic(`events: ${[...new Set(events.map((e) => e.type))].join(", ")}`);
+}
+
+describe("real ACP agents through tether-cli on a remote workspace", { concurrency: false, timeout: RUN_LIMIT_MS * 4 }, () => {
+  test("claude-agent-acp reads, edits, is refused a write, runs a command and is stopped mid-turn, all on the workspace", async (t) => {
+    const outcome = await runAgent(claudeAgent, "claude-agent-acp");
+    try {
+      assertTheSession(outcome, t);
+    } finally {
+      removeFolders(outcome.folders);
+    }
+  });
+
+  test("gemini (found in Tether's build cache by name) does the same through Tether's tools", async (t) => {
+    const outcome = await runAgent(gemini, "gemini", { byCommand: false });
+    try {
+      assertTheSession(outcome, t);
+    } finally {
+      removeFolders(outcome.folders);
+    }
+  });
+
+  test("codex-acp, allowed on a remote with a model outside its catalog, does the same", async (t) => {
+    const spec = codex("tether-fake-model");
+    const outcome = await runAgent(spec, "codex", { extraArgs: ["--allow-local-tools"] });
+    try {
+      assertTheSession(outcome, t);
+    } finally {
+      removeFolders(outcome.folders);
+    }
+  });
+
+  test("an agent given only by a command named like codex-acp gets codex's switches: refused on a remote too", async () => {
+    const folders = makeFolders();
+    try {
+      // Never started: the refusal comes before the launch.
+      const command = join(folders.base, "codex-acp");
+      writeFileSync(command, "#!/bin/sh\nexit 3\n", { mode: 0o755 });
+      const env = { PATH: process.env.PATH, HOME: folders.home, TMPDIR: folders.tmp };
+      const { code, stderr, events } = await runCli(["--root", folders.workspace, "--mirror", folders.mirror, "--prompt", "hi", "--agent-command", command], env, folders.base);
+      assert.equal(code, 1);
+      assert.match(stderr, /cannot work on a remote workspace/);
+      assert.deepEqual(events, []);
+    } finally {
+      removeFolders(folders);
+    }
+  });
+
+  test("codex-acp with a catalog model works on a local folder: its own apply_patch writes the workspace, after Tether asks", async () => {
+    const spec = codex("gpt-5.5");
+    requireAgent(spec);
+    const folders = makeFolders();
+    const api = await spec.startApi([
+      { when: { lastUserText: /PATCH/ }, toolUse: { name: "apply_patch", custom: true, input: "*** Begin Patch\n*** Add File: patched.txt\n+written by apply_patch\n*** End Patch\n" } },
+      { when: { lastToolResult: /Success/ }, text: "Patched." },
+      { text: "OK.", repeat: true },
+    ]);
+    try {
+      const env = { PATH: process.env.PATH, HOME: folders.home, TMPDIR: folders.tmp };
+      const launch = spec.launch({ ...folders, api });
+      const flags = ["--agent", "codex", "--agent-command", launch.command, ...launch.args.flatMap((a) => ["--agent-arg", a])];
+      for (const [key, value] of Object.entries(launch.env)) {
+        if (!["PATH", "HOME", "TMPDIR"].includes(key)) flags.push("--agent-env", `${key}=${value}`);
+      }
+      const { code, stderr, events } = await runCli(["--root", folders.workspace, "--prompt", "PATCH it", "--approve", "all", ...flags], env, folders.base);
+      assert.equal(code, 0, stderr.slice(-4000));
+      assert.equal(readFileSync(join(folders.workspace, "patched.txt"), "utf8"), "written by apply_patch\n");
+      assert.ok(events.some((e) => e.type === "permissionRequest"), "Tether asked before the agent's own edit");
+    } finally {
+      await api.close();
+      removeFolders(folders);
+    }
+  });
+
+  test("codex-acp is refused on a remote workspace, saying why, before it starts", async () => {
+    const spec = codex("gpt-5.5");
+    requireAgent(spec);
+    const folders = makeFolders();
+    try {
+      const env = { PATH: process.env.PATH, HOME: folders.home, TMPDIR: folders.tmp };
+      const flags = ["--agent", "codex", "--agent-command", process.execPath, "--agent-arg", process.env.TETHER_ACP_CODEX];
+      const { code, stderr, events } = await runCli(["--root", folders.workspace, "--mirror", folders.mirror, "--prompt", "hi", ...flags], env, folders.base);
+      assert.equal(code, 1);
+      assert.match(stderr, /cannot work on a remote workspace/);
+      assert.match(stderr, /apply_patch/);
+      assert.match(stderr, /allowLocalTools/);
+      assert.deepEqual(events, []);
+    } finally {
+      removeFolders(folders);
+    }
+  });
+});

@@ -1,0 +1,151 @@
+// A real ACP agent (claude-agent-acp 0.101.0, from Tether's build cache, running the pinned Claude
+// Code against the fake Messages API) in a real VS Code on the emulated remote (`tetherfake:`):
+// the user picks it in the chat header, it reads and edits a file and runs a command, all on the
+// remote through Tether's tools, and afterwards nothing of the project is on the laptop's disk
+// beyond what DESIGN.md allows: a unique marker in a remote file far from anything the
+// conversation reads is searched for in HOME, the temp folder and Tether's storage.
+
+import assert from "node:assert/strict";
+import { randomUUID } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { after, before, test } from "node:test";
+import { startFakeApi } from "../fake-api/fake-anthropic.mjs";
+import { CLAUDE, launchVsCode, openTether, sendPrompt, shot, waitFor } from "./harness.mjs";
+
+const FAKE_REMOTE = path.join(path.dirname(fileURLToPath(import.meta.url)), "fake-remote");
+const CACHE = process.env.TETHER_CACHE ?? path.join(os.homedir(), ".cache/tether");
+const AGENT =
+  process.env.TETHER_ACP_CLAUDE_AGENT ??
+  path.join(CACHE, "claude-agent-acp-0.101.0/node_modules/@agentclientprotocol/claude-agent-acp/dist/index.js");
+const MARKER = `TETHER-E2E-MARKER-${randomUUID()}`;
+
+let api;
+let vs;
+let remote;
+let tempBefore;
+
+const messageRequests = () => api.requests.filter((r) => r.path === "/v1/messages" && Array.isArray(r.body?.messages));
+const toolResultTexts = () =>
+  messageRequests()
+    .flatMap((r) => r.body.messages.at(-1)?.content ?? [])
+    .filter((b) => b && b.type === "tool_result")
+    .map((b) => (typeof b.content === "string" ? b.content : (b.content ?? []).map((c) => c.text ?? "").join("")));
+
+/** Files under `dirs` whose bytes contain `needle` (links not followed; big files skipped). */
+function filesContaining(dirs, needle) {
+  const bytes = Buffer.from(needle);
+  const hits = [];
+  const walk = (p) => {
+    let stat;
+    try {
+      stat = fs.lstatSync(p);
+    } catch {
+      return;
+    }
+    if (stat.isDirectory()) {
+      let names = [];
+      try {
+        names = fs.readdirSync(p);
+      } catch {
+        return;
+      }
+      for (const name of names) walk(path.join(p, name));
+    } else if (stat.isFile() && stat.size <= 256 * 1024 * 1024) {
+      try {
+        if (fs.readFileSync(p).includes(bytes)) hits.push(p);
+      } catch {}
+    }
+  };
+  for (const dir of dirs) walk(dir);
+  return hits;
+}
+
+before(async () => {
+  assert.ok(fs.existsSync(AGENT), `claude-agent-acp is not installed at ${AGENT} (./build.sh test installs it)`);
+  const r = (rel) => () => path.join(remote, rel);
+  const input = (fields) => Object.defineProperties({}, Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, { get: typeof v === "function" ? v : () => v, enumerable: true }])));
+  api = await startFakeApi([
+    { when: { lastUserText: /ACP edit/ }, toolUse: { name: "mcp__tether__Read", input: input({ file_path: r("hello.txt") }) } },
+    { when: { lastToolResult: /hello remote/ }, toolUse: { name: "mcp__tether__Edit", input: input({ file_path: r("hello.txt"), old_string: "hello remote", new_string: "hello from an ACP agent" }) } },
+    { when: { lastToolResult: /has been updated/ }, toolUse: { name: "mcp__tether__Bash", input: { command: "echo ran-by-acp > acp-proof.txt; pwd", description: "Where am I" } } },
+    { when: { lastToolResult: /tether-e2e-acp/ }, text: "Edited the file and ran the command on the remote." },
+    // The session title and anything else the adapter asks on the side.
+    { text: "OK.", repeat: true },
+  ]);
+  tempBefore = new Set(fs.readdirSync(os.tmpdir()));
+  vs = await launchVsCode({
+    name: "acp",
+    extensions: [FAKE_REMOTE],
+    remoteFiles: {
+      "hello.txt": "hello remote\n",
+      "AGENTS.md": "Answer briefly.\n",
+      "vendor/deep/far/away/secret.txt": `never read in the conversation: ${MARKER}\n`,
+    },
+    folder: (dirs) => `tetherfake:${dirs.remote}`,
+    settings: {
+      "tether.defaultMode": "bypassPermissions",
+      "tether.environment": { ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: "dummy", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1" },
+      "tether.agents": {
+        // Bypass makes the adapter start Claude Code with --dangerously-skip-permissions, which
+        // Claude Code refuses to root (this test box) unless told it is in a sandbox.
+        "claude-agent-acp": { command: process.execPath, args: [AGENT], env: { CLAUDE_CODE_EXECUTABLE: CLAUDE, IS_SANDBOX: "1" } },
+      },
+      "files.autoSave": "off",
+    },
+  });
+  remote = vs.remote;
+  await openTether(vs);
+});
+
+after(async () => {
+  await vs?.close();
+  await api?.close();
+});
+
+test("an ACP agent picked in the header edits a file and runs a command on the remote", { timeout: 180_000 }, async () => {
+  await vs.webview.getByRole("button", { name: /^Agent:/ }).click();
+  await vs.webview.getByRole("option", { name: /Claude Agent/ }).click();
+  await vs.webview.getByRole("textbox", { name: "Message to Claude Agent" }).waitFor({ timeout: 10_000 });
+  await sendPrompt(vs, "ACP edit the hello file");
+  await waitFor(async () => fs.existsSync(path.join(remote, "acp-proof.txt")), 120_000, "the command on the remote");
+  await waitFor(async () => toolResultTexts().some((t) => t.includes(remote)), 30_000, "the command's output");
+  assert.equal(fs.readFileSync(path.join(remote, "hello.txt"), "utf8"), "hello from an ACP agent\n");
+  assert.equal(fs.readFileSync(path.join(remote, "acp-proof.txt"), "utf8"), "ran-by-acp\n");
+  assert.ok(toolResultTexts().some((t) => t.includes(remote)), "pwd printed the remote folder");
+  assert.match(vs.tetherLog(), /starting Claude Agent/);
+  // The chat shows the agent's tool calls by Tether's names.
+  await vs.webview.locator('.tool[data-tool="Edit"]').first().waitFor({ timeout: 30_000 });
+  await shot(vs, "20-acp-remote-edit");
+});
+
+test("the model was told the remote folder; the mirror holds only the agent's context", { timeout: 60_000 }, async () => {
+  // The agent's own system prompt names its cwd (the mirror); Tether's brief is appended to it
+  // (claude-agent-acp takes session/new's systemPrompt). The first request with tools is the
+  // turn's: the adapter's title request comes before it.
+  const turn = messageRequests().find((r) => Array.isArray(r.body.tools) && r.body.tools.length > 0);
+  const system = JSON.stringify(turn.body.system);
+  assert.ok(system.includes("Remote workspace (Tether)") && system.includes(`Working directory: ${remote}`), "the remote working directory");
+  assert.ok(turn.body.tools.every((t) => t.name.startsWith("mcp__tether__") || t.name === "DeferredToolPlaceholder"), "Tether's tools only");
+  const base = path.join(vs.userData, "User/globalStorage/tether.tether/mirrors");
+  const mirrors = fs.readdirSync(base).flatMap((h) => fs.readdirSync(path.join(base, h)).map((f) => path.join(base, h, f)));
+  assert.equal(mirrors.length, 1);
+  assert.deepEqual(fs.readdirSync(mirrors[0]), ["AGENTS.md"]);
+  assert.ok(!fs.existsSync(path.join(vs.workspace, "hello.txt")), "nothing written on the local side");
+});
+
+test("nothing of the project is on the laptop's disk: the marker is in no file of HOME, temp or Tether's storage", { timeout: 120_000 }, async () => {
+  // The search finds the marker where it is.
+  assert.equal(filesContaining([remote], MARKER).length, 1);
+  const newTemp = fs.readdirSync(os.tmpdir()).filter((name) => !tempBefore.has(name)).map((name) => path.join(os.tmpdir(), name));
+  const runDir = vs.runDir;
+  const laptop = [
+    vs.home,
+    vs.userData, // Tether's storage (globalStorage: the mirror, the agent's launch files) and VS Code's own
+    ...newTemp.filter((p) => p !== runDir),
+    ...fs.readdirSync(runDir).filter((name) => name !== "remote").map((name) => path.join(runDir, name)),
+  ];
+  assert.deepEqual(filesContaining(laptop, MARKER), []);
+});
