@@ -179,6 +179,48 @@ describe("real ACP agents through tether-cli on a remote workspace", { concurren
     }
   });
 
+  test("an agent given only by a command named like codex-acp gets codex's switches: refused on a remote too", async () => {
+    const folders = makeFolders();
+    try {
+      // Never started: the refusal comes before the launch.
+      const command = join(folders.base, "codex-acp");
+      writeFileSync(command, "#!/bin/sh\nexit 3\n", { mode: 0o755 });
+      const env = { PATH: process.env.PATH, HOME: folders.home, TMPDIR: folders.tmp };
+      const { code, stderr, events } = await runCli(["--root", folders.workspace, "--mirror", folders.mirror, "--prompt", "hi", "--agent-command", command], env, folders.base);
+      assert.equal(code, 1);
+      assert.match(stderr, /cannot work on a remote workspace/);
+      assert.deepEqual(events, []);
+    } finally {
+      removeFolders(folders);
+    }
+  });
+
+  test("codex-acp with a catalog model works on a local folder: its own apply_patch writes the workspace, after Tether asks", async () => {
+    const spec = codex("gpt-5.5");
+    requireAgent(spec);
+    const folders = makeFolders();
+    const api = await spec.startApi([
+      { when: { lastUserText: /PATCH/ }, toolUse: { name: "apply_patch", custom: true, input: "*** Begin Patch\n*** Add File: patched.txt\n+written by apply_patch\n*** End Patch\n" } },
+      { when: { lastToolResult: /Success/ }, text: "Patched." },
+      { text: "OK.", repeat: true },
+    ]);
+    try {
+      const env = { PATH: process.env.PATH, HOME: folders.home, TMPDIR: folders.tmp };
+      const launch = spec.launch({ ...folders, api });
+      const flags = ["--agent", "codex", "--agent-command", launch.command, ...launch.args.flatMap((a) => ["--agent-arg", a])];
+      for (const [key, value] of Object.entries(launch.env)) {
+        if (!["PATH", "HOME", "TMPDIR"].includes(key)) flags.push("--agent-env", `${key}=${value}`);
+      }
+      const { code, stderr, events } = await runCli(["--root", folders.workspace, "--prompt", "PATCH it", "--approve", "all", ...flags], env, folders.base);
+      assert.equal(code, 0, stderr.slice(-4000));
+      assert.equal(readFileSync(join(folders.workspace, "patched.txt"), "utf8"), "written by apply_patch\n");
+      assert.ok(events.some((e) => e.type === "permissionRequest"), "Tether asked before the agent's own edit");
+    } finally {
+      await api.close();
+      removeFolders(folders);
+    }
+  });
+
   test("codex-acp is refused on a remote workspace, saying why, before it starts", async () => {
     const spec = codex("gpt-5.5");
     requireAgent(spec);

@@ -124,7 +124,7 @@ export function readAgentSettings(value: unknown): { agents: Record<string, Agen
 }
 
 /** The known agent an entry is: named by `profile`, by its name, or by its command's name. */
-function profileFor(name: string, setting: AgentSetting): string | undefined {
+export function profileFor(name: string, setting: AgentSetting): string | undefined {
   if (setting.profile) return ACP_AGENTS.some((a) => a.name === setting.profile) ? setting.profile : undefined;
   const byName = ACP_AGENTS.find((a) => a.name === name);
   if (byName) return byName.name;

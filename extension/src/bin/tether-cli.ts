@@ -8,7 +8,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
-import { agentEntries, findAgent, resolveCommand, type AcpEntry } from "../agents/registry";
+import { agentEntries, findAgent, profileFor, resolveCommand, type AcpEntry } from "../agents/registry";
 import { NodeHost } from "../node/nodeHost";
 import { FileSecretStore } from "../openclaw/deviceKey";
 import { PERMISSION_MODES, type PermissionAnswer, type PermissionMode } from "../session/agent";
@@ -311,7 +311,12 @@ function acpAgent(
     const names = agentEntries().map((e) => e.name).join(", ");
     usageError(`--agent ${name}: no such agent; use one of ${names}, or give --agent-command.`);
   }
-  const base: AcpEntry = known?.kind === "acp" ? known : { kind: "acp", name: name ?? "agent", displayName: name ?? "ACP agent", command: "", args: [], env: {}, builtIn: false };
+  // An unnamed agent whose command is a known one's (…/codex-acp) gets that agent's switches.
+  const profile = known?.kind === "acp" ? undefined : profileFor(name ?? "agent", command !== undefined ? { command } : {});
+  const base: AcpEntry =
+    known?.kind === "acp"
+      ? known
+      : { kind: "acp", name: name ?? "agent", displayName: name ?? "ACP agent", command: "", args: [], env: {}, ...(profile ? { profile } : {}), builtIn: false };
   const entry: AcpEntry = {
     ...base,
     ...(command !== undefined ? { command, args: args ?? [] } : { args: [...base.args, ...(args ?? [])] }),
