@@ -81,6 +81,8 @@ export const COMMANDS: Record<string, Command> = {
   "tether.reportActivation": (ctx) => ({ activationMs: ctx.activationMs(), wasmLoaded: ctx.wasmLoaded }),
   "tether.showRemoteExecutor": showRemoteExecutor,
   "tether.setOpenClawToken": setOpenClawToken,
+  "tether.openclaw.disconnect": (ctx) => gatewayCommand(ctx, "disconnect"),
+  "tether.openclaw.connect": (ctx) => gatewayCommand(ctx, "connect"),
   // For benchmarks and tests, timed inside the extension host: a command through one tier of the
   // remote executor (or "direct": child_process here), a Grep through the core, VS Code's rg.
   "tether.diagnostics.execTimes": (ctx, args: { tier: DiagnosticsTier; command: string; runs: number; timeoutMs?: number }) =>
@@ -115,4 +117,16 @@ async function setOpenClawToken(ctx: Ctx): Promise<void> {
   if (token.trim()) await ctx.extension.secrets.store(OPENCLAW_TOKEN_SECRET, token.trim());
   else await ctx.extension.secrets.delete(OPENCLAW_TOKEN_SECRET);
   void vscode.window.showInformationMessage(token.trim() ? "Tether: the OpenClaw gateway token is stored." : "Tether: the OpenClaw gateway token is removed.");
+}
+
+/** Connect or disconnect the running OpenClaw session's gateway (a manual disconnect stops the
+ * reconnect tries until the user connects again). */
+function gatewayCommand(ctx: Ctx, name: "connect" | "disconnect"): void {
+  let done = false;
+  try {
+    done = ctx.session.agentCommand(name);
+  } catch {
+    done = false;
+  }
+  if (!done) void vscode.window.showInformationMessage(`Tether: no OpenClaw session is running to ${name}.`);
 }

@@ -2,7 +2,7 @@
 // scripted fake model API of tests/openclaw) in a real VS Code: the user stores the gateway token
 // with "Tether: Set OpenClaw Gateway Token" (SecretStorage), picks OpenClaw in the chat header's
 // agent picker, and chats with the gateway's agent from the Tether view; the header shows the
-// gateway connected.
+// gateway connected, and a manual disconnect stays disconnected until Connect.
 
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
@@ -45,4 +45,15 @@ test("picked in the agent picker with its token in SecretStorage, OpenClaw strea
   await vs.webview.locator(".gateway-badge.gateway-connected").waitFor({ timeout: 10_000 });
   await shot(vs, "openclaw-01-streamed-reply");
   assert.match(vs.extHostLog(), /_doActivateExtension tether\.tether/);
+});
+
+test("Disconnect shows the gateway disconnected and stays so; Connect brings it back", { timeout: 120_000 }, async () => {
+  await runCommand(vs, "Tether: Disconnect from the OpenClaw Gateway");
+  await vs.webview.locator(".gateway-badge.gateway-disconnected").waitFor({ timeout: 20_000 });
+  // No reconnect try follows a manual disconnect.
+  await new Promise((resolve) => setTimeout(resolve, 3000));
+  assert.equal(await vs.webview.locator(".gateway-badge.gateway-disconnected").count(), 1);
+  await runCommand(vs, "Tether: Connect to the OpenClaw Gateway");
+  await vs.webview.locator(".gateway-badge.gateway-connected").waitFor({ timeout: 60_000 });
+  await shot(vs, "openclaw-02-reconnected");
 });
