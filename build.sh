@@ -621,7 +621,7 @@ run_tests() {
   suite webview node --needs needs_chromium --needs needs_webview_playwright --expect 'webview/test/*.test.mjs' -- \
     npm test --prefix webview
   # Its expected count includes acp.test.mjs (a real claude-agent-acp on the emulated remote).
-  suite e2e node --needs needs_chromium --needs needs_vscode_tools --needs needs_vsix --needs needs_claude \
+  suite e2e node --needs needs_chromium --needs needs_vscode_tools --needs needs_vsix --needs needs_claude --needs needs_openclaw_gateway \
     --needs needs_claude_agent_acp --expect 'tests/e2e/*.test.mjs' -- \
     node --test --test-reporter=tap --test-concurrency=1 --test-timeout=300000 tests/e2e/*.test.mjs
   suite integration node --needs needs_dist --needs needs_claude --expect 'tests/integration/*.test.mjs' -- \

@@ -6,6 +6,13 @@ use crate::diff::Hunk;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+mod canvas;
+mod sessions;
+pub use canvas::{CanvasUpdate, CanvasWidget, SurfaceComponent};
+pub use sessions::{
+    AgentOption, AuthMethodInfo, CommandInfo, ConnectionStatus, ModelOption, SessionSummary, TranscriptMessage,
+};
+
 // Events are built once, passed on and serialized; a permission request being the largest is no
 // cost worth a box in every match.
 #[allow(clippy::large_enum_variant)]
@@ -46,6 +53,12 @@ pub enum UiEvent {
     MessageStop {
         message_id: String,
         stop_reason: Option<String>,
+    },
+    /// A message's whole text changed other than by appending (the agent rewrote it): show `text`
+    /// instead of what was streamed.
+    MessageReplace {
+        message_id: String,
+        text: String,
     },
     /// A tool call appeared. `name` is the built-in name the model thinks it uses (Tether's
     /// `mcp__tether__Read` shows as `Read`). When the call is first seen while its input is still
@@ -164,6 +177,26 @@ pub enum UiEvent {
         session_id: String,
         result: Option<String>,
         stop_reason: Option<String>,
+    },
+    /// A connection the backend keeps to its agent (a gateway's), for the header and the status
+    /// bar. `channel` names it (`gateway`, `node`); `message` says why, when there is a reason.
+    ConnectionState {
+        channel: String,
+        state: ConnectionStatus,
+        message: Option<String>,
+    },
+    /// A session's messages as the agent keeps them: the session switched to (`older` false: they
+    /// replace the chat), or the page before the ones shown (`older` true).
+    Transcript {
+        session_id: String,
+        messages: Vec<TranscriptMessage>,
+        has_more: bool,
+        older: bool,
+    },
+    /// What the agent's canvas shows (a gateway's board widgets, canvas documents, A2UI
+    /// surfaces): data for the canvas panel, which renders it as untrusted content.
+    Canvas {
+        update: CanvasUpdate,
     },
     Error {
         kind: ErrorKind,
@@ -380,24 +413,6 @@ pub struct McpServerStatus {
     pub status: String,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(test, derive(ts_rs::TS))]
-#[serde(rename_all = "camelCase")]
-pub struct ModelOption {
-    pub value: String,
-    pub display_name: Option<String>,
-    pub description: Option<String>,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(test, derive(ts_rs::TS))]
-#[serde(rename_all = "camelCase")]
-pub struct CommandInfo {
-    pub name: String,
-    pub description: Option<String>,
-    pub argument_hint: Option<String>,
-}
-
 /// One piece of what a tool call shows.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
@@ -416,43 +431,6 @@ pub enum ToolContentItem {
     Terminal {
         terminal_id: String,
     },
-}
-
-/// One of the agent's own options, as a picker shows it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(test, derive(ts_rs::TS))]
-#[serde(rename_all = "camelCase")]
-pub struct AgentOption {
-    /// What to set (`setConfigOption(id, value)`).
-    pub id: String,
-    pub name: String,
-    pub description: Option<String>,
-    /// `model`, `mode`, `thought_level`, … when the agent says.
-    pub category: Option<String>,
-    /// `select` (one of `choices`) or `boolean` (`"true"` / `"false"`).
-    pub kind: String,
-    pub value: String,
-    pub choices: Vec<ModelOption>,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(test, derive(ts_rs::TS))]
-#[serde(rename_all = "camelCase")]
-pub struct AuthMethodInfo {
-    pub id: String,
-    pub name: String,
-    pub description: Option<String>,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(test, derive(ts_rs::TS))]
-#[serde(rename_all = "camelCase")]
-pub struct SessionSummary {
-    pub id: String,
-    pub title: Option<String>,
-    /// ISO 8601, when the agent says.
-    pub updated_at: Option<String>,
-    pub cwd: Option<String>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

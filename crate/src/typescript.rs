@@ -6,16 +6,18 @@
 
 use crate::acp::{AcpConfig, BridgeCommand};
 use crate::agent::AgentOutput;
+use crate::backend::{TransportEvent, TransportRequest};
 use crate::claude::{AgentFile, ClaudeConfig};
 use crate::config::{AgentConfig, BackendConfig, CommonConfig, RemoteConfig};
 use crate::diff::Hunk;
 use crate::events::{
-    AgentOption, AuthMethodInfo, CommandInfo, EditReview, ErrorKind, Location, McpServerStatus, ModelOption,
-    PermissionOption, PermissionOptionKind, PermissionRequest, SessionState, SessionSummary, Severity, TodoItem,
-    ToolContentItem, ToolKind, UiEvent,
+    AgentOption, AuthMethodInfo, CanvasUpdate, CanvasWidget, CommandInfo, ConnectionStatus, EditReview, ErrorKind,
+    Location, McpServerStatus, ModelOption, PermissionOption, PermissionOptionKind, PermissionRequest, SessionState,
+    SessionSummary, Severity, SurfaceComponent, TodoItem, ToolContentItem, ToolKind, TranscriptMessage, UiEvent,
 };
 use crate::framing::Frame;
 use crate::gate::{UserAnswer, UserDecision};
+use crate::openclaw::{BackoffConfig, DeviceConfig, NodeConfig, OpenClawConfig};
 use crate::permissions::PermissionMode;
 use std::path::PathBuf;
 use ts_rs::{Config, TS};
@@ -72,6 +74,15 @@ fn acp_agents() -> String {
     serde_json::to_string_pretty(&agents).unwrap()
 }
 
+/// `{openclaw: {displayName}}`.
+fn connected_backends() -> String {
+    let backends: serde_json::Map<String, serde_json::Value> = crate::config::CONNECTED_BACKENDS
+        .iter()
+        .map(|(name, display)| (name.to_string(), serde_json::json!({"displayName": display})))
+        .collect();
+    serde_json::to_string_pretty(&backends).unwrap()
+}
+
 /// The whole file: every type, then the constants the TypeScript side needs at run time.
 fn generated() -> String {
     // JavaScript numbers carry every count and duration Tether sends.
@@ -88,16 +99,23 @@ fn generated() -> String {
         declaration::<EditReview>(&cfg),
         declaration::<Hunk>(&cfg),
         declaration::<SessionState>(&cfg),
+        declaration::<ConnectionStatus>(&cfg),
+        declaration::<SessionSummary>(&cfg),
+        declaration::<TranscriptMessage>(&cfg),
+        declaration::<CanvasUpdate>(&cfg),
+        declaration::<CanvasWidget>(&cfg),
+        declaration::<SurfaceComponent>(&cfg),
         declaration::<McpServerStatus>(&cfg),
         declaration::<ModelOption>(&cfg),
         declaration::<CommandInfo>(&cfg),
         declaration::<ToolContentItem>(&cfg),
         declaration::<AgentOption>(&cfg),
         declaration::<AuthMethodInfo>(&cfg),
-        declaration::<SessionSummary>(&cfg),
         declaration::<ErrorKind>(&cfg),
         declaration::<Severity>(&cfg),
         declaration::<AgentOutput>(&cfg),
+        declaration::<TransportRequest>(&cfg),
+        declaration::<TransportEvent>(&cfg),
         declaration::<AgentConfig>(&cfg),
         declaration::<CommonConfig>(&cfg),
         declaration::<RemoteConfig>(&cfg),
@@ -106,6 +124,10 @@ fn generated() -> String {
         declaration::<AcpConfig>(&cfg),
         declaration::<BridgeCommand>(&cfg),
         declaration::<AgentFile>(&cfg),
+        declaration::<OpenClawConfig>(&cfg),
+        declaration::<DeviceConfig>(&cfg),
+        declaration::<NodeConfig>(&cfg),
+        declaration::<BackoffConfig>(&cfg),
         declaration::<PermissionMode>(&cfg),
         declaration::<UserAnswer>(&cfg),
         declaration::<UserDecision>(&cfg),
@@ -127,6 +149,10 @@ fn generated() -> String {
         format!(
             "/** The ACP agents Tether knows by name, and what their force-local profile knows of them. */\nexport const ACP_AGENTS = {} as const;\n",
             acp_agents()
+        ),
+        format!(
+            "/** The backends the core connects to itself (no program), with their display names. */\nexport const CONNECTED_BACKENDS = {} as const;\n",
+            connected_backends()
         ),
         format!(
             "/** How an agent sees Tether's tools: `{}Read`, ... */\nexport const MCP_PREFIX = {:?};\n",

@@ -890,14 +890,17 @@ fn config_from_json_names_the_bad_field() {
             .contains("unknown field `arch` in remote")
     );
     assert_eq!(error(json!({"backend": "claude"})).as_str(), "`root` is missing");
-    assert_eq!(error(json!("nope")), "`backend` is missing; use one of claude, acp");
+    assert_eq!(
+        error(json!("nope")),
+        "`backend` is missing; use one of claude, acp, openclaw"
+    );
     assert_eq!(
         error(json!({"root": "/w", "homeDir": "/h"})),
-        "`backend` is missing; use one of claude, acp"
+        "`backend` is missing; use one of claude, acp, openclaw"
     );
     assert_eq!(
         error(json!({"backend": "openai", "root": "/w", "homeDir": "/h"})),
-        "unknown backend \"openai\"; use one of claude, acp"
+        "unknown backend \"openai\"; use one of claude, acp, openclaw"
     );
 }
 

@@ -164,10 +164,10 @@ fn replace_rewrites_the_whole_message() {
         ),
     ];
     let outputs = feed(&mut mapper, &frames);
-    assert!(outputs.contains(&ChatOutput::ReplaceText {
+    assert!(outputs.contains(&ChatOutput::Ui(UiEvent::MessageReplace {
         message_id: "r1".into(),
         text: "Final".into()
-    }));
+    })));
     assert_eq!(
         text_of(&ui(&outputs)),
         "Draft one answer",
@@ -439,7 +439,7 @@ fn after_a_reconnect_the_history_brings_the_missed_text_once_and_ends_the_turn()
     assert!(matches!(dones(&events)[..], [UiEvent::Done { is_error: false, .. }]));
     assert!(outputs
         .iter()
-        .any(|o| matches!(o, ClientOutput::History(h) if h.messages.len() == 2)));
+        .any(|o| matches!(o, ClientOutput::History { history: h, resync: true, .. } if h.messages.len() == 2)));
     // The gateway's late final for the run changes nothing.
     client.on_frame(&chat_turn()[15].replace("\"seq\":31", "\"seq\":1"));
     assert!(client.take_outputs().iter().all(|o| !matches!(o, ClientOutput::Ui(_))));

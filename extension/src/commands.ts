@@ -1,6 +1,7 @@
 // The commands, one small function each over the extension's context, registered from this table.
 
 import * as vscode from "vscode";
+import { OPENCLAW_TOKEN_SECRET } from "./chat/launch";
 import { PERMISSION_MODE_INFO } from "../../webview/src/modes";
 import type { Ctx } from "./ctx";
 import type { DiagnosticsTier } from "./vscode/diagnostics";
@@ -79,6 +80,9 @@ export const COMMANDS: Record<string, Command> = {
   // For the benchmark and the e2e test: how long activation took, measured inside the host.
   "tether.reportActivation": (ctx) => ({ activationMs: ctx.activationMs(), wasmLoaded: ctx.wasmLoaded }),
   "tether.showRemoteExecutor": showRemoteExecutor,
+  "tether.setOpenClawToken": setOpenClawToken,
+  "tether.openclaw.disconnect": (ctx) => gatewayCommand(ctx, "disconnect"),
+  "tether.openclaw.connect": (ctx) => gatewayCommand(ctx, "connect"),
   // For benchmarks and tests, timed inside the extension host: a command through one tier of the
   // remote executor (or "direct": child_process here), a Grep through the core, VS Code's rg.
   "tether.diagnostics.execTimes": (ctx, args: { tier: DiagnosticsTier; command: string; runs: number; timeoutMs?: number }) =>
@@ -99,4 +103,30 @@ export function registerCommands(ctx: Ctx): vscode.Disposable[] {
       }
     }),
   );
+}
+
+/** The OpenClaw gateway token, into SecretStorage (never a setting); empty input removes it. */
+async function setOpenClawToken(ctx: Ctx): Promise<void> {
+  const token = await vscode.window.showInputBox({
+    title: "OpenClaw gateway token",
+    prompt: "The gateway's token (gateway.auth.token). Kept in VS Code's SecretStorage. Leave empty to remove it.",
+    password: true,
+    ignoreFocusOut: true,
+  });
+  if (token === undefined) return;
+  if (token.trim()) await ctx.extension.secrets.store(OPENCLAW_TOKEN_SECRET, token.trim());
+  else await ctx.extension.secrets.delete(OPENCLAW_TOKEN_SECRET);
+  void vscode.window.showInformationMessage(token.trim() ? "Tether: the OpenClaw gateway token is stored." : "Tether: the OpenClaw gateway token is removed.");
+}
+
+/** Connect or disconnect the running OpenClaw session's gateway (a manual disconnect stops the
+ * reconnect tries until the user connects again). */
+function gatewayCommand(ctx: Ctx, name: "connect" | "disconnect"): void {
+  let done = false;
+  try {
+    done = ctx.session.agentCommand(name);
+  } catch {
+    done = false;
+  }
+  if (!done) void vscode.window.showInformationMessage(`Tether: no OpenClaw session is running to ${name}.`);
 }

@@ -80,10 +80,10 @@ export class Ctx implements vscode.Disposable {
         this.loadWasm();
         return this.workspace.source();
       },
-      startAgent: (start) => startAgent(start, this.current, { storageDir: extension.globalStorageUri.fsPath }, (message) => this.log.info(message)),
+      startAgent: (start) => startAgent(start, this.current, { storageDir: extension.globalStorageUri.fsPath, secrets: extension.secrets }, (message) => this.log.info(message)),
       defaultMode: () => this.current.defaultMode,
       displayName: (agent) => agents(this.current).find((e) => e.name === agent)?.displayName ?? agent,
-      historyOf: (agent) => (agents(this.current).find((e) => e.name === agent)?.kind === "acp" ? "agent" : "transcripts"),
+      historyOf: (agent) => ((agents(this.current).find((e) => e.name === agent)?.kind ?? "claude") === "claude" ? "transcripts" : "agent"),
       log: (message) => this.log.info(message),
     }, this.current.agent);
     this.diagnostics = new Diagnostics(extension.extensionUri, (message) => this.log.info(message), () => this.loadWasm());

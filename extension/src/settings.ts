@@ -19,6 +19,8 @@ export interface TetherSettings {
   environment: Record<string, string>;
   /** Where a remote workspace's commands run: "auto" picks the best tier that works. */
   remoteExecutor: RemoteExecutorSetting;
+  /** The OpenClaw gateway (its token lives in SecretStorage, not here). */
+  openclaw: { gatewayUrl: string; offerWorkspace: boolean };
 }
 
 export const REMOTE_EXECUTORS = ["auto", "helper", "shellIntegration", "terminal"] as const;
@@ -86,6 +88,12 @@ export function readSettings(get: SettingsSource): { settings: TetherSettings; p
     }
   }
 
+  let gatewayUrl = text("openclaw.gatewayUrl");
+  if (gatewayUrl && !/^wss?:\/\//.test(gatewayUrl)) {
+    problems.push({ key: "tether.openclaw.gatewayUrl", message: `tether.openclaw.gatewayUrl ${gatewayUrl} must be a ws:// or wss:// URL; ignored` });
+    gatewayUrl = "";
+  }
+
   const agents = readAgentSettings(get("agents"));
   for (const message of agents.problems) problems.push({ key: "tether.agents", message });
 
@@ -100,6 +108,7 @@ export function readSettings(get: SettingsSource): { settings: TetherSettings; p
       disallowedTools: list("disallowedTools"),
       environment,
       remoteExecutor,
+      openclaw: { gatewayUrl, offerWorkspace: get("openclaw.offerWorkspace") === true },
     },
     problems,
   };

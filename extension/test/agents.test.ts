@@ -10,12 +10,13 @@ const acp = (entry: ReturnType<typeof findAgent>): AcpEntry => {
   return entry;
 };
 
-test("the built-in agents are Claude Code and the three ACP agents Tether closes, each with its switches", () => {
+test("the built-in agents are Claude Code, the three ACP agents Tether closes, each with its switches, and the OpenClaw gateway", () => {
   const entries = agentEntries();
   assert.deepEqual(
     entries.map((e) => e.name),
-    ["claude", "claude-agent-acp", "gemini", "codex"],
+    ["claude", "claude-agent-acp", "gemini", "codex", "openclaw"],
   );
+  assert.deepEqual(findAgent(entries, "openclaw"), { kind: "openclaw", name: "openclaw", displayName: "OpenClaw" });
   const gemini = acp(findAgent(entries, "gemini"));
   assert.deepEqual([gemini.command, gemini.args, gemini.profile, gemini.builtIn], ["gemini", ["--acp"], "gemini", true]);
   assert.equal(acp(findAgent(entries, "codex")).allowLocalTools, undefined, "codex is refused on a remote unless overridden");

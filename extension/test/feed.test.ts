@@ -72,3 +72,11 @@ test("a reloaded view gets the state and the chat so far; clear and replay repla
   new ChatFeed(view, initialState).ready();
   assert.deepEqual(view.posted, [{ type: "init", state: initialState }], "an empty chat is not replayed");
 });
+
+test("the gateway connection's state reaches the header state; the node's does not", () => {
+  assert.deepEqual(stateFromEvent({ type: "connectionState", channel: "gateway", state: "connecting", message: "try 2 of 10 in 2000 ms" }), {
+    gateway: { state: "connecting", message: "try 2 of 10 in 2000 ms" },
+  });
+  assert.deepEqual(stateFromEvent({ type: "connectionState", channel: "gateway", state: "connected", message: null }), { gateway: { state: "connected" } });
+  assert.equal(stateFromEvent({ type: "connectionState", channel: "node", state: "error", message: "refused" }), undefined);
+});

@@ -177,7 +177,7 @@ test("an agent's history comes from its own session list, and resuming one repla
   });
   while (!agents[0]) await settle();
   await settle();
-  agents[0]!.emit({ type: "sessionList", sessions: [{ id: "s7", title: "Fix it", updatedAt: "2026-11-02T10:00:00Z", cwd: "/p" }] });
+  agents[0]!.emit({ type: "sessionList", sessions: [{ id: "s7", title: "Fix it", updatedAt: "2026-11-02T10:00:00Z", cwd: "/p", running: false }] });
   assert.deepEqual(await listed, [{ id: "s7", title: "Fix it", updatedAt: "2026-11-02T10:00:00Z", messageCount: 0 }]);
   assert.equal(view.entriesOf("sessionList").length, 0, "the list is not a chat entry");
   await session.resume("s7", []);

@@ -20,8 +20,17 @@ test("missing settings give the defaults and no problems", () => {
     disallowedTools: [],
     environment: {},
     remoteExecutor: "auto",
+    openclaw: { gatewayUrl: "", offerWorkspace: false },
   });
   assert.deepEqual(problems, []);
+});
+
+test("the OpenClaw gateway URL must be ws:// or wss://; another is reported and ignored", () => {
+  const good = readSettings(from({ "openclaw.gatewayUrl": " ws://127.0.0.1:18789 ", "openclaw.offerWorkspace": true }));
+  assert.deepEqual(good.settings.openclaw, { gatewayUrl: "ws://127.0.0.1:18789", offerWorkspace: true });
+  const bad = readSettings(from({ "openclaw.gatewayUrl": "http://127.0.0.1:18789" }));
+  assert.equal(bad.settings.openclaw.gatewayUrl, "");
+  assert.deepEqual(bad.problems.map((p) => p.key), ["tether.openclaw.gatewayUrl"]);
 });
 
 test("the remote executor can be forced to one tier; an unknown one falls back to auto", () => {

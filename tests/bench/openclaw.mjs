@@ -1,19 +1,23 @@
 // Benchmark of Tether's OpenClaw gateway client, against baselines measured in the same run.
 // Prints figures and ratios; asserts nothing.
 //
-//  1. Frames to UI events through the Rust core (crate/src/openclaw, release build, driven in
-//     process by the stdio bridge): a synthetic 10,000-delta stream, and a 2,000-delta one whose
-//     frames carry the cumulative message as the real gateway's do. Baseline: parsing the same
-//     frames as JSON (serde_json), nothing else.
+//  1. Frames to UI events through the core (crate/src/openclaw in the release wasm, the
+//     TetherAgent the extension runs, fed TransportEvents in process): a synthetic 10,000-delta
+//     stream, and a 2,000-delta one whose frames carry the cumulative message as the real
+//     gateway's do. Baseline: JSON.parse of the same frames, nothing else.
 //  2. With the real gateway installed (TETHER_NODE24, TETHER_OPENCLAW: ./build.sh test installs
-//     them): the added latency of Tether's client (ws transport -> core over the bridge -> UI
-//     event) against a bare `ws` client on the same turns. Both are connected to one gateway,
-//     which broadcasts each turn's frames to both; each chat delta's arrival at the bare client
+//     them): the added latency of Tether's client (ws transport -> wasm core -> UI event) against a
+//     bare `ws` client on the same turns. Both are connected to one gateway, which broadcasts
+//     each turn's frames to both (Tether sends the turns); each chat delta's arrival at the bare client
 //     is compared with its text delta leaving Tether's core.
 //
 //   node tests/bench/openclaw.mjs [--quick]
-import { CoreClient } from '../openclaw/bridge.mjs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { openSession } from '../openclaw/driver.mjs';
+import { hello } from '../openclaw/fake-gateway.mjs';
+import { loadHost } from '../openclaw/host.mjs';
 import { TOKEN, bareConnect, gatewayTools, startGateway } from '../openclaw/gateway.mjs';
 import { WebSocket } from '../openclaw/host.mjs';
 
@@ -25,25 +29,81 @@ const median = (values) => {
 };
 const percentile = (values, p) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))];
 
+/** A TetherAgent with the OpenClaw backend, connected (handshake answered by hand), with one
+ * turn sent; returns it and the run id the frames are for. */
+async function connectedAgent(root) {
+  const { createTetherAgent, NodeHost } = loadHost();
+  const agent = createTetherAgent(new NodeHost(), {
+    backend: 'openclaw',
+    root,
+    homeDir: root,
+    gatewayUrl: 'ws://127.0.0.1:1',
+    instanceId: 'bench',
+    token: 'bench',
+    device: { id: 'bench-device', publicKey: 'AAAA' },
+  });
+  agent.initialize();
+  await agent.start();
+  const feed = (event) => agent.onTransport({ channel: 'gateway', ...event });
+  await feed({ kind: 'opened' });
+  await feed({ kind: 'frame', text: JSON.stringify({ type: 'event', event: 'connect.challenge', payload: { nonce: 'n', ts: Date.now() } }) });
+  const signed = await feed({ kind: 'signed', signature: 'c2ln' });
+  const connect = signed.map((o) => o.request).find((r) => r?.kind === 'send');
+  await feed({ kind: 'frame', text: JSON.stringify({ type: 'res', id: JSON.parse(connect.text).id, ok: true, payload: hello(4) }) });
+  const sent = agent.prompt('bench', []);
+  const send = sent.map((o) => o.request).find((r) => r?.kind === 'send');
+  const { id, params } = JSON.parse(send.text);
+  const runId = params.idempotencyKey;
+  await feed({ kind: 'frame', text: JSON.stringify({ type: 'res', id, ok: true, payload: { runId, status: 'started' } }) });
+  return { agent, feed, runId, sessionKey: params.sessionKey };
+}
+
 async function throughput() {
-  console.log('== OpenClaw frames -> UI events through the core (release, in process) ==');
-  const core = CoreClient.start({ release: true });
+  console.log('== OpenClaw frames -> UI events through the core (release wasm, in process) ==');
   const runs = quick ? 1 : 5;
   for (const [deltas, cumulative] of [[10_000, false], [2_000, true]]) {
     const samples = [];
     for (let i = 0; i < runs; i++) {
-      const [result] = await core.call({ op: 'bench', deltas, cumulative });
-      samples.push(result);
+      const root = mkdtempSync(join(tmpdir(), 'tether-bench-openclaw-'));
+      const { agent, feed, runId, sessionKey } = await connectedAgent(root);
+      let full = '';
+      const frames = [];
+      for (let n = 0; n < deltas; n++) {
+        const text = `w${n} `;
+        full += text;
+        const payload = { runId, sessionKey, seq: n + 1, state: 'delta', deltaText: text, ...(cumulative ? { message: { role: 'assistant', content: [{ type: 'text', text: full }] } } : {}) };
+        frames.push(JSON.stringify({ type: 'event', event: 'chat', seq: n + 1, payload }));
+      }
+      frames.push(JSON.stringify({ type: 'event', event: 'chat', seq: deltas + 1, payload: { runId, sessionKey, state: 'final', stopReason: 'stop', message: { role: 'assistant', content: [{ type: 'text', text: full }] } } }));
+      const bytes = frames.reduce((sum, f) => sum + f.length, 0);
+      let parsed = 0;
+      const parseStart = performance.now();
+      for (const f of frames) parsed += JSON.parse(f).seq;
+      const parseMs = performance.now() - parseStart;
+      let events = 0;
+      let textDeltas = 0;
+      const started = performance.now();
+      for (const text of frames) {
+        const outputs = await feed({ kind: 'frame', text });
+        for (const o of outputs) {
+          if (o.type !== 'event') continue;
+          events++;
+          if (o.event.type === 'textDelta') textDeltas++;
+        }
+      }
+      const ms = performance.now() - started;
+      agent.free();
+      rmSync(root, { recursive: true, force: true });
+      if (parsed === 0 || textDeltas !== deltas) throw new Error(`expected ${deltas} text deltas, got ${textDeltas}`);
+      samples.push({ frames: frames.length, bytes, events, ms, parseMs });
     }
     const best = samples.reduce((a, b) => (a.ms < b.ms ? a : b));
-    const perSecond = best.frames / (best.ms / 1000);
     console.log(
-      `  ${fmt(deltas, 0)} deltas${cumulative ? ' with the cumulative message' : ''}: ${fmt(best.frames, 0)} frames (${fmt(best.bytes / 1e6, 2)} MB) -> ${fmt(best.events, 0)} outputs in ${fmt(best.ms, 2)} ms` +
-        ` = ${fmt(perSecond, 0)} frames/s, ${fmt(best.events / (best.ms / 1000), 0)} events/s (best of ${runs})`,
+      `  ${fmt(deltas, 0)} deltas${cumulative ? ' with the cumulative message' : ''}: ${fmt(best.frames, 0)} frames (${fmt(best.bytes / 1e6, 2)} MB) -> ${fmt(best.events, 0)} UI events in ${fmt(best.ms, 2)} ms` +
+        ` = ${fmt(best.frames / (best.ms / 1000), 0)} frames/s, ${fmt(best.events / (best.ms / 1000), 0)} events/s (best of ${runs})`,
     );
-    console.log(`    baseline, JSON parse of the same frames: ${fmt(best.parseMs, 2)} ms; core / parse = ${fmt(best.ms / best.parseMs, 2)}x`);
+    console.log(`    baseline, JSON.parse of the same frames: ${fmt(best.parseMs, 2)} ms; core / parse = ${fmt(best.ms / best.parseMs, 1)}x`);
   }
-  await core.close();
 }
 
 async function latency() {
@@ -57,19 +117,17 @@ async function latency() {
   const gateway = await startGateway();
   console.log(`  gateway ready in ${fmt(gateway.readyMs / 1000)} s`);
   const bare = await bareClient(gateway.url);
-  const tether = await openSession({ url: gateway.url, options: { token: TOKEN }, release: true });
+  const tether = await openSession({ url: gateway.url, token: TOKEN });
   try {
     await tether.connected();
     const turns = quick ? 2 : 5;
     const added = [];
     for (let turn = 0; turn < turns; turn++) {
-      const key = `bench-${turn}-${Math.random().toString(16).slice(2, 8)}`;
-      await tether.watch(key);
+      const key = tether.sessionKey;
       const uiFrom = tether.ui.length;
       const bareFrom = bare.deltas.length;
-      await bare.request('chat.send', { sessionKey: key, message: 'Say hello please.', idempotencyKey: crypto.randomUUID() });
-      await tether.waitFor(() => tether.ui.slice(uiFrom).some((e) => e.type === 'done'), 'the turn', 120_000);
-      const bareDeltas = bare.deltas.slice(bareFrom).filter((d) => d.sessionKey === `agent:main:${key}`);
+      await tether.turn('Say hello please.', 120_000);
+      const bareDeltas = bare.deltas.slice(bareFrom).filter((d) => d.sessionKey === key);
       const tetherDeltas = tether.uiTimes.slice(uiFrom).filter((t) => t.event.type === 'textDelta');
       const pairs = Math.min(bareDeltas.length, tetherDeltas.length);
       for (let i = 0; i < pairs; i++) {

@@ -9,3 +9,4 @@ node cli-start.mjs
 node extension.mjs
 node remote.mjs "$@"
 node acp-bridge.mjs
+node openclaw.mjs "$@"

@@ -1,129 +1,78 @@
-// What the OpenClaw backend will do around the core, for the suites: carry out the Rust
-// client's outputs with the extension's host pieces (the ws transport, the device key) and
-// Node's timers, and record what reached the UI.
-import { CoreClient } from './bridge.mjs';
-import { loadHost } from './host.mjs';
+// The OpenClaw backend as the extension runs it, for the suites: a SessionDriver over the wasm
+// core (the extension's code, bundled by host.mjs) on a Node host for a temporary workspace,
+// recording what reached the UI and answering permission prompts as a test says.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { MemoryStore, loadHost } from './host.mjs';
 
 /**
- * Start a client for `url`. `options` are the core's (json.rs: role, token, clientId, scopes,
- * caps, commands, device...); `deviceKey` signs when the core asks; `onNodeInvoke(command)`
- * returns the node's reply JSON (json.rs `reply_from_json`).
+ * Start a session with the gateway at `url`. `token`, `backoff`, `node` ({displayName, platform})
+ * go to the driver's gateway options; `secrets` keeps the device keys (a fresh MemoryStore by
+ * default); `root` is the workspace (a new temporary folder by default); `permission(request)`
+ * answers prompts (default: allow). Resolves once started (connecting).
  */
-export async function openSession({ url, options = {}, deviceKey, onNodeInvoke, connect = true, release = false }) {
-  const core = CoreClient.start({ release });
-  const session = new Session(core, url, deviceKey, onNodeInvoke);
-  const device = deviceKey ? { device: deviceKey.identity } : {};
-  await session.run({ op: 'new', options: { clientVersion: '0.1.0', platform: 'linux', ...device, ...options } });
-  if (connect) await session.run({ op: 'connect' });
+export async function openSession({ url, token, backoff, node, secrets = new MemoryStore(), root, resume, permission, mode } = {}) {
+  const { SessionDriver, NodeHost } = loadHost();
+  const own = root === undefined;
+  const workspace = root ?? mkdtempSync(join(tmpdir(), 'tether-openclaw-ws-'));
+  const session = new Session(secrets, workspace, own);
+  const host = new NodeHost();
+  session.host = host;
+  session.driver = new SessionDriver({
+    host,
+    backend: 'openclaw',
+    root: workspace,
+    homeDir: workspace,
+    userSettingsPath: join(workspace, '.no-user-settings.json'),
+    ...(resume ? { resume } : {}),
+    ...(mode ? { mode } : {}),
+    gateway: { url, secrets, ...(token ? { token } : {}), ...(backoff ? { backoff } : {}), ...(node ? { node } : {}), clientVersion: '0.1.0-test' },
+    onEvent: (event) => session.onEvent(event),
+    onPermission: (request, signal) => session.onPermission(request, signal, permission),
+    log: (message) => session.onLog(message),
+  });
+  await session.driver.start();
   return session;
 }
 
 export class Session {
-  constructor(core, url, deviceKey, onNodeInvoke) {
-    this.core = core;
-    this.url = url;
-    this.deviceKey = deviceKey;
-    this.onNodeInvoke = onNodeInvoke;
-    this.queue = Promise.resolve();
-    this.outputs = [];
-    /** Every frame received, as text (for diagnostics). */
-    this.frames = [];
+  constructor(secrets, root, ownRoot) {
+    this.secrets = secrets;
+    this.root = root;
+    this.ownRoot = ownRoot;
     this.ui = [];
     /** When each UI event reached JavaScript (performance.now()), for the benchmark. */
     this.uiTimes = [];
-    this.states = [];
     this.logs = [];
-    this.histories = [];
-    this.replaced = [];
-    this.nodeInvokes = [];
-    this.opens = 0;
-    this.deviceToken = undefined;
-    this.responses = new Map();
+    this.permissions = [];
     this.waiters = [];
-    this.transport = undefined;
-    this.timer = undefined;
-    this.stopped = false;
   }
 
-  /** Run one core command (after those before it) and carry out its outputs. */
-  run(command) {
-    const step = this.queue.then(async () => {
-      if (this.stopped) return [];
-      const outputs = await this.core.call({ now: Date.now(), ...command });
-      for (const output of outputs) this.carry(output);
-      this.schedule();
-      this.notify();
-      return outputs;
-    });
-    this.queue = step.catch(() => {});
-    return step;
+  onEvent(event) {
+    this.ui.push(event);
+    this.uiTimes.push({ at: performance.now(), event });
+    this.notify();
   }
 
-  carry(output) {
-    this.outputs.push(output);
-    switch (output.type) {
-      case 'open': {
-        this.opens++;
-        const { WsTransport } = loadHost();
-        const transport = new WsTransport(this.url, {
-          onOpen: () => transport === this.transport && this.run({ op: 'open' }),
-          onMessage: (text) => {
-            if (transport !== this.transport) return;
-            this.frames.push(text);
-            this.run({ op: 'frame', text });
-          },
-          onClose: (code, reason) => transport === this.transport && this.run({ op: 'close', code, reason }),
-        });
-        this.transport = transport;
-        break;
-      }
-      case 'send':
-        if (!this.transport?.send(output.text)) this.logs.push(`could not send: ${output.text.slice(0, 80)}`);
-        break;
-      case 'close':
-        this.transport?.close(output.code, output.reason);
-        break;
-      case 'sign':
-        if (!this.deviceKey) throw new Error('the core asked for a signature without a device key');
-        this.run({ op: 'signed', signature: this.deviceKey.sign(output.payload) });
-        break;
-      case 'state':
-        this.states.push(output);
-        break;
-      case 'deviceToken':
-        this.deviceToken = output.token;
-        break;
-      case 'ui':
-        this.ui.push(output.event);
-        this.uiTimes.push({ at: performance.now(), event: output.event });
-        break;
-      case 'replaceText':
-        this.replaced.push(output);
-        break;
-      case 'history':
-        this.histories.push(output.history);
-        break;
-      case 'response':
-        this.responses.set(output.id, output);
-        break;
-      case 'nodeInvoke':
-        this.nodeInvokes.push(output);
-        Promise.resolve(this.onNodeInvoke?.(output.command) ?? { error: { code: 'UNSUPPORTED', message: 'no handler' } })
-          .then((reply) => this.run({ op: 'answerNode', id: output.id, command: output.command.command, reply }))
-          .catch((error) => this.logs.push(`node handler failed: ${error.message}`));
-        break;
-      case 'log':
-      case 'bridgeError':
-        this.logs.push(output.message);
-        break;
-    }
+  onLog(message) {
+    this.logs.push(message);
+    this.notify();
   }
 
-  schedule() {
-    clearTimeout(this.timer);
-    const at = this.core.nextWakeup;
-    if (at === null || at === undefined || this.stopped) return;
-    this.timer = setTimeout(() => this.run({ op: 'advance' }), Math.max(0, at - Date.now()));
+  async onPermission(request, signal, answer) {
+    this.permissions.push(request);
+    this.notify();
+    return answer ? answer(request, signal) : { decision: 'allow' };
+  }
+
+  /** The gateway connection's states (`connectionState` events of the channel). */
+  states(channel = 'gateway') {
+    return this.ui.filter((e) => e.type === 'connectionState' && e.channel === channel);
+  }
+
+  state(channel = 'gateway') {
+    return this.states(channel).at(-1)?.state;
   }
 
   notify() {
@@ -150,56 +99,44 @@ export class Session {
       const waiter = { predicate, resolve };
       waiter.timer = setTimeout(() => {
         this.waiters.splice(this.waiters.indexOf(waiter), 1);
-        reject(new Error(`timed out after ${timeoutMs} ms waiting for ${label}; states: ${JSON.stringify(this.states.slice(-3))}; logs: ${this.logs.slice(-5).join(' | ')}`));
+        reject(new Error(`timed out after ${timeoutMs} ms waiting for ${label}; states: ${JSON.stringify(this.states().slice(-3))}; logs: ${this.logs.slice(-5).join(' | ')}`));
       }, timeoutMs);
       this.waiters.push(waiter);
     });
   }
 
-  get state() {
-    return this.states.at(-1)?.state;
+  connected(channel = 'gateway', timeoutMs = 60_000) {
+    return this.waitFor(() => this.state(channel) === 'connected', `the ${channel} connection`, timeoutMs);
   }
 
-  connected(label = 'connected', timeoutMs = 60_000) {
-    return this.waitFor(() => this.state === 'connected', label, timeoutMs);
+  /** The session shown, as the gateway names it. */
+  get sessionKey() {
+    return this.ui.filter((e) => e.type === 'sessionInit').at(-1)?.sessionId;
   }
 
-  /** Run a core command that answers `{type: "result"}`; throw its error. */
-  async call(command) {
-    const outputs = await this.run(command);
-    const result = outputs.find((o) => o.type === 'result');
-    if (!result) throw new Error(`${command.op} gave no result`);
-    if (!result.ok) throw Object.assign(new Error(`${command.op}: ${result.error.message}`), { gateway: result.error });
-    return result.value;
-  }
-
-  /** A gateway method; resolves with its payload, rejects with its error. */
-  async request(method, params = {}, timeoutMs = 30_000) {
-    const id = await this.call({ op: 'request', method, params, timeoutMs });
-    const response = await this.waitFor(() => this.responses.get(id), `the answer to ${method}`, timeoutMs + 5000);
-    if (!response.ok) throw Object.assign(new Error(`${method}: ${response.error.message}`), { gateway: response.error });
-    return response.payload;
-  }
-
-  watch(sessionKey) {
-    return this.run({ op: 'watch', sessionKey });
-  }
-
-  /** Send a message and wait for its turn's `done`; returns the turn's UI events. */
-  async turn(text, { idempotencyKey = crypto.randomUUID(), timeoutMs = 90_000 } = {}) {
+  /** Send a message and wait for its turn to end; returns the turn's UI events and outcome. */
+  async turn(text, timeoutMs = 90_000) {
     const from = this.ui.length;
-    await this.call({ op: 'send', text, idempotencyKey });
-    await this.waitFor(() => this.ui.slice(from).some((e) => e.type === 'done'), `the end of the turn "${text}"`, timeoutMs);
-    return this.ui.slice(from);
+    let timer;
+    const outcome = await Promise.race([
+      this.driver.prompt(text),
+      new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`the turn "${text}" did not end in ${timeoutMs} ms; logs: ${this.logs.slice(-5).join(' | ')}`)), timeoutMs))),
+    ]);
+    clearTimeout(timer);
+    return { events: this.ui.slice(from), outcome };
+  }
+
+  /** Switch to a session and wait for its transcript. */
+  async load(key) {
+    const from = this.ui.length;
+    this.driver.loadSession(key);
+    return this.waitFor(() => this.ui.slice(from).find((e) => e.type === 'transcript'), `the transcript of ${key}`);
   }
 
   async stop() {
-    if (this.stopped) return;
-    await this.run({ op: 'disconnect' }).catch(() => {});
-    this.stopped = true;
-    clearTimeout(this.timer);
-    this.transport?.close(1000, 'test over');
-    await this.core.close();
+    await this.driver.stop().catch(() => {});
+    this.host?.dispose?.();
+    if (this.ownRoot) rmSync(this.root, { recursive: true, force: true });
   }
 }
 
@@ -207,3 +144,5 @@ export class Session {
 export function shownText(events) {
   return events.filter((e) => e.type === 'textDelta').map((e) => e.text).join('');
 }
+
+export const dones = (events) => events.filter((e) => e.type === 'done');

@@ -1,6 +1,8 @@
 // A scripted OpenClaw gateway on 127.0.0.1, for what the real one will not do on demand: seq
-// gaps, duplicate and malformed frames, `replace`, a v3-only server, slow answers. Each
-// connection runs `script(connection)`; the helpers speak the gateway's frames.
+// gaps, duplicate and malformed frames, `replace`, a v3-only server, slow answers, lost answers.
+// Each connection runs `script(connection)`; the helpers speak the gateway's frames. `board.get`
+// (which the client sends on every connect) is answered with an empty board unless the script
+// takes it.
 import { WebSocket } from './host.mjs';
 
 const { WebSocketServer } = WebSocket;
@@ -42,35 +44,43 @@ class FakeConnection {
     this.waiting = [];
     this.seq = 0;
     this.closed = new Promise((resolve) => socket.once('close', (code) => resolve(code)));
+    /** Methods the script answers itself (others of `answered` get a stock answer). */
+    this.taken = new Set();
     socket.on('message', (data) => {
       const frame = JSON.parse(data.toString());
       this.requests.push(frame);
-      const waiter = this.waiting.shift();
-      if (waiter) waiter(frame);
-      else this.inbox.push(frame);
+      if (frame.method === 'board.get' && !this.taken.has('board.get')) {
+        this.reply(frame, { sessionKey: frame.params?.sessionKey, revision: 0, tabs: [], widgets: [] });
+        return;
+      }
+      this.inbox.push(frame);
+      for (const waiter of [...this.waiting]) waiter();
     });
   }
 
-  /** The client's next request not yet taken. */
-  next(timeoutMs = 10_000) {
-    if (this.inbox.length) return Promise.resolve(this.inbox.shift());
+  /** The client's next request for `method` not yet taken (others stay for their turn). */
+  expect(method, timeoutMs = 10_000) {
+    this.taken.add(method);
     return new Promise((resolve, reject) => {
-      const waiter = (frame) => {
+      const stop = () => {
         clearTimeout(timer);
+        const at = this.waiting.indexOf(look);
+        if (at >= 0) this.waiting.splice(at, 1);
+      };
+      const look = () => {
+        const index = this.inbox.findIndex((frame) => frame.method === method);
+        if (index < 0) return;
+        const [frame] = this.inbox.splice(index, 1);
+        stop();
         resolve(frame);
       };
       const timer = setTimeout(() => {
-        this.waiting.splice(this.waiting.indexOf(waiter), 1);
-        reject(new Error(`fake gateway: no request within ${timeoutMs} ms`));
+        stop();
+        reject(new Error(`fake gateway: no ${method} within ${timeoutMs} ms (got ${this.inbox.map((f) => f.method).join(', ') || 'nothing'})`));
       }, timeoutMs);
-      this.waiting.push(waiter);
+      this.waiting.push(look);
+      look();
     });
-  }
-
-  async expect(method) {
-    const frame = await this.next();
-    if (frame.method !== method) throw new Error(`fake gateway: expected ${method}, got ${frame.method}`);
-    return frame;
   }
 
   raw(text) {

@@ -1,12 +1,15 @@
 // A scripted OpenAI-compatible model API for the gateway (POST /v1/chat/completions, streamed),
 // on 127.0.0.1. The newest user message picks the reply: TOOLTEST reads HELLO.txt with the
-// gateway's `read` tool, EXECTEST runs a command on the node (`exec` host=node), SLOWTEST streams
-// slowly (for abort and restart), ERRORTEST fails with HTTP 400; anything else streams REPLY.
+// gateway's `read` tool, EXECTEST runs a command on the node (`exec` host=node), FETCHTEST reads a
+// file on the node (the deferred `file_fetch` through `tool_call`; "FETCHTEST node=NAME path=PATH"),
+// SLOWTEST streams slowly (for abort and restart), ERRORTEST fails with HTTP 400; anything else
+// streams REPLY.
 import { createServer } from 'node:http';
 
 export const REPLY = 'Hello from the fake LLM. This reply was streamed token by token.';
 export const SLOW_REPLY = Array.from({ length: 40 }, (_, n) => `slow${n + 1}`).join(' ') + '.';
-export const EXEC_COMMAND = 'echo hi-from-node && uname -s';
+/** Writes a file, so Tether's permission engine asks before it runs (default mode). */
+export const EXEC_COMMAND = 'echo hi-from-node > node-proof.txt && cat node-proof.txt && uname -s';
 const INTERNAL = '<<<BEGIN_OPENCLAW_INTERNAL_CONTEXT>>>';
 
 function text(content) {
@@ -31,6 +34,11 @@ export function script(body) {
   if (asked.includes('TOOLTEST')) return { preamble: 'Let me check.', tool: { name: 'read', args: { path: 'HELLO.txt' } } };
   if (asked.includes('EXECTEST')) {
     return { preamble: 'Running it on the node.', tool: { name: 'exec', args: { command: EXEC_COMMAND, host: 'node' } } };
+  }
+  if (asked.includes('FETCHTEST')) {
+    const node = /node=(\S+)/.exec(asked)?.[1];
+    const path = /path=(\S+)/.exec(asked)?.[1];
+    return { preamble: 'Fetching it from the node.', tool: { name: 'tool_call', args: { id: 'file_fetch', args: { node, path } } } };
   }
   if (asked.includes('SLOWTEST')) return { words: SLOW_REPLY.split(' '), delayMs: 250 };
   return { words: REPLY.split(' '), delayMs: 15 };

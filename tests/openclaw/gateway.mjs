@@ -34,8 +34,9 @@ function freePort() {
 }
 
 /**
- * Start a gateway. `nodes` configures node mode: the commands the gateway allows beyond its
- * platform list, and the File Transfer plugin's per-node policy.
+ * Start a gateway. Node mode's settings: `allowCommands`, the commands the gateway allows beyond
+ * its platform list (file.fetch is not on linux's), and `fileTransferNodes`, the File Transfer
+ * plugin's per-node policy (`{"*": {ask: "off", allowReadPaths: [...]}}`; policyVersion 2).
  */
 export async function startGateway({ allowCommands = [], fileTransferNodes } = {}) {
   const { node, entry } = gatewayTools();
@@ -201,4 +202,41 @@ export function bareConnect(token = TOKEN) {
     permissions: {},
     auth: { token },
   };
+}
+
+/** A bare `ws` operator (cli/cli, the shared token): raw requests, and each chat delta's arrival. */
+export function bareClient(url, { scopes = ['operator.read', 'operator.write'], token = TOKEN } = {}) {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(url);
+    const pending = new Map();
+    let next = 0;
+    const client = {
+      deltas: [],
+      events: [],
+      request(method, params = {}) {
+        const id = `bare-${++next}`;
+        ws.send(JSON.stringify({ type: 'req', id, method, params }));
+        return new Promise((res, rej) =>
+          pending.set(id, (frame) => (frame.ok ? res(frame.payload) : rej(Object.assign(new Error(`${method}: ${frame.error?.message}`), { gateway: frame.error })))),
+        );
+      },
+      close: () => ws.terminate(),
+    };
+    ws.on('error', reject);
+    ws.on('message', (data) => {
+      const at = performance.now();
+      const frame = JSON.parse(data.toString());
+      if (frame.event === 'connect.challenge') {
+        ws.send(JSON.stringify({ type: 'req', id: 'connect', method: 'connect', params: { ...bareConnect(token), scopes } }));
+      } else if (frame.type === 'res' && frame.id === 'connect') {
+        frame.ok ? resolve(client) : reject(new Error(frame.error?.message));
+      } else if (frame.type === 'res') {
+        pending.get(frame.id)?.(frame);
+      } else if (frame.event === 'chat' && frame.payload?.state === 'delta') {
+        client.deltas.push({ at, text: frame.payload.deltaText, sessionKey: frame.payload.sessionKey });
+      } else if (frame.type === 'event') {
+        client.events.push(frame);
+      }
+    });
+  });
 }

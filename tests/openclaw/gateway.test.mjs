@@ -1,51 +1,57 @@
-// Tether's gateway client (the Rust core through its stdio bridge, the extension's ws transport
-// and device key) against the real OpenClaw gateway, openclaw@2026.9.6 under Node 24, on
-// 127.0.0.1 with a scripted fake model API. ./build.sh test installs both (TETHER_NODE24,
-// TETHER_OPENCLAW).
+// Tether's OpenClaw backend (the core in the wasm, behind the session driver, with the
+// extension's ws transport and device keys) against the real gateway, openclaw@2026.9.6 under
+// Node 24, on 127.0.0.1 with a scripted fake model API; and the same through dist/tether-cli.js.
+// ./build.sh test installs both (TETHER_NODE24, TETHER_OPENCLAW). One gateway serves the suite;
+// it allows file.fetch and lets the File Transfer plugin read the suite's node workspace.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { promisify } from 'node:util';
-import { repo } from './bridge.mjs';
-import { openSession, shownText } from './driver.mjs';
+import { dones, openSession, shownText } from './driver.mjs';
 import { EXEC_COMMAND, REPLY, SLOW_REPLY } from './fake-llm.mjs';
-import { TOKEN, startGateway } from './gateway.mjs';
-import { MemoryStore, loadHost } from './host.mjs';
+import { TOKEN, bareClient, startGateway } from './gateway.mjs';
+import { MemoryStore, loadHost, repo } from './host.mjs';
 
 let gateway;
+let nodeWorkspace;
 const sessions = [];
 const timings = {};
 
 before(async () => {
+  nodeWorkspace = mkdtempSync(join(tmpdir(), 'tether-openclaw-node-'));
+  writeFileSync(join(nodeWorkspace, 'notes.txt'), 'notes kept in the node workspace\n');
   const started = Date.now();
-  gateway = await startGateway();
+  gateway = await startGateway({
+    allowCommands: ['file.fetch'],
+    fileTransferNodes: { '*': { ask: 'off', allowReadPaths: [`${nodeWorkspace}/**`] } },
+  });
   timings.firstStartMs = Date.now() - started;
 });
 
 after(async () => {
   for (const session of sessions) await session.stop().catch(() => {});
   await gateway?.close();
+  rmSync(nodeWorkspace, { recursive: true, force: true });
   console.log(`# gateway timings: ${JSON.stringify(timings)}`);
 });
 
-/** A session that the suite stops at the end; its frames are saved when a test fails. */
-async function session(options, extra = {}) {
-  const s = await openSession({ url: gateway.url, options: { token: TOKEN, ...options }, ...extra });
+/** A session the suite stops at the end; on failure its UI events are saved for the log. */
+async function session(options = {}) {
+  const s = await openSession({ url: gateway.url, token: TOKEN, ...options });
   sessions.push(s);
   return s;
 }
 
-/** Run `body`; on failure keep the frames the session saw, for the log. */
-async function keepingFrames(s, name, body) {
+async function keepingEvents(s, name, body) {
   try {
     return await body();
   } catch (error) {
-    const file = join(repo, 'target', 'test-logs', `openclaw-${name}.frames.jsonl`);
+    const file = join(repo, 'target', 'test-logs', `openclaw-${name}.events.jsonl`);
     try {
-      writeFileSync(file, s.frames.join('\n'));
-      error.message += ` (frames: ${file})`;
+      writeFileSync(file, [...s.ui.map((e) => JSON.stringify(e)), ...s.logs.map((l) => JSON.stringify({ log: l }))].join('\n'));
+      error.message += ` (events: ${file})`;
     } catch {
       // no log folder
     }
@@ -53,57 +59,32 @@ async function keepingFrames(s, name, body) {
   }
 }
 
-const key = (name) => `tether-${name}-${Math.random().toString(16).slice(2, 10)}`;
-const dones = (events) => events.filter((e) => e.type === 'done');
-
-test('a signed device keeps its scopes as a ui client and gets a device token to reconnect with', async () => {
-  const { DeviceKey } = loadHost();
-  const store = new MemoryStore();
-  const deviceKey = await DeviceKey.load(store);
-  // Without a device, openclaw-linux/ui connects with no scopes; with one it keeps them.
-  const s = await session({ clientId: 'openclaw-linux', clientMode: 'ui' }, { deviceKey });
+test('a streamed turn shows the reply once, under the canonical session key, and the history matches it', async () => {
+  const s = await session();
   await s.connected();
-  const token = await s.waitFor(() => s.deviceToken, 'a device token');
-  const listed = await s.request('sessions.list', { limit: 5 });
-  assert.ok(Array.isArray(listed.sessions));
-  // The stored token alone (no shared token), signed the same way, connects again.
-  const again = await openSession({
-    url: gateway.url,
-    options: { deviceToken: token, clientId: 'openclaw-linux', clientMode: 'ui' },
-    deviceKey: await DeviceKey.load(store),
-  });
-  sessions.push(again);
-  await again.connected();
-  assert.ok(Array.isArray((await again.request('sessions.list', { limit: 1 })).sessions));
-});
-
-test('a streamed turn shows the reply once, as the history then has it', async () => {
-  const s = await session({});
-  await s.connected();
-  const name = key('stream');
-  await s.watch(name);
-  const events = await keepingFrames(s, 'stream', () => s.turn('Say hello please.'));
+  const { events, outcome } = await keepingEvents(s, 'stream', () => s.turn('Say hello please.'));
+  assert.equal(outcome.ok, true);
   assert.equal(shownText(events), REPLY);
   assert.equal(dones(events).length, 1);
-  assert.equal(dones(events)[0].isError, false);
-  assert.equal(dones(events)[0].sessionId, `agent:main:${name}`);
+  assert.match(s.sessionKey, /^agent:main:tether-/);
+  assert.equal(dones(events)[0].sessionId, s.sessionKey);
   assert.ok(events.some((e) => e.type === 'activity' && e.activity === 'starting_model'), 'status phases shown');
-  await s.call({ op: 'history', limit: 20 });
-  const history = await s.waitFor(() => s.histories.at(-1), 'the history');
+  assert.ok(events.some((e) => e.type === 'usage' && e.outputTokens > 0));
+  const transcript = await s.load(s.sessionKey);
   assert.deepEqual(
-    history.messages.map((m) => [m.role, m.text]),
+    transcript.messages.map((m) => [m.role, m.text]),
     [
       ['user', 'Say hello please.'],
       ['assistant', REPLY],
     ],
   );
+  assert.equal(transcript.hasMore, false);
 });
 
 test("a tool turn shows the gateway agent's read and its result", async () => {
-  const s = await session({});
+  const s = await session();
   await s.connected();
-  await s.watch(key('tool'));
-  const events = await keepingFrames(s, 'tool', () => s.turn('TOOLTEST: what does HELLO.txt say?'));
+  const { events } = await keepingEvents(s, 'tool', () => s.turn('TOOLTEST: what does HELLO.txt say?'));
   const start = events.find((e) => e.type === 'toolCallStart');
   assert.equal(start.name, 'read');
   assert.equal(start.kind, 'read');
@@ -118,145 +99,187 @@ test("a tool turn shows the gateway agent's read and its result", async () => {
 });
 
 test('abort stops a slow turn and keeps what was shown', async () => {
-  const s = await session({});
+  const s = await session();
   await s.connected();
-  await s.watch(key('abort'));
   const from = s.ui.length;
-  await s.call({ op: 'send', text: 'SLOWTEST count slowly', idempotencyKey: crypto.randomUUID() });
+  const turn = s.turn('SLOWTEST count slowly');
   await s.waitFor(() => s.ui.slice(from).filter((e) => e.type === 'textDelta').length >= 2, 'two deltas');
-  await s.call({ op: 'abort' });
-  await keepingFrames(s, 'abort', () => s.waitFor(() => dones(s.ui.slice(from)).length, 'the aborted turn to end'));
-  const events = s.ui.slice(from);
-  const done = dones(events)[0];
-  assert.equal(done.isError, true);
-  assert.equal(done.stopReason, 'rpc');
+  s.driver.interrupt();
+  const { events, outcome } = await keepingEvents(s, 'abort', () => turn);
+  assert.equal(outcome.ok, false);
+  assert.equal(dones(events)[0].stopReason, 'rpc');
   assert.ok(events.some((e) => e.type === 'error' && e.kind === 'interrupted'));
   const shown = shownText(events);
   assert.ok(shown.length > 0 && SLOW_REPLY.startsWith(shown), shown);
   assert.ok(shown.length < SLOW_REPLY.length, 'stopped before the end');
 });
 
+test('sessions: a new session is created and listed, and switching back shows the first one', async () => {
+  const s = await session();
+  await s.connected();
+  await s.turn('Say hello please.');
+  const first = s.sessionKey;
+  s.driver.newSession();
+  await s.waitFor(() => s.sessionKey !== first && s.sessionKey?.startsWith('agent:'), 'the new session');
+  const { events } = await s.turn('Say hello please.');
+  const second = dones(events)[0].sessionId;
+  assert.notEqual(second, first);
+  assert.equal(second, s.sessionKey);
+  const from = s.ui.length;
+  s.driver.listSessions();
+  const list = await s.waitFor(() => s.ui.slice(from).find((e) => e.type === 'sessionList'), 'the session list');
+  const ids = list.sessions.map((row) => row.id);
+  assert.ok(ids.includes(first) && ids.includes(second), JSON.stringify(ids));
+  const transcript = await s.load(first);
+  assert.equal(transcript.sessionId, first);
+  assert.deepEqual(transcript.messages.map((m) => m.role), ['user', 'assistant']);
+  // The next message goes to the session switched to.
+  const again = await s.turn('Say hello please.');
+  assert.equal(dones(again.events)[0].sessionId, first);
+});
+
+test('the device token the gateway issues is kept per gateway and connects without the shared token', async () => {
+  const { gatewaySecretName } = loadHost();
+  const secrets = new MemoryStore();
+  const s = await session({ secrets });
+  await s.connected();
+  const name = gatewaySecretName(gateway.url, 'deviceToken.gateway');
+  const issued = await s.waitFor(() => secrets.values.get(name), 'the stored device token');
+  await s.stop();
+  // The same device key and its token, no shared token: connected, with its scopes.
+  const again = await session({ secrets, token: undefined });
+  await again.connected();
+  const { outcome, events } = await again.turn('Say hello please.');
+  assert.equal(outcome.ok, true);
+  assert.equal(shownText(events), REPLY);
+  assert.ok(issued.length > 10);
+});
+
 test('a wrong token is a clear error, with no reconnect storm', async () => {
   const s = await session({ token: 'not-the-token' });
-  const state = await s.waitFor(() => (s.state === 'error' ? s.states.at(-1) : undefined), 'the error state');
+  const state = await s.waitFor(() => s.states().find((e) => e.state === 'error'), 'the error state');
   assert.match(state.message, /gateway token mismatch/);
   assert.match(state.message, /AUTH_TOKEN_MISMATCH/);
   await new Promise((resolve) => setTimeout(resolve, 3000));
-  assert.equal(s.opens, 1, 'one socket, no retries');
-  assert.equal(s.state, 'error');
+  assert.equal(s.states().filter((e) => e.state === 'connecting').length, 1, 'one try, no retries');
+  assert.equal(s.state(), 'error');
+  // A message now ends at once with the reason, rather than waiting for a connection.
+  const { outcome } = await s.turn('Say hello please.', 5000);
+  assert.equal(outcome.ok, false);
+  assert.match(outcome.error.message, /not connected/);
 });
 
-test('after a gateway crash mid-turn the text shown stays once, the turn is interrupted and the history matches', async () => {
+test('the workspace is paired in one step, and the agent runs a command and reads a file there through Tether', async () => {
+  const permissions = [];
+  let allowRun = true;
+  const s = await session({
+    root: nodeWorkspace,
+    node: { displayName: 'tether-suite-node', platform: 'linux' },
+    permission: (request) => {
+      permissions.push(request);
+      if (request.toolName === 'Bash' && !allowRun) return { decision: 'deny', reason: 'not this time' };
+      return request.toolName === 'PairNode' ? { optionId: 'approve' } : { decision: 'allow' };
+    },
+  });
+  await s.connected('gateway');
+  await s.connected('node');
+  // The one guided step: the gateway's pending command surface, approved from the operator.
+  await s.waitFor(() => s.ui.some((e) => e.type === 'error' && /gateway's node now/.test(e.message)), 'the pairing', 30_000);
+  const pairing = permissions.find((r) => r.toolName === 'PairNode');
+  assert.ok(pairing.options.some((o) => o.optionId === 'approve'));
+  assert.ok(pairing.input.commands.includes('system.run'));
+  const admin = await bareClient(gateway.url, { scopes: ['operator.read', 'operator.admin'] });
+  const listed = (await admin.request('node.list')).nodes.find((n) => n.displayName === 'tether-suite-node');
+  admin.close();
+  assert.ok(listed.commands.includes('system.run') && listed.commands.includes('file.fetch'), JSON.stringify(listed));
+
+  const exec = await keepingEvents(s, 'node-exec', () => s.turn('EXECTEST run it on the node'));
+  const call = exec.events.find((e) => e.type === 'toolCallStart' && e.name === 'exec');
+  const result = exec.events.find((e) => e.type === 'toolCallResult' && e.id === call.id);
+  assert.equal(result.isError, false, result.content);
+  assert.match(result.content, /hi-from-node\nLinux/);
+  // It ran in the workspace, as Tether's Bash: the gate saw the command.
+  const asked = permissions.find((r) => r.toolName === 'Bash');
+  assert.equal(asked.input.command, EXEC_COMMAND);
+  assert.equal(readFileSync(join(nodeWorkspace, 'node-proof.txt'), 'utf8'), 'hi-from-node\n');
+
+  const fetched = await keepingEvents(s, 'node-fetch', () => s.turn(`FETCHTEST node=tether-suite-node path=${nodeWorkspace}/notes.txt`));
+  const fetch = fetched.events.find((e) => e.type === 'toolCallResult' && e.structured?.sha256);
+  assert.ok(fetch, JSON.stringify(fetched.events.filter((e) => e.type === 'toolCallResult')));
+  assert.match(fetch.content, /notes kept in the node workspace/);
+
+  // A refusal in Tether reaches the agent as a denial, and nothing runs.
+  rmSync(join(nodeWorkspace, 'node-proof.txt'));
+  allowRun = false;
+  const denied = await keepingEvents(s, 'node-denied', () => s.turn('EXECTEST once more'));
+  const deniedResult = denied.events.find((e) => e.type === 'toolCallResult');
+  assert.equal(deniedResult.isError, true);
+  assert.match(deniedResult.content, /denied/i);
+  assert.match(deniedResult.content, /not this time/);
+  assert.equal(existsSync(join(nodeWorkspace, 'node-proof.txt')), false);
+});
+
+test('after a gateway crash mid-turn the text shown stays once, the turn is interrupted, and the history matches', async () => {
   // A prompt backoff, so the client is back soon after the gateway is (the backoff itself is
   // tested in crate/tests/openclaw_protocol.rs).
   const s = await session({ backoff: { baseMs: 1000, capMs: 3000, maxTries: 60 } });
   await s.connected();
-  await s.watch(key('restart'));
   const from = s.ui.length;
-  await s.call({ op: 'send', text: 'SLOWTEST keep going', idempotencyKey: crypto.randomUUID() });
+  const turn = s.turn('SLOWTEST keep going', 180_000);
   await s.waitFor(() => s.ui.slice(from).filter((e) => e.type === 'textDelta').length >= 3, 'three deltas');
   const restarted = Date.now();
   await gateway.crash();
   timings.restartMs = await gateway.start();
-  await keepingFrames(s, 'restart', async () => {
-    await s.waitFor(() => s.state === 'connected' && s.histories.length > 0, 'the reconnect and its resync', 120_000);
-    await s.waitFor(() => dones(s.ui.slice(from)).length > 0, 'the turn to end');
-  });
+  const { events } = await keepingEvents(s, 'restart', () => turn);
+  await s.connected('gateway', 120_000);
   timings.reconnectMs = Date.now() - restarted;
-  const events = s.ui.slice(from);
   assert.equal(dones(events).length, 1);
   assert.ok(events.some((e) => e.type === 'error' && e.kind === 'interrupted'), 'marked interrupted');
   const shown = shownText(events);
   assert.ok(shown.length > 0 && SLOW_REPLY.startsWith(shown), `shown once, in order: ${shown}`);
-  assert.deepEqual(s.replaced, []);
-  // What the gateway kept of the turn is what Tether shows (or it kept nothing of the reply).
-  const history = s.histories.at(-1);
-  const assistant = history.messages.filter((m) => m.role === 'assistant');
+  assert.ok(!events.some((e) => e.type === 'messageReplace'));
+  // What the gateway kept of the turn is what Tether showed (it keeps none of a reply cut off).
+  const transcript = await s.load(s.sessionKey);
   timings.crashShownWords = shown.split(' ').length;
+  const assistant = transcript.messages.filter((m) => m.role === 'assistant');
   timings.crashHistoryAssistantWords = assistant.map((m) => m.text.split(' ').length);
   for (const message of assistant) assert.ok(shown.startsWith(message.text) || message.text.startsWith(shown), message.text);
-  assert.ok(history.messages.some((m) => m.role === 'user' && m.text === 'SLOWTEST keep going'));
-  // And the client goes on. (In the crashed session itself the gateway now runs a turn of its
-  // own, "[System] Your previous turn was interrupted by a gateway restart…", and steers a new
-  // message into it: a chat.send there ends at once with an empty final.)
-  await s.watch(key('after-restart'));
-  const next = await keepingFrames(s, 'after-restart', async () => {
-    const events = await s.turn('Say hello please.');
-    assert.equal(shownText(events), REPLY, JSON.stringify(events.map((e) => e.type)));
-    return events;
+  assert.ok(transcript.messages.some((m) => m.role === 'user' && m.text === 'SLOWTEST keep going'));
+  // And the session goes on in a new gateway session (the crashed one runs the gateway's own
+  // recovery turn, which takes a message sent there into it).
+  s.driver.newSession();
+  await keepingEvents(s, 'after-restart', async () => {
+    const next = await s.turn('Say hello please.');
+    assert.equal(shownText(next.events), REPLY);
   });
-  assert.equal(dones(next).length, 1);
 });
 
-test('a node is paired by an operator, and the agent runs its command there after Tether allows it', async () => {
-  const { DeviceKey } = loadHost();
-  const invoked = [];
-  let allow = true;
-  const node = await session(
-    { role: 'node', displayName: 'Tether test workspace' },
-    {
-      deviceKey: await DeviceKey.load(new MemoryStore()),
-      onNodeInvoke: async (command) => {
-        invoked.push(command);
-        switch (command.command) {
-          case 'system.run.prepare':
-            return allow
-              ? { plan: { argv: command.argv, cwd: command.cwd, commandText: command.rawCommand ?? command.argv.join(' ') } }
-              : { error: { code: 'SYSTEM_RUN_DENIED', message: 'the user refused' } };
-          case 'system.run': {
-            const [file, ...args] = command.argv;
-            try {
-              const { stdout, stderr } = await promisify(execFile)(file, args, { timeout: 20_000 });
-              return { run: { exitCode: 0, timedOut: false, stdout, stderr } };
-            } catch (error) {
-              return { run: { exitCode: error.code ?? 1, timedOut: false, stdout: error.stdout ?? '', stderr: error.stderr ?? String(error) } };
-            }
-          }
-          case 'system.which':
-            return { bins: {} };
-          default:
-            return { error: { code: 'UNSUPPORTED', message: command.command } };
-        }
-      },
-    },
-  );
-  await node.connected('the node connected');
-  const operator = await session({
-    scopes: ['operator.read', 'operator.write', 'operator.admin', 'operator.pairing', 'operator.approvals'],
-  });
-  await operator.connected();
-  // Pairing stage 2: the node's command surface waits for an operator's approval.
-  let entry;
-  for (let tries = 0; tries < 40 && !entry?.pendingRequestId; tries++) {
-    const listed = await operator.request('node.list', {});
-    entry = listed.nodes?.find((n) => n.clientId === 'node-host' && n.connected);
-    if (!entry?.pendingRequestId) await new Promise((resolve) => setTimeout(resolve, 250));
+test('tether-cli runs a turn with the token from --token-file or OPENCLAW_GATEWAY_TOKEN and its device key in a file', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tether-openclaw-cli-'));
+  try {
+    writeFileSync(join(dir, 'token'), `${TOKEN}\n`);
+    const keys = join(dir, 'keys.json');
+    const run = (args, env = {}) =>
+      new Promise((resolve) =>
+        execFile(process.execPath, [join(repo, 'dist', 'tether-cli.js'), 'run', '--agent', 'openclaw', '--gateway', gateway.url, '--device-key', keys, '--root', dir, ...args], { env: { ...process.env, ...env }, timeout: 120_000 }, (error, stdout, stderr) =>
+          resolve({ code: error ? error.code : 0, events: stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l)), stderr }),
+        ),
+      );
+    const byFile = await run(['--token-file', join(dir, 'token'), '--prompt', 'Say hello please.']);
+    assert.equal(byFile.code, 0, byFile.stderr);
+    assert.equal(shownText(byFile.events), REPLY);
+    assert.equal(dones(byFile.events).length, 1);
+    const stored = JSON.parse(readFileSync(keys, 'utf8'));
+    assert.ok(stored['tether.openclaw.deviceKey'].includes('PRIVATE KEY'));
+    const byEnv = await run(['--prompt', 'Say hello please.'], { OPENCLAW_GATEWAY_TOKEN: TOKEN });
+    assert.equal(byEnv.code, 0, byEnv.stderr);
+    assert.equal(shownText(byEnv.events), REPLY);
+    // A device the gateway paired connects by its signature whatever the shared token says, so
+    // the wrong token is tried with a new device.
+    const wrong = await run(['--prompt', 'Say hello please.', '--device-key', join(dir, 'other-keys.json')], { OPENCLAW_GATEWAY_TOKEN: 'wrong' });
+    assert.equal(wrong.code, 1);
+    assert.match(wrong.stderr, /not connected|token mismatch/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
-  assert.ok(entry?.pendingRequestId, `a pending surface request: ${JSON.stringify(entry)}`);
-  assert.ok(entry.pendingDeclaredCommands.includes('system.run'));
-  await operator.request('node.pair.approve', { requestId: entry.pendingRequestId });
-  const approved = (await operator.request('node.list', {})).nodes.find((n) => n.nodeId === entry.nodeId);
-  assert.ok(approved.commands.includes('system.run'), JSON.stringify(approved));
-
-  await operator.watch(key('node'));
-  const events = await keepingFrames(operator, 'node', () => operator.turn('EXECTEST run it on the node'));
-  const call = events.find((e) => e.type === 'toolCallStart');
-  assert.equal(call.name, 'exec');
-  assert.equal(call.kind, 'execute');
-  const result = events.find((e) => e.type === 'toolCallResult' && e.id === call.id);
-  assert.equal(result.isError, false, result.content);
-  assert.match(result.content, /hi-from-node\nLinux/);
-  const prepare = invoked.find((c) => c.command === 'system.run.prepare');
-  const run = invoked.find((c) => c.command === 'system.run');
-  assert.deepEqual(run.argv, prepare.argv);
-  assert.equal(prepare.rawCommand, EXEC_COMMAND);
-
-  // A refusal in Tether reaches the agent as a denial, and nothing runs.
-  allow = false;
-  const runsBefore = invoked.filter((c) => c.command === 'system.run').length;
-  const denied = await keepingFrames(operator, 'node-denied', () => operator.turn('EXECTEST once more'));
-  const deniedResult = denied.find((e) => e.type === 'toolCallResult');
-  assert.equal(deniedResult.isError, true);
-  assert.match(deniedResult.content, /denied/i);
-  assert.equal(invoked.filter((c) => c.command === 'system.run').length, runsBefore);
 });

@@ -1,31 +1,35 @@
-// The extension's host pieces for the gateway (extension/src/openclaw: the ws transport and the
-// device key), bundled with the extension's esbuild so the suites run the same TypeScript.
+// The extension's own code for the suites: the session driver with the wasm core (the OpenClaw
+// backend), the Node host, the ws transport and the device keys, bundled with the extension's
+// esbuild into target/openclaw-host/ beside the wasm, so the suites run what ships.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
-import { repo } from './bridge.mjs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+const ENTRY = `
+export { SessionDriver } from './extension/src/session/driver';
+export { NodeHost } from './extension/src/node/nodeHost';
+export { DeviceKey, FileSecretStore, DEVICE_KEY_SECRET } from './extension/src/openclaw/deviceKey';
+export { NODE_KEY_SECRET, gatewaySecretName } from './extension/src/openclaw/credentials';
+export { createTetherAgent } from './extension/src/session/agent';
+`;
 
 let host;
+/** The bundle (built once per process). */
 export function loadHost() {
   if (host) return host;
-  const out = join(repo, 'target', 'openclaw-host', 'index.cjs');
-  mkdirSync(join(repo, 'target', 'openclaw-host'), { recursive: true });
+  const dir = join(repo, 'target', 'openclaw-host');
+  mkdirSync(dir, { recursive: true });
   execFileSync(
     join(repo, 'extension', 'node_modules', '.bin', 'esbuild'),
-    [
-      join(repo, 'extension', 'src', 'openclaw', 'index.ts'),
-      '--bundle',
-      '--platform=node',
-      '--target=node20',
-      '--format=cjs',
-      `--tsconfig=${join(repo, 'extension', 'tsconfig.json')}`,
-      `--outfile=${out}`,
-      '--log-level=warning',
-    ],
-    { stdio: 'inherit' },
+    ['--bundle', '--platform=node', '--target=node20', '--format=cjs', `--tsconfig=${join(repo, 'extension', 'tsconfig.json')}`, `--outfile=${join(dir, 'index.cjs')}`, '--log-level=warning', `--sourcefile=openclaw-host.ts`, '--loader=ts'],
+    { input: ENTRY, cwd: repo, stdio: ['pipe', 'inherit', 'inherit'] },
   );
-  host = createRequire(import.meta.url)(out);
+  copyFileSync(join(repo, 'target', 'wasm-pkg', 'tether_core_bg.wasm'), join(dir, 'tether_core_bg.wasm'));
+  host = createRequire(import.meta.url)(join(dir, 'index.cjs'));
   return host;
 }
 

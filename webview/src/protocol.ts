@@ -73,6 +73,8 @@ export interface UiState {
   workspaceLabel: string;
   connected: boolean;
   busy: boolean;
+  /** A gateway backend's connection (OpenClaw): its state and why, for the header and status bar. */
+  gateway?: { state: "disconnected" | "connecting" | "connected" | "error"; message?: string };
 }
 
 export interface Attachment {

@@ -397,6 +397,7 @@ fn session_list(value: &Value) -> Vec<SessionSummary> {
                 title: text(s, "title"),
                 updated_at: text(s, "updatedAt"),
                 cwd: text(s, "cwd"),
+                running: false,
             })
         })
         .collect()

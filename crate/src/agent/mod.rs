@@ -9,7 +9,10 @@
 mod mcp;
 mod workspace;
 
-use crate::backend::{Action, Backend, ImageInput, Launch, Output, PermissionAsk, SessionContext, Supported, ToolRun};
+use crate::backend::{
+    Action, Backend, FileBytes, FileRead, ImageInput, Launch, Output, PermissionAsk, SessionContext, Supported,
+    ToolRun, TransportEvent, TransportRequest,
+};
 use crate::config::CommonConfig;
 use crate::events::{ErrorKind, Severity, UiEvent};
 use crate::gate::{Gate, Judgement, UserAnswer};
@@ -20,7 +23,8 @@ use crate::permissions::{AlwaysAllow, PermissionEngine, PermissionMode};
 use crate::tools::{ToolOutput, Toolset, ToolsetConfig};
 use mcp::{McpRoute, PendingMcpCall};
 use serde::Serialize;
-use std::cell::{Cell, RefCell};
+use serde_json::Value;
+use std::cell::{Cell, RefCell, RefMut};
 use std::collections::{HashMap, VecDeque};
 
 /// One thing for the driver to do (JS: `{type: "send", message}` / `{type: "event", event}`).
@@ -42,6 +46,10 @@ pub enum AgentOutput {
     McpReply {
         connection: u32,
         message: String,
+    },
+    /// For a backend that steers its own connections (a gateway's sockets, timers, signatures).
+    Transport {
+        request: TransportRequest,
     },
 }
 
@@ -130,7 +138,7 @@ impl<H: Host, B: Backend> Agent<H, B> {
         // Made here rather than in `new`, which runs before the spawn: the tool list is the
         // costliest part of the agent to make.
         let manifest = self.server.manifest();
-        let outputs = self.backend.borrow_mut().start(manifest);
+        let outputs = self.backend().start(manifest);
         self.emit(outputs)
     }
 
@@ -157,32 +165,45 @@ impl<H: Host, B: Backend> Agent<H, B> {
 
     /// A user turn.
     pub fn prompt(&self, text: &str, images: &[ImageInput]) -> Vec<AgentOutput> {
-        let outputs = self.backend.borrow_mut().prompt(text, images);
+        let outputs = self.backend().prompt(text, images);
         self.emit(outputs)
     }
 
     /// One message from the agent.
     pub async fn on_message(&self, message: &str) -> Vec<AgentOutput> {
-        let actions = self.backend.borrow_mut().on_message(message);
+        let actions = self.backend().on_message(message);
+        self.drive(actions).await
+    }
+
+    /// A connection the backend steers opened, brought a frame, closed, or was signed for.
+    pub async fn on_transport(&self, event: TransportEvent) -> Vec<AgentOutput> {
+        let actions = self.backend().on_transport(event);
+        self.drive(actions).await
+    }
+
+    /// The time the backend asked to be woken at came.
+    pub async fn wake(&self) -> Vec<AgentOutput> {
+        let actions = self.backend().wake();
         self.drive(actions).await
     }
 
     /// Run `actions` and whatever the backend queues while they run, in order.
     async fn drive(&self, actions: Vec<Action>) -> Vec<AgentOutput> {
         let mut queue = VecDeque::from(actions);
-        queue.extend(self.backend.borrow_mut().follow_ups());
+        queue.extend(self.backend().follow_ups());
         let mut out = Vec::new();
         while let Some(action) = queue.pop_front() {
             match action {
                 Action::Output(output) => out.extend(self.emit(vec![output])),
                 Action::RunTool(run) => out.extend(self.run_tool(run).await),
                 Action::AskPermission(ask) => out.extend(self.ask(ask).await),
+                Action::ReadFile(read) => out.extend(self.read_file(read).await),
                 Action::Workspace(request) => out.extend(self.workspace(request).await),
                 Action::ServeMcp { call, message } => {
                     out.extend(self.serve_mcp(McpRoute::Backend(call), message).await)
                 }
             }
-            queue.extend(self.backend.borrow_mut().follow_ups());
+            queue.extend(self.backend().follow_ups());
         }
         out
     }
@@ -197,7 +218,7 @@ impl<H: Host, B: Backend> Agent<H, B> {
         let mut out = match pending_mcp {
             Some(call) => self.finish_mcp_call(call, answered.verdict).await,
             None => {
-                let outputs = self.backend.borrow_mut().answer_permission(id, answered.verdict);
+                let outputs = self.backend().answer_permission(id, answered.verdict);
                 self.emit(outputs)
             }
         };
@@ -215,7 +236,7 @@ impl<H: Host, B: Backend> Agent<H, B> {
     /// Stop the turn: the backend tells its agent, and Tether's tool calls still waiting for the
     /// user are withdrawn (answered as not run).
     pub fn interrupt(&self) -> Vec<AgentOutput> {
-        let outputs = self.backend.borrow_mut().interrupt();
+        let outputs = self.backend().interrupt();
         let mut out = self.emit(outputs);
         out.extend(self.withdraw_mcp_calls());
         out
@@ -232,12 +253,12 @@ impl<H: Host, B: Backend> Agent<H, B> {
 
     /// Set one of the agent's options; None returns it to the agent's default.
     pub fn set_config_option(&self, option: &str, value: Option<&str>) -> Supported<Vec<AgentOutput>> {
-        let outputs = self.backend.borrow_mut().set_config_option(option, value)?;
+        let outputs = self.backend().set_config_option(option, value)?;
         Ok(self.emit(outputs))
     }
 
     pub fn authenticate(&self, method: &str) -> Supported<Vec<AgentOutput>> {
-        let outputs = self.backend.borrow_mut().authenticate(method)?;
+        let outputs = self.backend().authenticate(method)?;
         Ok(self.emit(outputs))
     }
 
@@ -251,27 +272,38 @@ impl<H: Host, B: Backend> Agent<H, B> {
     }
 
     pub fn list_sessions(&self) -> Supported<Vec<AgentOutput>> {
-        let outputs = self.backend.borrow_mut().list_sessions()?;
+        let outputs = self.backend().list_sessions()?;
         Ok(self.emit(outputs))
     }
 
     pub fn load_session(&self, id: &str) -> Supported<Vec<AgentOutput>> {
-        let outputs = self.backend.borrow_mut().load_session(id)?;
+        let outputs = self.backend().load_session(id)?;
         Ok(self.emit(outputs))
     }
 
     pub fn resume_session(&self, id: &str) -> Supported<Vec<AgentOutput>> {
-        let outputs = self.backend.borrow_mut().resume_session(id)?;
+        let outputs = self.backend().resume_session(id)?;
         Ok(self.emit(outputs))
     }
 
     pub fn fork_session(&self, id: &str) -> Supported<Vec<AgentOutput>> {
-        let outputs = self.backend.borrow_mut().fork_session(id)?;
+        let outputs = self.backend().fork_session(id)?;
         Ok(self.emit(outputs))
     }
 
     pub fn close_session(&self) -> Supported<Vec<AgentOutput>> {
-        let outputs = self.backend.borrow_mut().close_session()?;
+        let outputs = self.backend().close_session()?;
+        Ok(self.emit(outputs))
+    }
+
+    pub fn new_session(&self) -> Supported<Vec<AgentOutput>> {
+        let outputs = self.backend().new_session()?;
+        Ok(self.emit(outputs))
+    }
+
+    /// One of the backend's own commands.
+    pub fn command(&self, name: &str, args: &Value) -> Supported<Vec<AgentOutput>> {
+        let outputs = self.backend().command(name, args)?;
         Ok(self.emit(outputs))
     }
 
@@ -283,6 +315,37 @@ impl<H: Host, B: Backend> Agent<H, B> {
 
     // -- internals ------------------------------------------------------------------------------
 
+    /// The backend, told the time first (a backend with timeouts of its own needs it).
+    fn backend(&self) -> RefMut<'_, B> {
+        let now = self.toolset().host.now_ms();
+        let mut backend = self.backend.borrow_mut();
+        backend.set_clock(if now.is_finite() && now > 0.0 { now as u64 } else { 0 });
+        backend
+    }
+
+    async fn read_file(&self, read: FileRead) -> Vec<AgentOutput> {
+        let tools = self.toolset();
+        let result = async {
+            let path = tools.resolve_path(&read.path).await.map_err(|e| e.0)?;
+            let meta = tools.host.lstat(&path).await.map_err(|e| e.message)?;
+            let real = tools.host.real_path(&path).await.map_err(|e| e.message)?;
+            let bytes = match read.contents {
+                true => Some(tools.host.read_file(&real).await.map_err(|e| e.message)?),
+                false => None,
+            };
+            Ok(FileBytes {
+                path: real,
+                kind: meta.kind,
+                size: bytes.as_ref().map_or(meta.size, |b| b.len() as u64),
+                mtime_ms: meta.mtime_ms,
+                bytes,
+            })
+        }
+        .await;
+        let outputs = self.backend().file_read(&read.call, result);
+        self.emit(outputs)
+    }
+
     /// The backend's outputs for the driver.
     fn emit(&self, outputs: Vec<Output>) -> Vec<AgentOutput> {
         outputs
@@ -293,6 +356,7 @@ impl<H: Host, B: Backend> Agent<H, B> {
                     self.on_backend_event(&event);
                     AgentOutput::Event { event }
                 }
+                Output::Transport(request) => AgentOutput::Transport { request },
             })
             .collect()
     }
@@ -323,7 +387,7 @@ impl<H: Host, B: Backend> Agent<H, B> {
         if now == before {
             return Vec::new();
         }
-        let outputs = self.backend.borrow_mut().set_mode(now);
+        let outputs = self.backend().set_mode(now);
         let mut out = self.emit(outputs);
         out.push(AgentOutput::Event {
             event: UiEvent::ModeChanged {
@@ -335,7 +399,7 @@ impl<H: Host, B: Backend> Agent<H, B> {
 
     async fn run_tool(&self, run: ToolRun) -> Vec<AgentOutput> {
         let output = self.call_tool(&run.tool, run.input, run.tool_use_id.as_deref()).await;
-        let outputs = self.backend.borrow_mut().tool_result(&run.call, output);
+        let outputs = self.backend().tool_result(&run.call, output);
         self.emit(outputs)
     }
 
@@ -359,7 +423,7 @@ impl<H: Host, B: Backend> Agent<H, B> {
         let id = ask.request.id.clone();
         match self.gate.judge(self.toolset(), ask).await {
             Judgement::Answered { verdict, event } => {
-                let outputs = self.backend.borrow_mut().answer_permission(&id, verdict);
+                let outputs = self.backend().answer_permission(&id, verdict);
                 let mut out = self.emit(outputs);
                 out.extend(event.map(|event| AgentOutput::Event { event }));
                 out

@@ -5,11 +5,16 @@
 //!
 //! What a backend puts out is an [`Output`] (a message to send to the agent, or a UI event) or,
 //! from the agent's own messages, an [`Action`]: one of those, a tool to run, a permission
-//! question for the gate, work on the workspace for the agent's own requests, or an MCP message
-//! for Tether's server. Work a backend can only ask for once the agent answered something (a
-//! permission granted, a file read) waits in [`Backend::follow_ups`]. Operations an agent cannot
-//! do answer [`Unsupported`] by default, as an ACP agent answers a method it lacks with "method
-//! not found".
+//! question for the gate, work on the workspace for the agent's own requests, a workspace file to
+//! read whole, or an MCP message for Tether's server. Work a backend can only ask for once the
+//! agent answered something (a permission granted, a file read) waits in [`Backend::follow_ups`].
+//! Operations an agent cannot do answer [`Unsupported`] by default, as an ACP agent answers a
+//! method it lacks with "method not found".
+//!
+//! A backend that reaches its agent over connections it steers itself (an OpenClaw gateway's
+//! WebSockets, with their reconnects and device signatures) asks the driver for them with
+//! [`TransportRequest`]s and hears back through [`Backend::on_transport`] and [`Backend::wake`];
+//! a stdio agent needs none of it.
 
 use crate::config::common::CommonConfig;
 use crate::config::json::JsonObject;
@@ -18,6 +23,7 @@ use crate::host::{BackgroundStatus, HostErrorKind};
 use crate::mcp::Manifest;
 use crate::permissions::{AlwaysAllow, PermissionMode, ToolRequest};
 use crate::tools::ToolOutput;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::fmt;
@@ -27,9 +33,56 @@ use std::fmt;
 #[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
 pub enum Output {
-    /// Send this message to the agent (one line of its stdio stream, or one WebSocket message).
+    /// Send this message to the agent (one line of its stdio stream).
     Send(String),
     Event(UiEvent),
+    /// Something for the driver's connections (a backend that steers its own).
+    Transport(TransportRequest),
+}
+
+/// What a backend that steers its own connections asks of the driver. A connection is named by
+/// its `channel` (the gateway's operator connection, the workspace's node connection); what the
+/// driver sees happen comes back as a [`TransportEvent`].
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(tag = "kind", rename_all = "camelCase", rename_all_fields = "camelCase")]
+pub enum TransportRequest {
+    /// Open a WebSocket to `url` taking frames up to `max_payload` bytes; then `opened`, or
+    /// `closed` when it fails.
+    Open {
+        channel: String,
+        url: String,
+        max_payload: u64,
+    },
+    /// One text frame.
+    Send { channel: String, text: String },
+    /// Close the socket; `closed` follows.
+    Close { channel: String, code: u16, reason: String },
+    /// Sign `payload` with the channel's device key (Ed25519); then `signed`.
+    Sign { channel: String, payload: String },
+    /// Call `wake` at this time of the host's clock (ms since the epoch); None: no timer.
+    WakeAt { at_ms: Option<u64> },
+    /// Keep `value` under `name` in the host's secret store for this agent (a token the gateway
+    /// issued to this device, for the next connect).
+    StoreSecret { name: String, value: String },
+    /// A line for the log (a dropped frame, a resync).
+    Log { message: String },
+}
+
+/// What happened to a connection the backend asked for.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(
+    tag = "kind",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase",
+    deny_unknown_fields
+)]
+pub enum TransportEvent {
+    Opened { channel: String },
+    Frame { channel: String, text: String },
+    Closed { channel: String, code: u16, reason: String },
+    Signed { channel: String, signature: String },
 }
 
 /// What the agent's own messages ask for.
@@ -42,6 +95,10 @@ pub enum Action {
     RunTool(ToolRun),
     /// Let the gate decide (or ask the user), then answer with [`Backend::answer_permission`].
     AskPermission(PermissionAsk),
+    /// Read a workspace file as it is (its bytes, not a tool's rendering of them), then answer
+    /// with [`Backend::file_read`]. For agents that take files whole (a gateway's node); the
+    /// backend asks the gate before.
+    ReadFile(FileRead),
     /// Work on the workspace the agent asked for itself (ACP's `fs/*` and `terminal/*`), then
     /// answer with [`Backend::workspace_result`].
     Workspace(WorkspaceRequest),
@@ -52,6 +109,30 @@ pub enum Action {
         call: String,
         message: Value,
     },
+}
+
+/// A file read a backend asks for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileRead {
+    /// The backend's handle for the answer.
+    pub call: String,
+    /// As the agent gave it (resolved like a tool's path: inside the workspace unless allowed).
+    pub path: String,
+    /// False: only where it is and what it is (no bytes read).
+    pub contents: bool,
+}
+
+/// A file as [`Action::ReadFile`] found it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FileBytes {
+    /// With every symlink resolved.
+    pub path: String,
+    /// What the path itself is (a symlink is not followed here).
+    pub kind: crate::host::FileKind,
+    pub size: u64,
+    pub mtime_ms: f64,
+    /// None when `contents` was false.
+    pub bytes: Option<Vec<u8>>,
 }
 
 /// One piece of work on the workspace, for the agent's own requests. Paths are workspace paths
@@ -281,6 +362,24 @@ pub trait Backend {
     /// The answer to a [`PermissionAsk`] (by its request's id).
     fn answer_permission(&mut self, id: &str, verdict: Verdict) -> Vec<Output>;
 
+    /// The answer to an [`Action::ReadFile`].
+    fn file_read(&mut self, _call: &str, _result: Result<FileBytes, String>) -> Vec<Output> {
+        Vec::new()
+    }
+
+    /// The time now (ms since the epoch, the host's clock), told before every other call.
+    fn set_clock(&mut self, _now_ms: u64) {}
+
+    /// A connection it asked for opened, brought a frame, closed, or was signed for.
+    fn on_transport(&mut self, _event: TransportEvent) -> Vec<Action> {
+        Vec::new()
+    }
+
+    /// The time it asked for with [`TransportRequest::WakeAt`] came.
+    fn wake(&mut self) -> Vec<Action> {
+        Vec::new()
+    }
+
     /// Tether's permission mode changed (the agent may have a mode of its own to follow).
     fn set_mode(&mut self, mode: PermissionMode) -> Vec<Output>;
 
@@ -315,6 +414,17 @@ pub trait Backend {
     /// End the current session (the program may keep running).
     fn close_session(&mut self) -> Supported<Vec<Output>> {
         Err(self.unsupported("Closing the session".into()))
+    }
+
+    /// Start a new session in the running agent.
+    fn new_session(&mut self) -> Supported<Vec<Output>> {
+        Err(self.unsupported("Starting a new session".into()))
+    }
+
+    /// One of the backend's own commands, with its arguments as JSON (a gateway's older history,
+    /// a canvas action, connecting and disconnecting).
+    fn command(&mut self, name: &str, _args: &Value) -> Supported<Vec<Output>> {
+        Err(self.unsupported(format!("The command {name}")))
     }
 
     fn unsupported(&self, operation: String) -> Unsupported {
@@ -365,6 +475,18 @@ impl<B: Backend + ?Sized> Backend for Box<B> {
     fn answer_permission(&mut self, id: &str, verdict: Verdict) -> Vec<Output> {
         (**self).answer_permission(id, verdict)
     }
+    fn file_read(&mut self, call: &str, result: Result<FileBytes, String>) -> Vec<Output> {
+        (**self).file_read(call, result)
+    }
+    fn set_clock(&mut self, now_ms: u64) {
+        (**self).set_clock(now_ms)
+    }
+    fn on_transport(&mut self, event: TransportEvent) -> Vec<Action> {
+        (**self).on_transport(event)
+    }
+    fn wake(&mut self) -> Vec<Action> {
+        (**self).wake()
+    }
     fn set_mode(&mut self, mode: PermissionMode) -> Vec<Output> {
         (**self).set_mode(mode)
     }
@@ -388,5 +510,11 @@ impl<B: Backend + ?Sized> Backend for Box<B> {
     }
     fn close_session(&mut self) -> Supported<Vec<Output>> {
         (**self).close_session()
+    }
+    fn new_session(&mut self) -> Supported<Vec<Output>> {
+        (**self).new_session()
+    }
+    fn command(&mut self, name: &str, args: &Value) -> Supported<Vec<Output>> {
+        (**self).command(name, args)
     }
 }

@@ -11,10 +11,13 @@ pub use common::{parse_mode, CommonConfig, RemoteConfig};
 use crate::acp::{AcpBackend, AcpConfig, ACP_KEYS};
 use crate::backend::{AgentProgram, Backend, SessionContext};
 use crate::claude::{ClaudeBackend, ClaudeConfig, CLAUDE_KEYS};
+use crate::openclaw::{OpenClawBackend, OpenClawConfig, OPENCLAW_KEYS};
 use json::JsonObject;
 use serde_json::Value;
 
 /// The backend a session runs, with its own part of the config.
+// Made once per session; boxing the larger part would buy nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug)]
 #[cfg_attr(test, derive(ts_rs::TS), ts(tag = "backend", rename_all = "lowercase"))]
 pub enum BackendConfig {
@@ -22,6 +25,8 @@ pub enum BackendConfig {
     Claude(ClaudeConfig),
     /// Any ACP agent (JSON-RPC over its stdio).
     Acp(AcpConfig),
+    /// An OpenClaw gateway (its WebSocket protocol; no program to start).
+    Openclaw(OpenClawConfig),
 }
 
 /// Everything that makes an agent (JS: `AgentConfig`).
@@ -37,9 +42,16 @@ pub struct AgentConfig {
 /// The backends by the name the config gives them, with the program the driver starts.
 pub const BACKENDS: [(&str, AgentProgram); 2] = [("claude", crate::claude::PROGRAM), ("acp", crate::acp::PROGRAM)];
 
+/// The backends the core connects to itself (no program to start), with their display names.
+pub const CONNECTED_BACKENDS: [(&str, &str); 1] = [("openclaw", "OpenClaw")];
+
 /// The backends' names, for messages.
 fn backend_names() -> String {
-    let names: Vec<&str> = BACKENDS.iter().map(|(name, _)| *name).collect();
+    let names: Vec<&str> = BACKENDS
+        .iter()
+        .map(|(name, _)| *name)
+        .chain(CONNECTED_BACKENDS.iter().map(|(name, _)| *name))
+        .collect();
     names.join(", ")
 }
 
@@ -65,6 +77,13 @@ impl AgentConfig {
                     backend: BackendConfig::Acp(AcpConfig::from_object(&config)?),
                 })
             }
+            "openclaw" => {
+                let config = JsonObject::new(value, "the config", &known_keys(&OPENCLAW_KEYS))?;
+                Ok(AgentConfig {
+                    common: CommonConfig::from_object(&config)?,
+                    backend: BackendConfig::Openclaw(OpenClawConfig::from_object(&config)?),
+                })
+            }
             other => Err(format!("unknown backend {other:?}; use one of {}", backend_names())),
         }
     }
@@ -84,6 +103,7 @@ impl BackendConfig {
         match self {
             BackendConfig::Claude(config) => Ok(Box::new(ClaudeBackend::new(context, config))),
             BackendConfig::Acp(config) => Ok(Box::new(AcpBackend::new(context, config)?)),
+            BackendConfig::Openclaw(config) => Ok(Box::new(OpenClawBackend::new(context, config))),
         }
     }
 }

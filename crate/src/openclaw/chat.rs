@@ -4,7 +4,7 @@
 //! plan, usage, lifecycle) and `chat` (status, delta with a cumulative `message`, final,
 //! aborted, error), coalesced differently. Text is rendered from `chat` only, against its
 //! cumulative message, so a repeated or coalesced delta adds nothing twice and a non-prefix
-//! rewrite (`replace`) becomes a [`ChatOutput::ReplaceText`]. Tools, thinking, plans and usage
+//! rewrite (`replace`) becomes a [`UiEvent::MessageReplace`]. Tools, thinking, plans and usage
 //! come from `agent`. The first terminal event of a run ends it; later ones (the gateway sends
 //! `error` twice) are dropped. Protocol 3 (the seed's notes) renders text from the `agent`
 //! assistant stream and knows the `kind` payloads (`text_delta`, `tool_start`, ...).
@@ -21,13 +21,7 @@ const ENDED_RUNS_KEPT: usize = 256;
 #[derive(Clone, Debug, PartialEq)]
 pub enum ChatOutput {
     Ui(UiEvent),
-    /// The message's whole text changed other than by appending (`replace`, or a resync that
-    /// found other text): show `text` instead. The event model has no such event yet.
-    ReplaceText {
-        message_id: String,
-        text: String,
-    },
-    /// A seed (protocol 3) A2UI surface message, for the canvas. Not in the event model.
+    /// A seed (protocol 3) A2UI surface message, for the canvas.
     Canvas(Value),
 }
 
@@ -119,6 +113,26 @@ impl ChatMapper {
         if let Some(run) = self.runs.get_mut(run_id) {
             show_text(run_id, run, full, false, &mut out);
         }
+        out
+    }
+
+    /// Whether the run ended (it is remembered for a while, to drop its late events).
+    pub fn has_ended(&self, run_id: &str) -> bool {
+        self.ended.iter().any(|id| id == run_id)
+    }
+
+    /// Show a run that was never seen streaming, as the history has it, and end it (a send
+    /// replayed after a reconnect whose run ran while Tether was away).
+    pub fn settle(&mut self, run_id: &str, session_key: &str, text: &str, end: RunEnd) -> Vec<ChatOutput> {
+        let mut out = Vec::new();
+        if self.is_open(run_id) || self.has_ended(run_id) {
+            return out;
+        }
+        let keyed = serde_json::json!({"runId": run_id, "sessionKey": session_key});
+        if let Some((run_id, run)) = self.run(&keyed, &mut out) {
+            show_text(&run_id, run, text, false, &mut out);
+        }
+        out.extend(self.end_run(run_id, end, None));
         out
     }
 
@@ -409,10 +423,10 @@ fn show_text(run_id: &str, run: &mut Run, full: &str, replace: bool, out: &mut V
         })),
         // A shorter cumulative text is a stale frame unless the gateway says it replaces.
         None if !replace && run.text.starts_with(full) => return,
-        _ => out.push(ChatOutput::ReplaceText {
+        _ => out.push(ChatOutput::Ui(UiEvent::MessageReplace {
             message_id: run_id.to_string(),
             text: full.to_string(),
-        }),
+        })),
     }
     run.text = full.to_string();
 }

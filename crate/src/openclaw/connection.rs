@@ -3,7 +3,7 @@
 //! the handshake, matches responses to requests (with timeouts), drops duplicate frames and
 //! reports lost ones, honours `hello-ok.policy`, and reconnects by [`reconnect::next_step`].
 
-use super::frame::{parse_frame, request_text, EventFrame, Frame, GatewayError, Response, DEFAULT_MAX_PAYLOAD};
+use super::frame::{parse_frame, request_text, EventFrame, Frame, GatewayError, Response};
 use super::handshake::{
     classify_refusal, connect_params, device_signature_payload, Challenge, ConnectOptions, Hello, Policy, Refusal,
     LEGACY_PROTOCOL, PROTOCOL,
@@ -158,6 +158,11 @@ impl Connection {
         self.phase == Phase::Connected
     }
 
+    /// Not connected and no try planned: disconnected by the user, refused, or given up.
+    pub fn is_idle(&self) -> bool {
+        self.phase == Phase::Idle
+    }
+
     /// The protocol of the current (or last) handshake.
     pub fn protocol(&self) -> u64 {
         self.protocol
@@ -211,8 +216,7 @@ impl Connection {
             return self.dropped("frame after the socket was closed".into());
         }
         self.last_frame_ms = self.now_ms;
-        let limit = self.policy.max_payload.max(DEFAULT_MAX_PAYLOAD);
-        match parse_frame(text, limit) {
+        match parse_frame(text, self.policy.max_payload) {
             Err(error) => self.dropped(error.to_string()),
             Ok(Frame::Event(event)) => self.on_event(event),
             Ok(Frame::Response(response)) => self.on_response(response),

@@ -20,6 +20,8 @@ pub struct History {
     /// Runs the gateway still runs in this session (`sessionInfo.activeRunIds`).
     pub active_run_ids: Vec<String>,
     pub has_more: bool,
+    /// Where the page before this one starts (`chat.history`'s `offset`), when there is one.
+    pub next_offset: Option<u64>,
 }
 
 impl History {
@@ -52,6 +54,7 @@ impl History {
                 .map(|ids| ids.iter().filter_map(Value::as_str).map(str::to_string).collect())
                 .unwrap_or_default(),
             has_more: payload.get("hasMore").and_then(Value::as_bool).unwrap_or(false),
+            next_offset: payload.get("nextOffset").and_then(Value::as_u64),
         }
     }
 

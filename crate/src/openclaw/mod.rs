@@ -12,20 +12,27 @@
 //! - [`connection`]: one connection's life, composed of the above.
 //! - [`chat`], [`history`]: `chat`/`agent` events as UI events; resync from `chat.history`.
 //! - [`node`]: node mode (`node.invoke.request` / `node.invoke.result`).
-//! - [`client`]: what a backend drives: connection + mapping + resync + node.
-//! - [`json`]: the client's options, outputs and node replies as JSON, for hosts that are not
-//!   Rust (the test bridge now; the wasm boundary with the backend).
+//! - [`client`]: connection + mapping + resync + sends that survive a reconnect + node.
+//! - [`backend`]: the backend seam's side: the operator and node clients, sessions, pairing,
+//!   [`workspace_node`] (node commands behind Tether's gate), [`pairing`] (the node's pairing in
+//!   one question), [`canvas`]; [`config`].
 
+mod backend;
+pub mod canvas;
 pub mod chat;
 pub mod client;
+mod config;
 pub mod connection;
 pub mod frame;
 pub mod handshake;
 pub mod history;
-pub mod json;
 pub mod node;
+pub mod pairing;
 pub mod pending;
 pub mod reconnect;
 pub mod sequence;
+pub mod workspace_node;
 
+pub use backend::{OpenClawBackend, GATEWAY, NODE};
 pub use client::{ClientOutput, OpenClawClient};
+pub use config::{BackoffConfig, DeviceConfig, NodeConfig, OpenClawConfig, OPENCLAW_KEYS};

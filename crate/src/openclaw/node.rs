@@ -44,6 +44,19 @@ pub enum Command {
     },
 }
 
+impl Command {
+    /// The node command's name (`system.run`).
+    pub fn name(&self) -> &str {
+        match self {
+            Command::RunPrepare(_) => "system.run.prepare",
+            Command::Run(_) => "system.run",
+            Command::Which { .. } => "system.which",
+            Command::FileFetch(_) => "file.fetch",
+            Command::Other { command, .. } => command,
+        }
+    }
+}
+
 /// `system.run.prepare`: the agent wants to run a command.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RunPrepare {

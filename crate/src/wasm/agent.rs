@@ -4,7 +4,7 @@
 use super::host::{JsHost, WasmHost};
 use super::{json_from_js, spawn, value_to_js};
 use crate::agent::{Agent, AgentOutput};
-use crate::backend::{Backend, ImageInput, Supported};
+use crate::backend::{Backend, ImageInput, Supported, TransportEvent};
 use crate::config::json::string_map;
 use crate::config::{parse_mode, AgentConfig};
 use crate::gate::UserAnswer;
@@ -16,7 +16,7 @@ use wasm_bindgen::prelude::*;
 // in target/wasm-pkg/, two levels below the repository.
 #[wasm_bindgen(typescript_custom_section)]
 const AGENT_TYPES: &str = r#"
-import type { AgentConfig, AgentOutput, NdjsonFrame, PermissionAnswer, PermissionMode } from "../../extension/src/generated/core";
+import type { AgentConfig, AgentOutput, NdjsonFrame, PermissionAnswer, PermissionMode, TransportEvent } from "../../extension/src/generated/core";
 "#;
 
 fn outputs_to_js(outputs: Vec<AgentOutput>) -> JsValue {
@@ -27,6 +27,7 @@ fn error(message: String) -> JsError {
     JsError::new(&message)
 }
 
+/// The outputs of an operation the agent may not support (an Error saying so).
 fn supported(outputs: Supported<Vec<AgentOutput>>) -> Result<JsValue, JsError> {
     outputs.map(outputs_to_js).map_err(|e| error(e.to_string()))
 }
@@ -131,7 +132,8 @@ impl TetherAgent {
         supported(self.inner.list_sessions())
     }
 
-    /// Open the session `id`, its conversation replayed as events.
+    /// Open the session `id`: its conversation replayed as events (ACP), or its messages as a
+    /// `transcript` event (a gateway).
     #[wasm_bindgen(js_name = loadSession, unchecked_return_type = "AgentOutput[]")]
     pub fn load_session(&self, id: &str) -> Result<JsValue, JsError> {
         supported(self.inner.load_session(id))
@@ -195,6 +197,38 @@ impl TetherAgent {
             .set_config_option(option, value.as_deref())
             .map_err(|e| error(e.to_string()))?;
         Ok(outputs_to_js(outputs))
+    }
+
+    /// A connection the backend steers (a gateway's socket) opened, brought a frame, closed, or
+    /// was signed for.
+    #[wasm_bindgen(js_name = onTransport, unchecked_return_type = "Promise<AgentOutput[]>")]
+    pub fn on_transport(&self, #[wasm_bindgen(unchecked_param_type = "TransportEvent")] event: JsValue) -> Promise {
+        let event: TransportEvent = match super::value_from_js(event) {
+            Ok(event) => event,
+            Err(e) => return Promise::reject(&error(format!("onTransport: {e}")).into()),
+        };
+        let agent = self.inner.clone();
+        spawn(Box::pin(async move { outputs_to_js(agent.on_transport(event).await) }))
+    }
+
+    /// The time the backend asked for (`wakeAt`) came.
+    #[wasm_bindgen(unchecked_return_type = "Promise<AgentOutput[]>")]
+    pub fn wake(&self) -> Promise {
+        let agent = self.inner.clone();
+        spawn(Box::pin(async move { outputs_to_js(agent.wake().await) }))
+    }
+
+    /// A new session in the running agent.
+    #[wasm_bindgen(js_name = newSession, unchecked_return_type = "AgentOutput[]")]
+    pub fn new_session(&self) -> Result<JsValue, JsError> {
+        supported(self.inner.new_session())
+    }
+
+    /// One of the backend's own commands (`args` as JSON).
+    #[wasm_bindgen(unchecked_return_type = "AgentOutput[]")]
+    pub fn command(&self, name: &str, args: JsValue) -> Result<JsValue, JsError> {
+        let args = json_from_js(args).map_err(|e| error(format!("command({name}): {e}")))?;
+        supported(self.inner.command(name, &args))
     }
 
     /// A file watcher saw a workspace path change.

@@ -7,11 +7,11 @@
 // entry may name them with `"profile"`, and `"allowLocalTools": true` lets an agent that cannot be
 // closed run on a remote workspace. No vscode import.
 //
-// Adding a kind of agent (the OpenClaw gateway is next): a member of `AgentEntry` with its own
-// `kind` and fields (`{kind: "openclaw", name: "openclaw", displayName, gatewayUrl}`, from
-// `tether.openclaw.gatewayUrl`), one line in `builtInEntries` (or an entry it reads from its own
-// setting), and its starter in chat/launch.ts's table of launchers by kind. The picker lists every
-// entry as it comes; nothing else changes.
+// Adding a kind of agent: a member of `AgentEntry` with its own `kind` and fields, one line in
+// `builtInEntries` (or an entry it reads from its own setting), and its starter in chat/launch.ts's
+// table of launchers by kind. The picker lists every entry as it comes; nothing else changes. The
+// OpenClaw gateway is such a kind: its URL and token are settings of their own
+// (`tether.openclaw.gatewayUrl`, the token in SecretStorage), read by its launcher.
 
 import { existsSync, readdirSync } from "node:fs";
 import * as os from "node:os";
@@ -41,7 +41,14 @@ export interface AcpEntry {
   builtIn: boolean;
 }
 
-export type AgentEntry = ClaudeEntry | AcpEntry;
+/** An OpenClaw gateway's agent, over the gateway's WebSocket (no program to start). */
+export interface OpenClawEntry {
+  kind: "openclaw";
+  name: "openclaw";
+  displayName: string;
+}
+
+export type AgentEntry = ClaudeEntry | AcpEntry | OpenClawEntry;
 
 /** One `tether.agents` entry as the user writes it. */
 export interface AgentSetting {
@@ -71,6 +78,7 @@ export function builtInEntries(): AgentEntry[] {
         builtIn: true,
       }),
     ),
+    { kind: "openclaw", name: "openclaw", displayName: "OpenClaw" },
   ];
 }
 

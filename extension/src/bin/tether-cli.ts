@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// dist/tether-cli.js: runs an agent (Claude Code, or any ACP agent) through Tether from a terminal or
-// a script, printing the normalized UI events as NDJSON. The same SessionDriver runs the VS Code
-// extension's sessions.
+// dist/tether-cli.js: runs an agent (Claude Code, any ACP agent, or an OpenClaw gateway's agent)
+// through Tether from a terminal or a script, printing the normalized UI events as NDJSON. The same
+// SessionDriver runs the VS Code extension's sessions.
 
 import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import * as os from "node:os";
@@ -10,8 +10,9 @@ import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
 import { agentEntries, findAgent, profileFor, resolveCommand, type AcpEntry } from "../agents/registry";
 import { NodeHost } from "../node/nodeHost";
+import { FileSecretStore } from "../openclaw/deviceKey";
 import { PERMISSION_MODES, type PermissionAnswer, type PermissionMode } from "../session/agent";
-import { SessionDriver, type AcpAgentLaunch, type TurnOutcome } from "../session/driver";
+import { SessionDriver, type AcpAgentLaunch, type GatewayOptions, type TurnOutcome } from "../session/driver";
 import type { PermissionRequestEvent, UiEvent } from "../session/events";
 
 const ACP_AGENT_NAMES = agentEntries()
@@ -22,18 +23,24 @@ const ACP_AGENT_NAMES = agentEntries()
 const USAGE = `Usage: tether-cli run --root DIR (--prompt TEXT | --script FILE) [options]
 
 Runs one agent session through Tether: Claude Code (the default) or an ACP agent (--agent), whose
-file and shell work happens on --root through Tether's tools. Prints every UI event as one JSON
-object per line on stdout; messages go to stderr. Exits 0 when the turn succeeded, 1 when it
-failed, 2 on a usage error.
+file and shell work happens on --root through Tether's tools, or (--agent openclaw) an OpenClaw
+gateway's agent, for which --root is the workspace Tether offers it as its node. Prints every UI
+event as one JSON object per line on stdout; messages go to stderr. Exits 0 when the turns
+succeeded, 1 when one failed, 2 on a usage error.
 
   --root DIR               the workspace (required)
   --prompt TEXT            the user's message
   --script FILE            several steps in one session, a JSON array of
-                             {"prompt": TEXT, "interrupt"?: "onPermission"}  a turn; with
-                                 "interrupt", the first permission prompt is left unanswered
-                                 and the turn is stopped (it only has to end, not succeed)
+                             {"prompt": TEXT, "interrupt"?: "onPermission" | "onText"}  a turn;
+                                 with "interrupt", the turn is stopped at the first permission
+                                 prompt (left unanswered) or at its first text (it only has to
+                                 end, not succeed)
                              {"mode": MODE} | {"model": NAME}               switch for the next turns
                              {"option": ID, "value": VALUE}                 one of the agent's options
+                             {"command": NAME, "args"?: {...}}               a backend command
+                                 (OpenClaw: historyOlder, pairNode, connect, disconnect)
+                             {"listSessions": true} | {"newSession": true} | {"loadSession": KEY}
+                             {"wait": MS}                                    pause
   --mode MODE              ${PERMISSION_MODES.join(", ")}
   --model NAME             the model
   --resume ID              continue a session (the sessionId of an earlier run's events)
@@ -43,8 +50,9 @@ failed, 2 on a usage error.
                            --approve, prompts are asked on the terminal (y/n/a).
   --user-content-file F    approve edits with F's content instead of the model's proposal
   --claude PATH            the claude binary (default: $TETHER_CLAUDE_PATH, PATH, usual places)
-  --agent NAME             the agent: claude (Claude Code, the default) or an ACP agent Tether knows
-                           (${ACP_AGENT_NAMES}), found on PATH or in Tether's build cache
+  --agent NAME             the agent: claude (Claude Code, the default), an ACP agent Tether knows
+                           (${ACP_AGENT_NAMES}), found on PATH or in Tether's build cache, or
+                           openclaw (an OpenClaw gateway: --gateway)
   --agent-command CMD      run this ACP agent command (with --agent NAME, instead of its own; the
                            known agent's switches still apply)
   --agent-arg ARG          an argument for --agent-command (repeatable; replaces the agent's own)
@@ -55,6 +63,13 @@ failed, 2 on a usage error.
   --mirror DIR             the agent's local working folder (default: --root); a folder other than
                            --root stands for a remote workspace: the agent's own file and shell
                            tools are switched off and its paths under DIR map onto --root
+  --gateway URL            openclaw: the gateway (ws:// or wss://)
+  --token-file FILE        openclaw: the gateway's token (default: $OPENCLAW_GATEWAY_TOKEN)
+  --device-key FILE        openclaw: where Tether keeps its device keys and the tokens the
+                           gateway issues (a JSON file only the user can read; made if missing)
+  --node                   openclaw: offer --root as the gateway's node, so its agent's exec
+                           and file_fetch act there (each behind Tether's permission prompts)
+  --session KEY            openclaw: the gateway session to continue (default: a new one)
   --verbose                log the driver's steps to stderr
   -h, --help               show this help
 
@@ -63,7 +78,16 @@ Environment: ANTHROPIC_BASE_URL, ANTHROPIC_API_KEY and the rest reach the agent 
 
 
 
-type Step = { prompt: string; interrupt?: "onPermission" } | { mode: PermissionMode } | { model: string } | { option: string; value: string };
+type Step =
+  | { prompt: string; interrupt?: "onPermission" | "onText" }
+  | { mode: PermissionMode }
+  | { model: string }
+  | { option: string; value: string }
+  | { command: string; args?: unknown }
+  | { listSessions: true }
+  | { newSession: true }
+  | { loadSession: string }
+  | { wait: number };
 
 interface Approval {
   all: boolean;
@@ -85,6 +109,8 @@ interface Options {
   /** An ACP agent, resolved. */
   acp?: AcpAgentLaunch;
   agentOptions: [string, string][];
+  /** An OpenClaw gateway (--agent openclaw). */
+  gateway?: GatewayOptions;
   verbose: boolean;
 }
 
@@ -138,13 +164,21 @@ function parseScript(file: string): Step[] {
   return steps.map((step: unknown, index): Step => {
     const s = (step ?? {}) as Record<string, unknown>;
     if (typeof s["prompt"] === "string") {
-      if (s["interrupt"] !== undefined && s["interrupt"] !== "onPermission") usageError(`--script step ${index}: "interrupt" can only be "onPermission".`);
-      return s["interrupt"] ? { prompt: s["prompt"], interrupt: "onPermission" } : { prompt: s["prompt"] };
+      const interrupt = s["interrupt"];
+      if (interrupt !== undefined && interrupt !== "onPermission" && interrupt !== "onText") {
+        usageError(`--script step ${index}: "interrupt" can only be "onPermission" or "onText".`);
+      }
+      return interrupt ? { prompt: s["prompt"], interrupt } : { prompt: s["prompt"] };
     }
     if (typeof s["mode"] === "string") return { mode: parseMode(`--script step ${index} mode`, s["mode"]) };
     if (typeof s["model"] === "string") return { model: s["model"] };
     if (typeof s["option"] === "string" && typeof s["value"] === "string") return { option: s["option"], value: s["value"] };
-    usageError(`--script step ${index}: expected {"prompt"}, {"mode"}, {"model"} or {"option", "value"}.`);
+    if (typeof s["command"] === "string") return { command: s["command"], args: s["args"] ?? {} };
+    if (s["listSessions"] === true) return { listSessions: true };
+    if (s["newSession"] === true) return { newSession: true };
+    if (typeof s["loadSession"] === "string") return { loadSession: s["loadSession"] };
+    if (typeof s["wait"] === "number") return { wait: s["wait"] };
+    usageError(`--script step ${index}: expected {"prompt"}, {"mode"}, {"model"}, {"option", "value"}, {"command"}, {"listSessions"}, {"newSession"}, {"loadSession"} or {"wait"}.`);
   });
 }
 
@@ -169,6 +203,11 @@ function parseCommandLine(): Options {
         "agent-option": { type: "string", multiple: true },
         "allow-local-tools": { type: "boolean", default: false },
         mirror: { type: "string" },
+        gateway: { type: "string" },
+        "token-file": { type: "string" },
+        "device-key": { type: "string" },
+        node: { type: "boolean", default: false },
+        session: { type: "string" },
         verbose: { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
       },
@@ -200,8 +239,17 @@ function parseCommandLine(): Options {
     agentOptions: (values["agent-option"] ?? []).map((spec) => pair("--agent-option", spec)),
     verbose: values.verbose,
   };
-  const acp = acpAgent(values.agent, values["agent-command"], values["agent-arg"], values["agent-env"], values["allow-local-tools"]);
-  if (acp) options.acp = acp;
+  if (values.agent === "openclaw") {
+    options.gateway = gatewayOptions(values);
+    if (values.session !== undefined) options.resume = values.session;
+  } else {
+    for (const flag of ["gateway", "token-file", "device-key", "session"] as const) {
+      if (values[flag] !== undefined) usageError(`--${flag} is for --agent openclaw.`);
+    }
+    if (values.node) usageError("--node is for --agent openclaw.");
+    const acp = acpAgent(values.agent, values["agent-command"], values["agent-arg"], values["agent-env"], values["allow-local-tools"]);
+    if (acp) options.acp = acp;
+  }
   if (values.mirror !== undefined) options.mirror = directory("--mirror", values.mirror);
   if (values.mode !== undefined) options.mode = parseMode("--mode", values.mode);
   if (values.model !== undefined) options.model = values.model;
@@ -210,6 +258,34 @@ function parseCommandLine(): Options {
   if (userContent !== undefined) options.userContent = userContent;
   if (values.claude !== undefined) options.claude = values.claude;
   return options;
+}
+
+/** The gateway, its token and where the device keys live, from the command line. */
+function gatewayOptions(values: { gateway?: string; "token-file"?: string; "device-key"?: string; node?: boolean }): GatewayOptions {
+  const url = values.gateway;
+  if (!url) usageError("--agent openclaw needs --gateway URL.");
+  if (!/^wss?:\/\//.test(url)) usageError(`--gateway ${url}: expected a ws:// or wss:// URL.`);
+  let token = process.env["OPENCLAW_GATEWAY_TOKEN"]?.trim() || undefined;
+  if (values["token-file"] !== undefined) {
+    try {
+      token = readFileSync(values["token-file"], "utf8").trim();
+    } catch (error) {
+      usageError(`--token-file: ${(error as Error).message}`);
+    }
+    if (!token) usageError(`--token-file ${values["token-file"]} is empty.`);
+  }
+  if (!values["device-key"]) usageError("--agent openclaw needs --device-key FILE: where Tether keeps its device keys for the gateway.");
+  return {
+    url,
+    ...(token ? { token } : {}),
+    secrets: new FileSecretStore(path.resolve(values["device-key"])),
+    ...(values.node ? { node: { displayName: `Tether (${path.basename(process.cwd())})`, platform: nodePlatform() } } : {}),
+  };
+}
+
+/** This machine's OS as the gateway names platforms. */
+function nodePlatform(): string {
+  return process.platform === "win32" ? "win32" : process.platform === "darwin" ? "darwin" : "linux";
 }
 
 function pair(flag: string, spec: string): [string, string] {
@@ -311,10 +387,17 @@ async function main(): Promise<number> {
   const interactive = !approval && process.stdin.isTTY === true;
   const host = new NodeHost();
   let interruptOnPermission = false;
+  let interruptOnText = false;
   let driver: SessionDriver | undefined;
 
   const onEvent = (event: UiEvent): void => {
     process.stdout.write(JSON.stringify(event) + "\n");
+    if (event.type === "connectionState" && event.state === "error") say(`${event.channel}: ${event.message ?? "connection error"}`);
+    if (interruptOnText && event.type === "textDelta") {
+      interruptOnText = false;
+      say("interrupting at the turn's first text");
+      setImmediate(() => driver?.interrupt());
+    }
   };
   const onPermission = async (request: PermissionRequestEvent, signal: AbortSignal): Promise<PermissionAnswer> => {
     if (interruptOnPermission) {
@@ -341,6 +424,7 @@ async function main(): Promise<number> {
   });
   driver = new SessionDriver({
     host,
+    ...(options.gateway ? { backend: "openclaw" as const, gateway: options.gateway } : {}),
     root: options.root,
     ...(options.acp ? { acp: options.acp } : {}),
     ...(stateDir ? { stateDir } : {}),
@@ -373,7 +457,7 @@ async function main(): Promise<number> {
     say((error as Error).message);
     return 1;
   }
-  const agentName = options.acp?.displayName ?? "Claude Code";
+  const agentName = options.gateway ? "The gateway session" : (options.acp?.displayName ?? "Claude Code");
   for (const [option, value] of options.agentOptions) {
     try {
       driver.setConfigOption(option, value);
@@ -398,9 +482,31 @@ async function main(): Promise<number> {
       driver.setConfigOption(step.option, step.value);
       continue;
     }
+    if ("command" in step) {
+      driver.command(step.command, step.args);
+      continue;
+    }
+    if ("listSessions" in step) {
+      driver.listSessions();
+      continue;
+    }
+    if ("newSession" in step) {
+      driver.newSession();
+      continue;
+    }
+    if ("loadSession" in step) {
+      driver.loadSession(step.loadSession);
+      continue;
+    }
+    if ("wait" in step) {
+      await new Promise((resolve) => setTimeout(resolve, step.wait));
+      continue;
+    }
     interruptOnPermission = step.interrupt === "onPermission";
+    interruptOnText = step.interrupt === "onText";
     const outcome: TurnOutcome = await driver.prompt(step.prompt);
     interruptOnPermission = false;
+    interruptOnText = false;
     if (!driver.running) {
       failed = outcome.error?.message ?? `${agentName} exited`;
       if (outcome.error?.hint) failed += `\n${outcome.error.hint}`;

@@ -54,6 +54,9 @@ export function stateFromEvent(event: UiEvent): Partial<UiState> | undefined {
       return { context: { used: event.used, size: event.size, ...(event.cost !== null ? { cost: event.cost } : {}), ...(event.currency ? { currency: event.currency } : {}) } };
     case "sessionInfo":
       return event.title ? { title: event.title } : undefined;
+    case "connectionState":
+      // The operator's connection is the chat's; the node's shows in the log.
+      return event.channel === "gateway" ? { gateway: { state: event.state, ...(event.message ? { message: event.message } : {}) } } : undefined;
     default:
       return undefined;
   }

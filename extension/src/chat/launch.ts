@@ -4,7 +4,8 @@
 // agent starts (the OpenClaw gateway adds its launcher to LAUNCHERS). No vscode import.
 
 import * as path from "node:path";
-import { agentEntries, findAgent, resolveCommand, type AcpEntry, type AgentEntry, type ClaudeEntry } from "../agents/registry";
+import { agentEntries, findAgent, resolveCommand, type AcpEntry, type AgentEntry, type ClaudeEntry, type OpenClawEntry } from "../agents/registry";
+import type { SecretStore } from "../openclaw/deviceKey";
 import { findClaude, SessionDriver } from "../session/driver";
 import type { TetherSettings } from "../settings";
 import type { AgentSession, AgentStart } from "./session";
@@ -12,7 +13,12 @@ import type { AgentSession, AgentStart } from "./session";
 /** Where the launchers may keep files of Tether's own (the settings an agent's launch names). */
 export interface LaunchPlace {
   storageDir: string;
+  /** VS Code's SecretStorage: the gateway token, Tether's device keys and the tokens a gateway issues. */
+  secrets: SecretStore;
 }
+
+/** The SecretStorage key of the OpenClaw gateway token (set with "Tether: Set OpenClaw Gateway Token"). */
+export const OPENCLAW_TOKEN_SECRET = "tether.openclaw.gatewayToken";
 
 type Launcher<E extends AgentEntry> = (
   entry: E,
@@ -25,6 +31,7 @@ type Launcher<E extends AgentEntry> = (
 const LAUNCHERS: { [K in AgentEntry["kind"]]: Launcher<Extract<AgentEntry, { kind: K }>> } = {
   claude: startClaude,
   acp: startAcp,
+  openclaw: startOpenClaw,
 };
 
 /** The registry's entries, with the user's `tether.agents`. */
@@ -101,6 +108,36 @@ async function startAcp(entry: AcpEntry, start: AgentStart, settings: TetherSett
     `starting ${entry.displayName} (${command} ${args.join(" ")}) in ${setup.mirror ?? source.root}${setup.mirror ? ` (mirror of ${source.root})` : ""}` +
       (start.resume ? ` (resume ${start.resume})` : ""),
   );
+  await session.start();
+  return session;
+}
+
+async function startOpenClaw(entry: OpenClawEntry, start: AgentStart, settings: TetherSettings, place: LaunchPlace, log: (message: string) => void): Promise<AgentSession> {
+  const { source, setup } = start;
+  const url = settings.openclaw.gatewayUrl;
+  if (!url) throw new Error(`${entry.displayName} needs a gateway: set tether.openclaw.gatewayUrl (ws://host:18789)`);
+  const token = await place.secrets.get(OPENCLAW_TOKEN_SECRET);
+  const session = new SessionDriver({
+    host: source.host,
+    root: source.root,
+    ...(setup.mirror ? { mirror: setup.mirror } : {}),
+    ...(setup.remote ? { remote: setup.remote } : {}),
+    backend: "openclaw",
+    gateway: {
+      url,
+      ...(token ? { token } : {}),
+      secrets: place.secrets,
+      ...(settings.openclaw.offerWorkspace
+        ? { node: { displayName: `Tether (${path.basename(source.root)})`, platform: process.platform === "win32" ? "win32" : process.platform === "darwin" ? "darwin" : "linux" } }
+        : {}),
+    },
+    mode: start.mode,
+    ...(start.resume ? { resume: start.resume } : {}),
+    onEvent: start.onEvent,
+    onPermission: start.onPermission,
+    log,
+  });
+  log(`connecting to the OpenClaw gateway at ${url}${settings.openclaw.offerWorkspace ? `, offering ${source.root} as its node` : ""}${start.resume ? ` (session ${start.resume})` : ""}`);
   await session.start();
   return session;
 }

@@ -26,6 +26,8 @@ export interface AgentSession {
   setConfigOption?(option: string, value: string | null): void;
   authenticate?(method: string): void;
   listSessions?(): void;
+  /** A backend's own command (a gateway's `connect` / `disconnect`); throws when it has none. */
+  command?(name: string, args?: unknown): void;
 }
 
 /** What starting an agent session takes. */
@@ -162,6 +164,14 @@ export class ChatSession implements RestartableSession {
       context: undefined,
       title: undefined,
     });
+  }
+
+  /** A backend's own command on the running session (a gateway's `connect` / `disconnect`);
+   * false when no session runs or its agent has no such command. */
+  agentCommand(name: string): boolean {
+    if (!this.session?.running || !this.session.command) return false;
+    this.session.command(name);
+    return true;
   }
 
   /** One of the agent's own options. */

@@ -9,6 +9,7 @@ export type UiEvent = { "type": "sessionInit", sessionId: string, model: string 
   | { "type": "textDelta", messageId: string | null, text: string, parentToolUseId: string | null, }
   | { "type": "thinkingDelta", messageId: string | null, text: string, parentToolUseId: string | null, }
   | { "type": "messageStop", messageId: string, stopReason: string | null, }
+  | { "type": "messageReplace", messageId: string, text: string, }
   | { "type": "toolCallStart", id: string, name: string, input: JsonValue, kind: ToolKind, title: string, locations: Array<Location>, parentToolUseId: string | null, }
   | { "type": "toolInputDelta", id: string, partialJson: string, }
   | { "type": "toolCallUpdate", id: string, input: JsonValue, title: string, locations: Array<Location>, }
@@ -37,6 +38,9 @@ structured: JsonValue | null, parentToolUseId: string | null, }
   | { "type": "mcpStatus", servers: Array<McpServerStatus>, }
   | { "type": "usage", inputTokens: number, outputTokens: number, cacheReadTokens: number, cacheCreationTokens: number, costUsd: number | null, }
   | { "type": "done", subtype: string, isError: boolean, durationMs: number, numTurns: number, sessionId: string, result: string | null, stopReason: string | null, }
+  | { "type": "connectionState", channel: string, state: ConnectionStatus, message: string | null, }
+  | { "type": "transcript", sessionId: string, messages: Array<TranscriptMessage>, hasMore: boolean, older: boolean, }
+  | { "type": "canvas", update: CanvasUpdate, }
   | { "type": "error", kind: ErrorKind, severity: Severity, message: string, hint: string | null, 
 /**
  * Whether starting again (resuming `session_id`) can pick up; set by the driver.
@@ -156,6 +160,65 @@ export type Hunk = { oldStart: number, oldLines: number, newStart: number, newLi
 
 export type SessionState = "idle" | "running" | "requiresAction";
 
+export type ConnectionStatus = "disconnected" | "connecting" | "connected" | "error";
+
+export type SessionSummary = { 
+/**
+ * What to load it by (a gateway's canonical session key).
+ */
+id: string, title: string | null, 
+/**
+ * ISO 8601, when the agent says.
+ */
+updatedAt: string | null, cwd: string | null, 
+/**
+ * The agent is working in it now (a gateway says; an ACP agent does not).
+ */
+running: boolean, };
+
+/**
+ * One message of a [`UiEvent::Transcript`].
+ */
+
+export type TranscriptMessage = { 
+/**
+ * `user` or `assistant`.
+ */
+role: string, text: string, };
+
+/**
+ * A change to the canvas.
+ */
+
+export type CanvasUpdate = { "kind": "board", sessionId: string, revision: number, widgets: Array<CanvasWidget>, }
+  | { "kind": "document", docId: string, html: string, }
+  | { "kind": "surface", surfaceId: string, title: string | null, components: Array<SurfaceComponent>, }
+  | { "kind": "surfaceData", surfaceId: string, model: JsonValue, };
+
+/**
+ * A widget on a gateway's board.
+ */
+
+export type CanvasWidget = { name: string, title: string | null, 
+/**
+ * `html`, `mcp-app`, `plugin`.
+ */
+contentKind: string, revision: number, 
+/**
+ * Its page on the gateway's own origin (absolute); None when the gateway gave none there.
+ */
+frameUrl: string | null, };
+
+/**
+ * One component of an A2UI surface.
+ */
+
+export type SurfaceComponent = { id: string, 
+/**
+ * `Text`, `Button`, `CodeBlock`, `FileTree`; others are shown as a placeholder.
+ */
+type: string, props: JsonValue, };
+
 export type McpServerStatus = { name: string, status: string, };
 
 export type ModelOption = { value: string, displayName: string | null, description: string | null, };
@@ -190,12 +253,6 @@ kind: string, value: string, choices: Array<ModelOption>, };
 
 export type AuthMethodInfo = { id: string, name: string, description: string | null, };
 
-export type SessionSummary = { id: string, title: string | null, 
-/**
- * ISO 8601, when the agent says.
- */
-updatedAt: string | null, cwd: string | null, };
-
 export type ErrorKind = "notLoggedIn" | "maxTurns" | "maxBudget" | "interrupted" | "api" | "executionError" | "controlRequestFailed" | "crash" | "other";
 
 export type Severity = "notice" | "error";
@@ -206,7 +263,31 @@ export type Severity = "notice" | "error";
 
 export type AgentOutput = { "type": "send", message: string, }
   | { "type": "event", event: UiEvent, }
-  | { "type": "mcpReply", connection: number, message: string, };
+  | { "type": "mcpReply", connection: number, message: string, }
+  | { "type": "transport", request: TransportRequest, };
+
+/**
+ * What a backend that steers its own connections asks of the driver. A connection is named by
+ * its `channel` (the gateway's operator connection, the workspace's node connection); what the
+ * driver sees happen comes back as a [`TransportEvent`].
+ */
+
+export type TransportRequest = { "kind": "open", channel: string, url: string, maxPayload: number, }
+  | { "kind": "send", channel: string, text: string, }
+  | { "kind": "close", channel: string, code: number, reason: string, }
+  | { "kind": "sign", channel: string, payload: string, }
+  | { "kind": "wakeAt", atMs: number | null, }
+  | { "kind": "storeSecret", name: string, value: string, }
+  | { "kind": "log", message: string, };
+
+/**
+ * What happened to a connection the backend asked for.
+ */
+
+export type TransportEvent = { "kind": "opened", channel: string, }
+  | { "kind": "frame", channel: string, text: string, }
+  | { "kind": "closed", channel: string, code: number, reason: string, }
+  | { "kind": "signed", channel: string, signature: string, };
 
 /**
  * Everything that makes an agent (JS: `AgentConfig`).
@@ -240,7 +321,7 @@ resume?: string,
 /**
  * Extra environment for the agent's program (not for the commands the tools run).
  */
-env?: { [key in string]: string }, remote?: RemoteConfig, } & ({ "backend": "claude" } & ClaudeConfig | { "backend": "acp" } & AcpConfig);
+env?: { [key in string]: string }, remote?: RemoteConfig, } & ({ "backend": "claude" } & ClaudeConfig | { "backend": "acp" } & AcpConfig | { "backend": "openclaw" } & OpenClawConfig);
 
 export type CommonConfig = { 
 /**
@@ -282,7 +363,7 @@ export type RemoteConfig = { os?: string, shell?: string, gitBranch?: string, };
  * The backend a session runs, with its own part of the config.
  */
 
-export type BackendConfig = { "backend": "claude" } & ClaudeConfig | { "backend": "acp" } & AcpConfig;
+export type BackendConfig = { "backend": "claude" } & ClaudeConfig | { "backend": "acp" } & AcpConfig | { "backend": "openclaw" } & OpenClawConfig;
 
 export type ClaudeConfig = { 
 /**
@@ -350,6 +431,72 @@ export type AgentFile = {
  * The file name (`reviewer.md`).
  */
 name: string, text: string, };
+
+export type OpenClawConfig = { 
+/**
+ * `ws://` or `wss://`.
+ */
+gatewayUrl: string, 
+/**
+ * The gateway's shared token (`gateway.auth.token`).
+ */
+token?: string, 
+/**
+ * The operator connection's device key (its private half stays with the host, which signs).
+ */
+device?: DeviceConfig, 
+/**
+ * What the gateway issued to that device; used when there is no shared token.
+ */
+deviceToken?: string, 
+/**
+ * Offer the workspace as the gateway's node (its agent's `exec` and `file_fetch` then act
+ * there, behind Tether's permission gate).
+ */
+node?: NodeConfig, 
+/**
+ * Unique per run of the driver: the idempotency keys and new session keys start with it.
+ */
+instanceId?: string, clientVersion?: string, 
+/**
+ * Reconnect timing (tests shorten it); default 1 s doubling to 30 s, 10 tries.
+ */
+backoff?: BackoffConfig, };
+
+/**
+ * The public half of a device key.
+ */
+
+export type DeviceConfig = { 
+/**
+ * Hex SHA-256 of the raw Ed25519 public key.
+ */
+id: string, 
+/**
+ * The raw public key, base64url.
+ */
+publicKey: string, };
+
+/**
+ * The workspace as the gateway's node.
+ */
+
+export type NodeConfig = { 
+/**
+ * The node's own device key (a node must have one).
+ */
+device: DeviceConfig, deviceToken?: string, 
+/**
+ * What the gateway shows for it.
+ */
+displayName?: string, 
+/**
+ * The workspace's OS as the gateway names platforms (`linux`, `darwin`, `win32`): on
+ * another, the gateway drops `system.run`.
+ */
+platform?: string, };
+
+export type BackoffConfig = { baseMs?: number, capMs?: number, maxTries?: number, };
 
 /**
  * Claude Code's permission modes.
@@ -449,6 +596,13 @@ export const ACP_AGENTS = [
     "loadInALaterMinute": false
   }
 ] as const;
+
+/** The backends the core connects to itself (no program), with their display names. */
+export const CONNECTED_BACKENDS = {
+  "openclaw": {
+    "displayName": "OpenClaw"
+  }
+} as const;
 
 /** How an agent sees Tether's tools: `mcp__tether__Read`, ... */
 export const MCP_PREFIX = "mcp__tether__";

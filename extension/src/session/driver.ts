@@ -1,19 +1,24 @@
 // Runs one agent session, whatever the backend: starts the agent's program with the launch line
-// the TetherAgent builds, hands every message from it to the agent (which serves Tether's tools
-// in-process and answers what the permission gate can decide), sends the agent's messages back
-// through the transport, and hands UI events and permission prompts to the front end. Shared by
-// dist/tether-cli.js and the VS Code extension, so nothing here knows about vscode; what is
-// particular to a backend comes from the core (its config keys, its program, its protocol).
+// the TetherAgent builds (or, for a gateway, opens the sockets the core asks for), hands every
+// message from it to the agent (which serves Tether's tools in-process and answers what the
+// permission gate can decide), sends the agent's messages back through the transport, and hands
+// UI events and permission prompts to the front end. Shared by dist/tether-cli.js and the VS Code
+// extension, so nothing here knows about vscode; what is particular to a backend comes from the
+// core (its config keys, its program, its protocol).
 
+import { randomUUID } from "node:crypto";
 import { promises as fsp } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import type { TetherHost } from "../core/host";
-import { AGENT_PROGRAMS } from "../generated/core";
+import type { BackoffConfig, CommonConfig } from "../generated/core";
+import { gatewaySecretName, loadCredentials } from "../openclaw/credentials";
+import type { SecretStore } from "../openclaw/deviceKey";
 import { loadDelayMs, SessionBridge, bridgeCommand, sessionStarted, writeLaunchFiles, type AcpAgentLaunch } from "./acp";
 import { createTetherAgent, type AgentConfig, type AgentOutput, type PermissionAnswer, type PermissionMode, type TetherAgent } from "./agent";
 import { isEvent, type DoneEvent, type ErrorEvent, type PermissionRequestEvent, type UiEvent } from "./events";
-import { findProgram, type BackendName } from "./program";
+import { GatewayTransport } from "./gatewayTransport";
+import { backendLabel, findProgram, isProgramBackend, type BackendName } from "./program";
 import { StdioTransport, type Transport, type TransportExit } from "./transport";
 
 export { findClaude, findProgram, type BackendName } from "./program";
@@ -59,6 +64,8 @@ export interface SessionDriverOptions {
   allowedTools?: string[];
   /** Claude Code: extra entries for `--disallowedTools`. */
   disallowedTools?: string[];
+  /** For the OpenClaw backend: the gateway and what Tether keeps for it. */
+  gateway?: GatewayOptions;
   /** ACP: the agent (backend "acp"). */
   acp?: AcpAgentLaunch;
   /** ACP: a folder of Tether's own for the files the agent's launch names. */
@@ -71,6 +78,19 @@ export interface SessionDriverOptions {
   onPermission(request: PermissionRequestEvent, signal: AbortSignal): Promise<PermissionAnswer>;
   log?(message: string): void;
   stopGraceMs?: number;
+}
+
+export interface GatewayOptions {
+  /** ws:// or wss://. */
+  url: string;
+  /** The gateway's shared token. */
+  token?: string;
+  /** Where the device keys and the tokens the gateway issues are kept. */
+  secrets: SecretStore;
+  /** Offer the workspace as the gateway's node (its exec and file_fetch then act there). */
+  node?: { displayName?: string; platform?: string };
+  backoff?: BackoffConfig;
+  clientVersion?: string;
 }
 
 /** How a turn ended: `ok` when the agent reported success. */
@@ -98,7 +118,9 @@ export class SessionDriver {
   private readonly inFlight = new Set<Promise<void>>();
   private readonly log: (message: string) => void;
   private readonly backend: BackendName;
-  private readonly program: { displayName: string; command: string };
+  /** The agent's name for people, and for log lines. */
+  private readonly label: { displayName: string; command: string };
+  private gateway: GatewayTransport | undefined;
   private bridge: SessionBridge | undefined;
 
   constructor(private readonly options: SessionDriverOptions) {
@@ -106,7 +128,7 @@ export class SessionDriver {
     this.currentSessionId = options.resume ?? null;
     this.backend = options.backend ?? (options.acp ? "acp" : "claude");
     const acp = options.acp;
-    this.program = acp ? { displayName: acp.displayName, command: path.basename(acp.command) } : AGENT_PROGRAMS[this.backend];
+    this.label = acp ? { displayName: acp.displayName, command: path.basename(acp.command) } : backendLabel(this.backend);
   }
 
   /** The agent's session id, once known (the resumed one before the first turn). */
@@ -131,7 +153,7 @@ export class SessionDriver {
     const options = this.options;
     const homeDir = options.homeDir ?? os.homedir();
     const userSettings = await readOptional(options.userSettingsPath ?? path.join(homeDir, ".claude", "settings.json"));
-    const common = {
+    const common: CommonConfig = {
       root: options.root,
       homeDir,
       ...defined({
@@ -143,6 +165,7 @@ export class SessionDriver {
         remote: options.remote,
       }),
     };
+    if (!isProgramBackend(this.backend)) return this.startConnected(common);
     const acp = options.acp;
     let config: AgentConfig;
     let programPath: string;
@@ -193,8 +216,8 @@ export class SessionDriver {
     try {
       writeLaunchFiles(launch.files);
       transport = await StdioTransport.start({
-        displayName: this.program.displayName,
-        logName: this.program.command,
+        displayName: this.label.displayName,
+        logName: this.label.command,
         program: programPath,
         args: launch.args,
         cwd,
@@ -210,7 +233,7 @@ export class SessionDriver {
     }
     this.agent = agent;
     this.transport = transport;
-    this.log(`${this.program.command} pid ${transport.pid}`);
+    this.log(`${this.label.command} pid ${transport.pid}`);
     this.wire(transport);
     // The first messages need no settings: the agent takes them up as soon as it reads its
     // input, while the core reads the workspace's settings (round trips on a remote workspace).
@@ -226,6 +249,61 @@ export class SessionDriver {
       throw error;
     }
     this.apply(outputs);
+  }
+
+  /** A backend the core connects itself (a gateway): no program; the sockets it asks for. */
+  private async startConnected(common: CommonConfig): Promise<void> {
+    const gateway = this.options.gateway;
+    if (!gateway) throw new Error(`${this.label.displayName} needs a gateway URL`);
+    const credentials = await loadCredentials(gateway.secrets, gateway.url, gateway.node !== undefined);
+    const { operatorKey, nodeKey } = credentials;
+    const config: AgentConfig = {
+      ...common,
+      backend: "openclaw",
+      gatewayUrl: gateway.url,
+      instanceId: randomUUID(),
+      device: operatorKey.identity,
+      ...defined({
+        token: gateway.token,
+        deviceToken: credentials.deviceToken,
+        backoff: gateway.backoff,
+        clientVersion: gateway.clientVersion,
+      }),
+      ...(nodeKey && gateway.node
+        ? { node: { device: nodeKey.identity, ...defined({ deviceToken: credentials.nodeDeviceToken, ...gateway.node }) } }
+        : {}),
+    };
+    const agent = createTetherAgent(this.options.host, config);
+    const transport = new GatewayTransport({
+      keys: { gateway: operatorKey, ...(nodeKey ? { node: nodeKey } : {}) },
+      secrets: gateway.secrets,
+      secretName: (name) => gatewaySecretName(gateway.url, name),
+      log: this.log,
+    });
+    this.agent = agent;
+    this.transport = transport;
+    this.gateway = transport;
+    this.log(`connecting to the ${this.label.displayName} gateway at ${gateway.url}${nodeKey ? " (offering the workspace as its node)" : ""}`);
+    this.wire(transport);
+    transport.onTransportEvent((event) => this.track(agent.onTransport(event).then((outputs) => this.apply(outputs), (error: unknown) => this.internalError("handling the gateway connection", error))));
+    transport.onWake(() => this.track(agent.wake().then((outputs) => this.apply(outputs), (error: unknown) => this.internalError("handling a timer", error))));
+    this.apply(agent.initialize());
+    this.apply(await agent.start());
+  }
+
+  /** Switch to a session of the agent and show its messages (a transcript event follows). */
+  loadSession(id: string): void {
+    this.apply(this.requireRunning().loadSession(id));
+  }
+
+  /** A new session in the running agent. */
+  newSession(): void {
+    this.apply(this.requireRunning().newSession());
+  }
+
+  /** One of the backend's own commands (historyOlder, connect, disconnect, pairNode, canvasAction…). */
+  command(name: string, args: unknown = {}): void {
+    this.apply(this.requireRunning().command(name, args));
   }
 
   /** Send a user turn; settles when the turn ends (or the agent dies). */
@@ -308,7 +386,7 @@ export class SessionDriver {
     if (!agent) return;
     const task = agent.onMessage(message).then(
       (outputs) => this.apply(outputs),
-      (error: unknown) => this.internalError(`handling a message from ${this.program.command}`, error),
+      (error: unknown) => this.internalError(`handling a message from ${this.label.command}`, error),
     );
     this.track(task);
   }
@@ -327,6 +405,7 @@ export class SessionDriver {
   private apply(outputs: AgentOutput[]): void {
     for (const output of outputs) {
       if (output.type === "send") this.transport?.send(output.message);
+      else if (output.type === "transport") this.gateway?.carry(output.request);
       else if (output.type === "mcpReply") this.bridge?.reply(output);
       else this.emit(output.event);
     }
@@ -387,7 +466,7 @@ export class SessionDriver {
     for (const controller of this.openPermissions.values()) controller.abort();
     this.openPermissions.clear();
     const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
-    this.log(`${this.program.command} ${how}`);
+    this.log(`${this.label.command} ${how}`);
     let error: ErrorEvent;
     if (this.stopping) {
       error = { type: "error", kind: "other", severity: "notice", message: "The session was stopped.", hint: null };
@@ -397,7 +476,7 @@ export class SessionDriver {
         type: "error",
         kind: "crash",
         severity: "error",
-        message: `${this.program.displayName} ${how} unexpectedly.${exit.detail ? `\n${exit.detail}` : ""}`,
+        message: `${this.label.displayName} ${how} unexpectedly.${exit.detail ? `\n${exit.detail}` : ""}`,
         hint: id ? `Start again with resume ${id} to continue this session.` : "Start a new session.",
         retryable: true,
         sessionId: id,
@@ -417,7 +496,7 @@ export class SessionDriver {
   }
 
   private requireRunning(): TetherAgent {
-    if (this.hasExited) throw new Error(`${this.program.displayName} is no longer running; start a new session (or resume this one)`);
+    if (this.hasExited) throw new Error(`${this.label.displayName} is no longer running; start a new session (or resume this one)`);
     if (!this.agent || !this.transport) throw new Error("the session has not been started");
     return this.agent;
   }

@@ -5,15 +5,27 @@
 import { existsSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { AGENT_PROGRAMS } from "../generated/core";
+import { AGENT_PROGRAMS, CONNECTED_BACKENDS } from "../generated/core";
 
-/** The backends a session can run. */
-export type BackendName = keyof typeof AGENT_PROGRAMS;
-export type AgentProgram = (typeof AGENT_PROGRAMS)[BackendName];
+/** The backends whose program the driver starts. */
+export type ProgramBackend = keyof typeof AGENT_PROGRAMS;
+/** The backends a session can run: those with a program, and those the core connects to (a gateway). */
+export type BackendName = ProgramBackend | keyof typeof CONNECTED_BACKENDS;
+export type AgentProgram = (typeof AGENT_PROGRAMS)[ProgramBackend];
+
+export function isProgramBackend(backend: BackendName): backend is ProgramBackend {
+  return backend in AGENT_PROGRAMS;
+}
+
+/** What people call the backend's agent, and the name log lines use. */
+export function backendLabel(backend: BackendName): { displayName: string; command: string } {
+  if (isProgramBackend(backend)) return AGENT_PROGRAMS[backend];
+  return { displayName: CONNECTED_BACKENDS[backend].displayName, command: backend };
+}
 
 /** The program of `backend`: `explicit`, else the program's path variable, else its command on
  * PATH, else the places its installers use. Throws a message that says where it looked. */
-export function findProgram(backend: BackendName, explicit?: string, env: NodeJS.ProcessEnv = process.env): string {
+export function findProgram(backend: ProgramBackend, explicit?: string, env: NodeJS.ProcessEnv = process.env): string {
   const program: AgentProgram = AGENT_PROGRAMS[backend];
   const configured = explicit ?? env[program.pathVariable];
   if (configured) {

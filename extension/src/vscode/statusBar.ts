@@ -21,13 +21,15 @@ export class StatusBar implements vscode.Disposable {
   update(state: UiState, executor: RemoteExecutor | undefined): void {
     const where = WHERE_LABELS[state.where];
     const mode = modeLook(state.mode)?.label ?? state.mode;
-    this.item.text = `$(${state.busy ? "loading~spin" : "hubot"}) Tether: ${where} · ${mode}`;
+    const gateway = state.gateway ? ` · gateway ${state.gateway.state}` : "";
+    this.item.text = `$(${state.busy ? "loading~spin" : "hubot"}) Tether: ${where} · ${mode}${gateway}`;
     const commands = executor
       ? `\nRemote commands: ${TIER_LABELS[executor.tier]} (${executor.description}).`
       : state.where === "ui-remote"
         ? "\nRemote commands: chosen when the first session starts."
         : "";
-    this.item.tooltip = `Tether runs ${where === "Local" ? "locally" : where}; permission mode ${mode}.${commands}\nClick to switch the mode.`;
+    const gatewayNote = state.gateway ? `\nOpenClaw gateway: ${state.gateway.state}${state.gateway.message ? ` (${state.gateway.message})` : ""}.` : "";
+    this.item.tooltip = `Tether runs ${where === "Local" ? "locally" : where}; permission mode ${mode}.${commands}${gatewayNote}\nClick to switch the mode.`;
     void vscode.commands.executeCommand("setContext", "tether.busy", state.busy);
   }
 

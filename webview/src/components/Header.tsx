@@ -7,6 +7,14 @@ import { plural, relativeTime } from "../util";
 import { Picker } from "./Picker";
 import { Icon } from "./common";
 
+/** The gateway connection's look in the header (codicons). */
+const GATEWAY_ICONS: Record<NonNullable<UiState["gateway"]>["state"], string> = {
+  disconnected: "debug-disconnect",
+  connecting: "sync",
+  connected: "plug",
+  error: "error",
+};
+
 const WHERE: Record<string, { label: string; icon: string; help: string }> = {
   local: {
     label: "Local",
@@ -147,6 +155,17 @@ export function Header({
           buttonLabel="Log in"
           onSelect={(methodId) => post({ type: "authenticate", methodId })}
         />
+      ) : null}
+      {state.gateway ? (
+        <span
+          class={`gateway-badge gateway-${state.gateway.state}`}
+          title={`Gateway: ${state.gateway.state}${state.gateway.message ? `\n${state.gateway.message}` : ""}`}
+          aria-label={`Gateway ${state.gateway.state}`}
+          role="status"
+        >
+          <Icon name={GATEWAY_ICONS[state.gateway.state]} />
+          <span class="gateway-label">{state.gateway.state}</span>
+        </span>
       ) : null}
       <span
         class={`where-badge where-${state.where}`}

@@ -10,7 +10,7 @@ mod background;
 mod output;
 
 pub use background::{run_bash_output, run_kill_shell, BASH_OUTPUT_SPEC, KILL_SHELL_SPEC};
-pub use output::truncate_middle;
+pub use output::{iso_timestamp, truncate_middle};
 
 use super::{content_hash, parse_input, Host, ShellRecord, ToolError, ToolOutput, ToolResult, ToolSpec, Toolset};
 use crate::host::{ExecOutput, ExecRequest, HostError, HostErrorKind};

@@ -191,7 +191,7 @@ pub(super) fn format_duration(ms: u64) -> String {
 }
 
 /// `2025-12-02T20:59:39.891Z` for milliseconds since the Unix epoch (JavaScript's toISOString).
-pub(super) fn iso_timestamp(ms: f64) -> String {
+pub fn iso_timestamp(ms: f64) -> String {
     let ms = if ms.is_finite() && ms > 0.0 { ms as u64 } else { 0 };
     let days = ms / 86_400_000;
     let in_day = ms % 86_400_000;

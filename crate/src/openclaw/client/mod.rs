@@ -1,6 +1,7 @@
 //! The gateway client Tether drives: a [`Connection`] whose events go through the
 //! [`ChatMapper`] for the watched session, a resync from `chat.history` whenever frames may have
-//! been lost, and (as a node) [`NodeSession`] for `node.invoke.request`. Sans-IO like its
+//! been lost, sends that survive a lost connection (retried with their idempotency key, so a
+//! send runs once), and (as a node) [`NodeSession`] for `node.invoke.request`. Sans-IO like its
 //! parts: the host carries out [`ClientOutput`]s and feeds back frames, signatures, closes and
 //! the clock.
 
@@ -14,8 +15,11 @@ use super::node::{
 };
 use super::reconnect::Backoff;
 use crate::events::{ErrorKind, Severity, UiEvent};
+use sends::PendingSend;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
+
+mod sends;
 
 /// How many messages a resync reads back.
 const RESYNC_HISTORY_LIMIT: u64 = 50;
@@ -39,22 +43,32 @@ pub enum ClientOutput {
         state: ConnectionState,
         message: Option<String>,
     },
+    /// The handshake succeeded (again).
+    Connected {
+        server_version: Option<String>,
+        scopes: Vec<String>,
+    },
     /// The gateway issued this device a token: store it (SecretStorage) for the next connect.
     DeviceToken(String),
     Ui(UiEvent),
-    ReplaceText {
-        message_id: String,
-        text: String,
-    },
     Canvas(Value),
-    /// The gateway's transcript of the watched session (after `load_history` or a resync):
-    /// what the chat view should match.
-    History(History),
+    /// The gateway's transcript of the watched session: asked for (`load_history`; `older` for
+    /// a page before the newest), or read for a resync (`resync`).
+    History {
+        history: History,
+        older: bool,
+        resync: bool,
+    },
     /// The answer to a `request` the host made.
     Response {
         id: String,
         method: String,
         result: Result<Value, GatewayError>,
+    },
+    /// A gateway event the chat does not show, for the host (`node.pair.requested`, `board.*`).
+    Event {
+        event: String,
+        payload: Value,
     },
     /// A node command for the host to serve; answer with `answer_node`.
     NodeInvoke {
@@ -65,14 +79,19 @@ pub enum ClientOutput {
     Log(String),
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 enum Purpose {
     /// Asked for by the host: its answer goes out as `Response`.
     Host,
     History {
         resync: bool,
+        older: bool,
     },
-    Send,
+    Send(String),
+    /// The history read to show a replayed send's run that streamed while Tether was away.
+    Settle {
+        run_id: String,
+    },
     Abort,
     NodeResult,
 }
@@ -81,11 +100,18 @@ pub struct OpenClawClient {
     connection: Connection,
     chat: ChatMapper,
     role: Role,
-    /// The session shown, as the gateway names it (`agent:main:<key>`).
+    /// The session shown, as given and as the gateway names it (`agent:main:<key>`).
+    requested_key: Option<String>,
     session_key: Option<String>,
     default_agent: String,
     requests: BTreeMap<String, Purpose>,
+    /// Sends waiting for a connection, and sends made whose answer has not come.
+    unsent: Vec<PendingSend>,
+    in_flight: BTreeMap<String, PendingSend>,
     node: NodeSession,
+    now_ms: u64,
+    /// Why the connection is in error, for the sends it fails.
+    problem: Option<String>,
     outputs: Vec<ClientOutput>,
 }
 
@@ -97,10 +123,15 @@ impl OpenClawClient {
             chat: ChatMapper::new(connection.protocol()),
             connection,
             role,
+            requested_key: None,
             session_key: None,
             default_agent: "main".into(),
             requests: BTreeMap::new(),
+            unsent: Vec::new(),
+            in_flight: BTreeMap::new(),
             node: NodeSession::default(),
+            now_ms: 0,
+            problem: None,
             outputs: Vec::new(),
         }
     }
@@ -111,14 +142,19 @@ impl OpenClawClient {
     }
 
     pub fn connect(&mut self, now_ms: u64) {
+        self.now_ms = self.now_ms.max(now_ms);
         self.connection.connect(now_ms);
     }
 
+    /// The user disconnects: no reconnect, and sends still waiting fail.
     pub fn disconnect(&mut self) {
         self.connection.disconnect();
+        self.pump();
+        self.fail_unsent("disconnected from the gateway");
     }
 
     pub fn on_open(&mut self, now_ms: u64) {
+        self.now_ms = self.now_ms.max(now_ms);
         self.connection.on_open(now_ms);
     }
 
@@ -133,10 +169,21 @@ impl OpenClawClient {
     }
 
     pub fn on_close(&mut self, code: u16, reason: &str, now_ms: u64) {
+        self.now_ms = self.now_ms.max(now_ms);
         self.connection.on_close(code, reason, now_ms);
+        self.pump();
+        if self.connection.is_idle() {
+            let why = self
+                .problem
+                .clone()
+                .unwrap_or_else(|| format!("the gateway connection closed ({code})"));
+            self.fail_unsent(&why);
+        }
     }
 
+    /// Move the clock; fires what is due (a reconnect, timeouts, the tick watchdog).
     pub fn advance(&mut self, now_ms: u64) {
+        self.now_ms = self.now_ms.max(now_ms);
         self.connection.advance(now_ms);
     }
 
@@ -148,24 +195,53 @@ impl OpenClawClient {
         self.connection.is_connected()
     }
 
+    /// The session shown, as the gateway names it.
+    pub fn session_key(&self) -> Option<&str> {
+        self.session_key.as_deref()
+    }
+
+    /// Whether a run of the watched session is streaming.
+    pub fn is_running(&self) -> bool {
+        let key = self.session_key.as_deref();
+        self.chat.open_runs().any(|(_, session, _)| Some(session) == key)
+    }
+
     /// Show this session (a key as given to `chat.send`, or canonical).
     pub fn watch(&mut self, session_key: &str) {
+        self.requested_key = Some(session_key.to_string());
         let canonical = self.canonical_key(session_key);
         self.chat.watch(Some(canonical.clone()));
         self.session_key = Some(canonical);
     }
 
     /// Send a message to the watched session. The idempotency key makes a retried send run
-    /// once (the gateway answers a replay with `status: "ok"` and starts nothing).
-    pub fn send_message(&mut self, text: &str, idempotency_key: &str) -> Result<String, GatewayError> {
+    /// once (the gateway answers a replay with `status: "ok"` and starts nothing). Without a
+    /// connection the message waits for the next one; a client that gave up refuses it.
+    pub fn send_message(&mut self, text: &str, idempotency_key: &str) -> Result<(), GatewayError> {
         let session_key = self.watched()?;
-        let params = json!({"sessionKey": session_key, "message": text, "idempotencyKey": idempotency_key});
-        self.request_for("chat.send", params, REQUEST_TIMEOUT_MS, Purpose::Send)
+        if self.connection.is_idle() {
+            return Err(GatewayError::new("NOT_CONNECTED", "not connected to the gateway"));
+        }
+        let send = PendingSend {
+            session_key,
+            text: text.to_string(),
+            idempotency_key: idempotency_key.to_string(),
+            tries: 0,
+        };
+        if self.connection.is_connected() {
+            self.start_send(send);
+        } else {
+            self.unsent.push(send);
+        }
+        Ok(())
     }
 
-    /// Stop the watched session's open runs.
+    /// Stop the watched session's open runs; messages not yet sent are dropped.
     pub fn abort(&mut self) -> Result<(), GatewayError> {
         let session_key = self.watched()?;
+        for send in std::mem::take(&mut self.unsent) {
+            self.end_unsent_turn(&send, None);
+        }
         let runs: Vec<String> = self
             .chat
             .open_runs()
@@ -180,16 +256,19 @@ impl OpenClawClient {
             .map(|_| ())
     }
 
-    /// Read the watched session's transcript; it comes as `ClientOutput::History`.
-    pub fn load_history(&mut self, limit: u64) -> Result<String, GatewayError> {
+    /// Read the watched session's newest messages (`offset` None), or the page `offset` messages
+    /// back; it comes as `ClientOutput::History`.
+    pub fn load_history(&mut self, limit: u64, offset: Option<u64>) -> Result<String, GatewayError> {
         let session_key = self.watched()?;
-        let params = json!({"sessionKey": session_key, "limit": limit});
-        self.request_for(
-            "chat.history",
-            params,
-            REQUEST_TIMEOUT_MS,
-            Purpose::History { resync: false },
-        )
+        let mut params = json!({"sessionKey": session_key, "limit": limit});
+        if let Some(offset) = offset {
+            params["offset"] = json!(offset);
+        }
+        let purpose = Purpose::History {
+            resync: false,
+            older: offset.is_some(),
+        };
+        self.request_for("chat.history", params, REQUEST_TIMEOUT_MS, purpose)
     }
 
     /// Any other method (`sessions.list`, `sessions.create`, `node.pair.approve`, ...): the
@@ -226,6 +305,7 @@ impl OpenClawClient {
         timeout_ms: u64,
         purpose: Purpose,
     ) -> Result<String, GatewayError> {
+        self.connection.advance(self.now_ms);
         let id = self.connection.request(method, params, timeout_ms)?;
         self.requests.insert(id.clone(), purpose);
         self.pump();
@@ -258,7 +338,19 @@ impl OpenClawClient {
             ConnectionOutput::Send(text) => self.outputs.push(ClientOutput::Send(text)),
             ConnectionOutput::Close { code, reason } => self.outputs.push(ClientOutput::Close { code, reason }),
             ConnectionOutput::Sign { payload } => self.outputs.push(ClientOutput::Sign { payload }),
-            ConnectionOutput::State { state, message } => self.outputs.push(ClientOutput::State { state, message }),
+            ConnectionOutput::State { state, message } => {
+                self.problem = match state {
+                    ConnectionState::Error => message.clone(),
+                    _ => None,
+                };
+                let why = message
+                    .clone()
+                    .unwrap_or_else(|| "the gateway connection is closed".into());
+                self.outputs.push(ClientOutput::State { state, message });
+                if self.connection.is_idle() {
+                    self.fail_unsent(&why);
+                }
+            }
             ConnectionOutput::Dropped { why } => {
                 self.outputs.push(ClientOutput::Log(format!("dropped a frame: {why}")))
             }
@@ -272,9 +364,19 @@ impl OpenClawClient {
                     .and_then(|rest| rest.split(':').next())
                 {
                     self.default_agent = agent.to_string();
+                    if let Some(requested) = self.requested_key.clone() {
+                        self.watch(&requested);
+                    }
                 }
-                if let Some(token) = hello.device_token {
+                if let Some(token) = hello.device_token.clone() {
                     self.outputs.push(ClientOutput::DeviceToken(token));
+                }
+                self.outputs.push(ClientOutput::Connected {
+                    server_version: hello.server_version.clone(),
+                    scopes: hello.scopes.clone(),
+                });
+                for send in std::mem::take(&mut self.unsent) {
+                    self.start_send(send);
                 }
             }
             ConnectionOutput::Resync(reason) => self.resync(reason),
@@ -283,8 +385,15 @@ impl OpenClawClient {
                 if self.role == Role::Node && event.event == "node.invoke.request" {
                     return self.on_invoke(&event.payload);
                 }
-                let mapped = self.chat.on_event(&event.event, &event.payload);
-                self.push_chat(mapped);
+                if matches!(event.event.as_str(), "chat" | "agent") {
+                    let mapped = self.chat.on_event(&event.event, &event.payload);
+                    self.push_chat(mapped);
+                } else {
+                    self.outputs.push(ClientOutput::Event {
+                        event: event.event,
+                        payload: event.payload,
+                    });
+                }
             }
         }
     }
@@ -292,7 +401,6 @@ impl OpenClawClient {
     fn push_chat(&mut self, mapped: Vec<ChatOutput>) {
         self.outputs.extend(mapped.into_iter().map(|output| match output {
             ChatOutput::Ui(event) => ClientOutput::Ui(event),
-            ChatOutput::ReplaceText { message_id, text } => ClientOutput::ReplaceText { message_id, text },
             ChatOutput::Canvas(message) => ClientOutput::Canvas(message),
         }));
     }
@@ -304,17 +412,16 @@ impl OpenClawClient {
             }
             ResyncReason::Reconnected => "reconnected; reading the history".to_string(),
         }));
-        if self.role != Role::Operator || self.session_key.is_none() {
+        if self.role != Role::Operator {
             return;
         }
         let Ok(session_key) = self.watched() else { return };
         let params = json!({"sessionKey": session_key, "limit": RESYNC_HISTORY_LIMIT});
-        if let Err(error) = self.request_for(
-            "chat.history",
-            params,
-            REQUEST_TIMEOUT_MS,
-            Purpose::History { resync: true },
-        ) {
+        let purpose = Purpose::History {
+            resync: true,
+            older: false,
+        };
+        if let Err(error) = self.request_for("chat.history", params, REQUEST_TIMEOUT_MS, purpose) {
             self.outputs.push(ClientOutput::Log(format!("resync failed: {error}")));
         }
     }
@@ -322,8 +429,9 @@ impl OpenClawClient {
     fn on_response(&mut self, id: String, method: String, result: Result<Value, GatewayError>) {
         match self.requests.remove(&id).unwrap_or(Purpose::Host) {
             Purpose::Host => self.outputs.push(ClientOutput::Response { id, method, result }),
-            Purpose::History { resync } => match result {
-                Ok(payload) => self.on_history(History::parse(&payload), resync),
+            Purpose::History { resync, older } => match result {
+                Ok(payload) => self.on_history(History::parse(&payload), resync, older),
+                Err(error) if resync => self.outputs.push(ClientOutput::Log(format!("resync failed: {error}"))),
                 Err(error) => self.outputs.push(ClientOutput::Ui(UiEvent::error(
                     ErrorKind::Other,
                     Severity::Error,
@@ -331,17 +439,27 @@ impl OpenClawClient {
                     None,
                 ))),
             },
-            Purpose::Send | Purpose::Abort => {
-                if let Err(error) = result {
-                    let what = if method == "chat.send" {
-                        "send the message"
-                    } else {
-                        "stop the turn"
+            Purpose::Send(key) => self.on_send_answer(&key, result),
+            Purpose::Settle { run_id } => {
+                if let Ok(payload) = result {
+                    let history = History::parse(&payload);
+                    let texts = history.run_texts(&run_id);
+                    let end = match history.run_finished(&run_id) {
+                        true => RunEnd::Final,
+                        false => RunEnd::Interrupted,
                     };
+                    let text = texts.first().cloned().unwrap_or_default();
+                    let key = self.session_key.clone().unwrap_or_default();
+                    let settled = self.chat.settle(&run_id, &key, &text, end);
+                    self.push_chat(settled);
+                }
+            }
+            Purpose::Abort => {
+                if let Err(error) = result {
                     self.outputs.push(ClientOutput::Ui(UiEvent::error(
                         ErrorKind::Other,
                         Severity::Error,
-                        format!("Could not {what}: {error}"),
+                        format!("Could not stop the turn: {error}"),
                         None,
                     )));
                 }
@@ -355,9 +473,9 @@ impl OpenClawClient {
         }
     }
 
-    /// Runs open when frames were lost: the history's text catches them up; a run the gateway
-    /// no longer runs ends (as it ended there, or interrupted).
-    fn on_history(&mut self, history: History, resync: bool) {
+    /// After a resync, runs open when frames were lost: the history's text catches them up; a
+    /// run the gateway no longer runs ends (as it ended there, or interrupted).
+    fn on_history(&mut self, history: History, resync: bool, older: bool) {
         if resync {
             let open: Vec<(String, String)> = self
                 .chat
@@ -366,7 +484,7 @@ impl OpenClawClient {
                 .collect();
             for (run_id, shown) in open {
                 // Only text that continues what was shown is added; anything else is the
-                // history's to show (the `History` output below).
+                // history's to show.
                 if let Some(text) = history.run_texts(&run_id).into_iter().find(|t| t.starts_with(&shown)) {
                     let caught_up = self.chat.catch_up(&run_id, &text);
                     self.push_chat(caught_up);
@@ -382,7 +500,7 @@ impl OpenClawClient {
                 }
             }
         }
-        self.outputs.push(ClientOutput::History(history));
+        self.outputs.push(ClientOutput::History { history, older, resync });
     }
 
     fn on_invoke(&mut self, payload: &Value) {

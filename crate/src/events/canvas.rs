@@ -1,0 +1,54 @@
+//! What a backend's canvas shows (a gateway's board widgets, canvas documents, A2UI surfaces), as
+//! [`super::UiEvent::Canvas`] carries it to the canvas panel.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// A change to the canvas.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(tag = "kind", rename_all = "camelCase", rename_all_fields = "camelCase")]
+pub enum CanvasUpdate {
+    /// The session's board: its widgets, all of them.
+    Board {
+        session_id: String,
+        revision: u64,
+        widgets: Vec<CanvasWidget>,
+    },
+    /// A canvas document's HTML.
+    Document { doc_id: String, html: String },
+    /// An A2UI surface, created or with new components (replacing the old ones).
+    Surface {
+        surface_id: String,
+        title: Option<String>,
+        components: Vec<SurfaceComponent>,
+    },
+    /// An A2UI surface's whole data model, after a change.
+    SurfaceData { surface_id: String, model: Value },
+}
+
+/// A widget on a gateway's board.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct CanvasWidget {
+    pub name: String,
+    pub title: Option<String>,
+    /// `html`, `mcp-app`, `plugin`.
+    pub content_kind: String,
+    pub revision: u64,
+    /// Its page on the gateway's own origin (absolute); None when the gateway gave none there.
+    pub frame_url: Option<String>,
+}
+
+/// One component of an A2UI surface.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct SurfaceComponent {
+    pub id: String,
+    /// `Text`, `Button`, `CodeBlock`, `FileTree`; others are shown as a placeholder.
+    #[serde(rename = "type")]
+    pub component_type: String,
+    pub props: Value,
+}

@@ -1,0 +1,301 @@
+//! The gateway's canvas as [`CanvasUpdate`]s for the canvas panel. Protocol 4 keeps widgets on
+//! the session's board (`board.get`, `board.changed`; each widget's page served over HTTP at its
+//! `frameUrl`, which the host fetches from the gateway's own origin and the panel sanitizes) and
+//! HTML documents behind `canvas.document.view`. Older gateways push the seed's A2UI surface
+//! messages (createSurface, updateComponents, updateDataModel with a JSON Pointer), whose data
+//! models are kept here. Everything the gateway sends is data for the panel to render safely;
+//! nothing here trusts it.
+
+use super::frame::GatewayError;
+use crate::events::{CanvasUpdate, CanvasWidget, SurfaceComponent, UiEvent};
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+
+/// Surfaces kept at once (a gateway that creates them without end cannot grow this).
+const SURFACES_KEPT: usize = 64;
+
+/// A gateway method and its params.
+pub type Request = (&'static str, Value);
+
+#[derive(Default)]
+pub struct Canvas {
+    /// `http(s)://host:port` of the gateway: widget pages are fetched from there and nowhere else.
+    origin: String,
+    /// Each A2UI surface's data model.
+    surfaces: BTreeMap<String, Value>,
+}
+
+impl Canvas {
+    pub fn new(gateway_url: &str) -> Canvas {
+        Canvas {
+            origin: http_origin(gateway_url),
+            surfaces: BTreeMap::new(),
+        }
+    }
+
+    /// The request that reads the session's board.
+    pub fn refresh(session_key: &str) -> Request {
+        ("board.get", json!({"sessionKey": session_key}))
+    }
+
+    /// A `board.*` event: the request to make, when it changed the watched session's board.
+    pub fn on_event(event: &str, payload: &Value, session_key: Option<&str>) -> Option<Request> {
+        let ours = payload.get("sessionKey").and_then(Value::as_str) == session_key;
+        (event == "board.changed" && ours).then(|| Canvas::refresh(session_key.unwrap_or_default()))
+    }
+
+    /// The answer to a canvas request.
+    pub fn on_response(&mut self, method: &str, result: Result<Value, GatewayError>) -> Option<UiEvent> {
+        let payload = match result {
+            Ok(payload) => payload,
+            Err(error) => {
+                return Some(UiEvent::error(
+                    crate::events::ErrorKind::Other,
+                    crate::events::Severity::Notice,
+                    format!("The canvas could not be updated ({method}): {error}"),
+                    None,
+                ))
+            }
+        };
+        let update = match method {
+            "board.get" => self.board(&payload)?,
+            "canvas.document.view" => CanvasUpdate::Document {
+                doc_id: text(&payload, "docId").unwrap_or_default(),
+                html: text(&payload, "html")?,
+            },
+            _ => return None,
+        };
+        Some(UiEvent::Canvas { update })
+    }
+
+    /// A user action in the panel, as the request that carries it: `{kind: "widget", widget,
+    /// payload}` goes to the board (`board.event`), `{kind: "document", docId}` opens a canvas
+    /// document. (A2UI surface actions are the backend's: they become a message to the agent.)
+    pub fn action(args: &Value, session_key: Option<&str>) -> Result<Request, String> {
+        match text(args, "kind").as_deref() {
+            Some("widget") => {
+                let key = session_key.ok_or("the canvas has no session to send the action to")?;
+                let widget = text(args, "widget").ok_or("a widget action names no widget")?;
+                let payload = args.get("payload").cloned().unwrap_or(Value::Null);
+                Ok((
+                    "board.event",
+                    json!({"sessionKey": key, "widget": widget, "payload": payload}),
+                ))
+            }
+            Some("document") => {
+                let doc_id = text(args, "docId").ok_or("a document action names no document")?;
+                Ok(("canvas.document.view", json!({"docId": doc_id})))
+            }
+            _ => Err("unknown canvas action".into()),
+        }
+    }
+
+    /// A seed A2UI message (`createSurface`, `updateComponents`, `updateDataModel`).
+    pub fn on_surface_message(&mut self, message: &Value) -> Option<UiEvent> {
+        let update = match text(message, "type").as_deref()? {
+            "createSurface" => {
+                let surface = message.get("surface")?;
+                let surface_id = text(surface, "id")?;
+                self.keep(&surface_id, Value::Object(Default::default()));
+                CanvasUpdate::Surface {
+                    surface_id,
+                    title: text(surface, "title"),
+                    components: components(message.get("components")),
+                }
+            }
+            "updateComponents" => {
+                let surface_id = text(message, "surfaceId")?;
+                if !self.surfaces.contains_key(&surface_id) {
+                    self.keep(&surface_id, Value::Object(Default::default()));
+                }
+                CanvasUpdate::Surface {
+                    surface_id,
+                    title: None,
+                    components: components(message.get("components")),
+                }
+            }
+            "updateDataModel" => {
+                let surface_id = text(message, "surfaceId")?;
+                let pointer = text(message, "pointer").unwrap_or_default();
+                let value = message.get("value").cloned().unwrap_or(Value::Null);
+                let model = self.surfaces.entry(surface_id.clone()).or_insert_with(|| json!({}));
+                set_pointer(model, &pointer, value).ok()?;
+                CanvasUpdate::SurfaceData {
+                    surface_id,
+                    model: model.clone(),
+                }
+            }
+            _ => return None,
+        };
+        Some(UiEvent::Canvas { update })
+    }
+
+    fn keep(&mut self, surface_id: &str, model: Value) {
+        if self.surfaces.len() >= SURFACES_KEPT && !self.surfaces.contains_key(surface_id) {
+            let oldest = self.surfaces.keys().next().cloned();
+            oldest.map(|k| self.surfaces.remove(&k));
+        }
+        self.surfaces.insert(surface_id.to_string(), model);
+    }
+
+    fn board(&self, payload: &Value) -> Option<CanvasUpdate> {
+        let widgets = payload
+            .get("widgets")
+            .and_then(Value::as_array)?
+            .iter()
+            .filter_map(|w| {
+                Some(CanvasWidget {
+                    name: text(w, "name")?,
+                    title: text(w, "title"),
+                    content_kind: text(w, "contentKind").unwrap_or_default(),
+                    revision: w.get("revision").and_then(Value::as_u64).unwrap_or(0),
+                    frame_url: text(w, "frameUrl").and_then(|url| self.same_origin(&url)),
+                })
+            })
+            .collect();
+        Some(CanvasUpdate::Board {
+            session_id: text(payload, "sessionKey").unwrap_or_default(),
+            revision: payload.get("revision").and_then(Value::as_u64).unwrap_or(0),
+            widgets,
+        })
+    }
+
+    /// `url` on the gateway's origin as an absolute URL; None for any other origin (a page the
+    /// host would fetch from elsewhere).
+    fn same_origin(&self, url: &str) -> Option<String> {
+        if self.origin.is_empty() {
+            return None;
+        }
+        if url.starts_with('/') && !url.starts_with("//") {
+            return Some(format!("{}{url}", self.origin));
+        }
+        let rest = url.strip_prefix(&self.origin)?;
+        (rest.is_empty() || rest.starts_with('/')).then(|| url.to_string())
+    }
+}
+
+/// `ws://host:port/path` → `http://host:port`; `wss` → `https`.
+fn http_origin(gateway_url: &str) -> String {
+    let (scheme, rest) = match gateway_url.split_once("://") {
+        Some(("ws", rest)) => ("http", rest),
+        Some(("wss", rest)) => ("https", rest),
+        _ => return String::new(),
+    };
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
+    if authority.is_empty() {
+        return String::new();
+    }
+    format!("{scheme}://{authority}")
+}
+
+fn components(value: Option<&Value>) -> Vec<SurfaceComponent> {
+    value
+        .and_then(Value::as_array)
+        .map(|items| {
+            items
+                .iter()
+                .filter_map(|c| {
+                    Some(SurfaceComponent {
+                        id: text(c, "id")?,
+                        component_type: text(c, "type").unwrap_or_default(),
+                        props: c.get("props").cloned().unwrap_or_else(|| json!({})),
+                    })
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Set `value` at the JSON Pointer `pointer` (RFC 6901) in `model`, making the objects on the
+/// way; `""` replaces the whole model. An array index past the end appends (`-` too).
+fn set_pointer(model: &mut Value, pointer: &str, value: Value) -> Result<(), String> {
+    if pointer.is_empty() {
+        *model = value;
+        return Ok(());
+    }
+    let Some(path) = pointer.strip_prefix('/') else {
+        return Err(format!("{pointer:?} is not a JSON Pointer"));
+    };
+    let tokens: Vec<String> = path
+        .split('/')
+        .map(|t| t.replace("~1", "/").replace("~0", "~"))
+        .collect();
+    let mut at = model;
+    for (i, token) in tokens.iter().enumerate() {
+        let last = i + 1 == tokens.len();
+        if at.is_null() {
+            *at = json!({});
+        }
+        at = match at {
+            Value::Object(map) => {
+                if last {
+                    map.insert(token.clone(), value);
+                    return Ok(());
+                }
+                map.entry(token.clone()).or_insert(Value::Null)
+            }
+            Value::Array(items) => {
+                let index = match token.as_str() {
+                    "-" => items.len(),
+                    t => t.parse::<usize>().map_err(|_| format!("{t:?} is not an array index"))?,
+                };
+                if index > items.len() {
+                    return Err(format!("index {index} is past the end of the array"));
+                }
+                if index == items.len() {
+                    items.push(Value::Null);
+                }
+                if last {
+                    items[index] = value;
+                    return Ok(());
+                }
+                &mut items[index]
+            }
+            _ => {
+                return Err(format!(
+                    "{pointer:?} goes through a value that is not an object or array"
+                ))
+            }
+        };
+    }
+    Ok(())
+}
+
+fn text(value: &Value, key: &str) -> Option<String> {
+    value.get(key).and_then(Value::as_str).map(str::to_string)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pointers_set_nested_values_and_make_the_way() {
+        let mut model = json!({"results": [{"status": "old"}]});
+        set_pointer(&mut model, "/results/0", json!({"status": "done"})).unwrap();
+        set_pointer(&mut model, "/a~1b/c", json!(1)).unwrap();
+        set_pointer(&mut model, "/results/-", json!("x")).unwrap();
+        assert_eq!(model, json!({"results": [{"status": "done"}, "x"], "a/b": {"c": 1}}));
+        assert!(set_pointer(&mut model, "/results/9", json!(0)).is_err());
+        assert!(set_pointer(&mut model, "nope", json!(0)).is_err());
+        set_pointer(&mut model, "", json!([])).unwrap();
+        assert_eq!(model, json!([]));
+    }
+
+    #[test]
+    fn widget_pages_come_from_the_gateways_origin_only() {
+        let canvas = Canvas::new("ws://127.0.0.1:18789/");
+        assert_eq!(
+            canvas.same_origin("/__openclaw__/board/x/index.html?bt=1").as_deref(),
+            Some("http://127.0.0.1:18789/__openclaw__/board/x/index.html?bt=1")
+        );
+        assert_eq!(
+            canvas.same_origin("http://127.0.0.1:18789/a").as_deref(),
+            Some("http://127.0.0.1:18789/a")
+        );
+        assert_eq!(canvas.same_origin("http://127.0.0.1:187890/a"), None);
+        assert_eq!(canvas.same_origin("//evil.example/a"), None);
+        assert_eq!(canvas.same_origin("https://evil.example/a"), None);
+        assert_eq!(Canvas::new("wss://gw.example/x").origin, "https://gw.example");
+    }
+}

@@ -1,0 +1,59 @@
+// The real OpenClaw gateway (openclaw@2026.9.6 under Node 24, from Tether's build cache, with the
+// scripted fake model API of tests/openclaw) in a real VS Code: the user stores the gateway token
+// with "Tether: Set OpenClaw Gateway Token" (SecretStorage), picks OpenClaw in the chat header's
+// agent picker, and chats with the gateway's agent from the Tether view; the header shows the
+// gateway connected, and a manual disconnect stays disconnected until Connect.
+
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import { REPLY } from "../openclaw/fake-llm.mjs";
+import { TOKEN, startGateway } from "../openclaw/gateway.mjs";
+import { launchVsCode, openTether, runCommand, shot } from "./harness.mjs";
+
+let gateway;
+let vs;
+
+before(async () => {
+  gateway = await startGateway();
+  vs = await launchVsCode({
+    name: "openclaw",
+    files: { "README.md": "a workspace\n" },
+    settings: { "tether.openclaw.gatewayUrl": gateway.url, "files.autoSave": "off" },
+  });
+});
+
+after(async () => {
+  await vs?.close();
+  await gateway?.close();
+});
+
+test("picked in the agent picker with its token in SecretStorage, OpenClaw streams the gateway agent's reply into the Tether view", { timeout: 240_000 }, async () => {
+  await openTether(vs);
+  await runCommand(vs, "Tether: Set OpenClaw Gateway Token");
+  const tokenBox = vs.page.locator(".quick-input-widget input[type=password]");
+  await tokenBox.waitFor({ timeout: 10_000 });
+  await tokenBox.fill(TOKEN);
+  await vs.page.keyboard.press("Enter");
+  await vs.page.getByText("the OpenClaw gateway token is stored").first().waitFor({ timeout: 10_000 });
+  await vs.webview.getByRole("button", { name: /^Agent:/ }).click({ timeout: 30_000 });
+  await vs.webview.getByRole("option", { name: /OpenClaw/ }).click();
+  const box = vs.webview.getByRole("textbox", { name: "Message to OpenClaw" });
+  await box.waitFor({ timeout: 30_000 });
+  await box.fill("Say hello please.");
+  await vs.webview.getByRole("button", { name: "Send" }).click();
+  await vs.webview.getByText(REPLY).waitFor({ timeout: 120_000 });
+  await vs.webview.locator(".gateway-badge.gateway-connected").waitFor({ timeout: 10_000 });
+  await shot(vs, "openclaw-01-streamed-reply");
+  assert.match(vs.extHostLog(), /_doActivateExtension tether\.tether/);
+});
+
+test("Disconnect shows the gateway disconnected and stays so; Connect brings it back", { timeout: 120_000 }, async () => {
+  await runCommand(vs, "Tether: Disconnect from the OpenClaw Gateway");
+  await vs.webview.locator(".gateway-badge.gateway-disconnected").waitFor({ timeout: 20_000 });
+  // No reconnect try follows a manual disconnect.
+  await new Promise((resolve) => setTimeout(resolve, 3000));
+  assert.equal(await vs.webview.locator(".gateway-badge.gateway-disconnected").count(), 1);
+  await runCommand(vs, "Tether: Connect to the OpenClaw Gateway");
+  await vs.webview.locator(".gateway-badge.gateway-connected").waitFor({ timeout: 60_000 });
+  await shot(vs, "openclaw-02-reconnected");
+});
