@@ -2,7 +2,7 @@
 // and of the extension when the workspace is on the machine it runs on.
 
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, promises as fsp, type Dirent, type Stats } from "node:fs";
+import { constants as fsConstants, existsSync, promises as fsp, type Dirent, type Stats } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import * as path from "node:path";
 import { StringDecoder } from "node:string_decoder";
@@ -202,8 +202,45 @@ export class NodeHost implements TetherHost {
 
   // ---- FileSystem ----
 
-  async readFile(p: string): Promise<Uint8Array> {
-    return fsp.readFile(p);
+  async readFile(p: string, maxBytes: number = Number.MAX_SAFE_INTEGER): Promise<Uint8Array> {
+    // O_NONBLOCK: opening a FIFO does not wait for a writer (fs.readFile's open would, holding
+    // one of libuv's four threads, and with four such reads every file operation of the process).
+    // The type is then checked on the open handle, so nothing swapped in after a stat is read.
+    let handle: FileHandle;
+    try {
+      handle = await fsp.open(p, isWindows ? fsConstants.O_RDONLY : fsConstants.O_RDONLY | fsConstants.O_NONBLOCK);
+    } catch (error) {
+      // A socket cannot be opened at all.
+      if (errorCode(error) === "ENXIO") throw hostError("EFTYPE", `${p} is not a regular file (a device, FIFO or socket)`);
+      throw error;
+    }
+    try {
+      const stats = await handle.stat();
+      if (stats.isDirectory()) throw hostError("EISDIR", `EISDIR: illegal operation on a directory, read '${p}'`);
+      if (!stats.isFile()) throw hostError("EFTYPE", `${p} is not a regular file (a device, FIFO or socket)`);
+      const tooLarge = () => hostError("EFBIG", `${p} holds more than ${maxBytes} bytes`);
+      if (stats.size > maxBytes) throw tooLarge();
+      // Read what the stat reported, then one byte past the limit at most: a file that grew, or
+      // one that reports a size of 0 (/proc), is still read only up to the limit.
+      const limit = Math.min(maxBytes + 1, Number.MAX_SAFE_INTEGER);
+      let buffer = Buffer.allocUnsafe(Math.max(1, Math.min(stats.size + 1, limit)));
+      let length = 0;
+      for (;;) {
+        if (length === buffer.length) {
+          if (buffer.length >= limit) break;
+          const grown = Buffer.allocUnsafe(Math.min(buffer.length * 2, limit));
+          buffer.copy(grown, 0, 0, length);
+          buffer = grown;
+        }
+        const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null);
+        if (bytesRead === 0) break;
+        length += bytesRead;
+      }
+      if (length > maxBytes) throw tooLarge();
+      return buffer.subarray(0, length);
+    } finally {
+      await handle.close().catch(() => undefined);
+    }
   }
 
   async writeFile(p: string, data: Uint8Array): Promise<void> {
