@@ -3,6 +3,8 @@
 #   ./build.sh          build: the wasm core and the dist/ bundles (the VSIX joins with the extension)
 #   ./build.sh test     build, then run every test suite and print the totals
 #   ./build.sh bench    build, then run tests/bench/run.sh
+#   ./build.sh fuzz [SECONDS] [TARGET...]   a fuzz campaign: every target (or those named) for
+#                       SECONDS each (default 300), one at a time; new coverage is merged into fuzz/corpus
 # Idempotent: a second run skips whatever is already up to date. Installs what it needs itself;
 # PREREQUISITES below is the one list of what the machine must have or let it install.
 set -euo pipefail
@@ -333,6 +335,64 @@ ensure_openclaw_gateway() {
   export TETHER_NODE24="$node" TETHER_OPENCLAW="$entry"
 }
 
+# ---------------------------------------------------------------- fuzz
+
+# cargo-fuzz (libFuzzer) on the nightly toolchain; fuzz/ is its own workspace (fuzz/README.md).
+CARGO_FUZZ_VERSION=0.13.2
+CARGO_FUZZ="$CACHE/cargo-fuzz-$CARGO_FUZZ_VERSION/bin/cargo-fuzz"
+FUZZ_TARGET_DIR="$REPO/target/fuzz"
+
+ensure_cargo_fuzz() {
+  rustup run nightly rustc --version >/dev/null 2>&1 || { echo "the nightly Rust toolchain is not installed (rustup toolchain install nightly)"; return 1; }
+  [[ "$("$CARGO_FUZZ" --version 2>/dev/null)" == *" $CARGO_FUZZ_VERSION" ]] && return 0
+  step "installing cargo-fuzz $CARGO_FUZZ_VERSION into $CACHE/cargo-fuzz-$CARGO_FUZZ_VERSION (once; a few minutes)"
+  run env -u CARGO_TARGET_DIR cargo install cargo-fuzz --version "$CARGO_FUZZ_VERSION" --locked \
+    --root "$CACHE/cargo-fuzz-$CARGO_FUZZ_VERSION" --force || { echo "could not install cargo-fuzz"; return 1; }
+}
+
+# fuzz_targets MODE SECONDS [TARGET...]: MODE campaign runs each target for SECONDS, then merges
+# the inputs that add coverage into fuzz/corpus/TARGET; MODE smoke runs each for SECONDS on the
+# checked-in corpus (every corpus input replayed first: the crashes found before stay fixed) and
+# counts each target as a test. Targets run one at a time (one libFuzzer process: the machine is
+# shared). Without instrumentation for memory errors (the core has no unsafe code of its own),
+# with overflow checks.
+fuzz_targets() {
+  local mode=$1 seconds=$2
+  shift 2
+  ensure_cargo_fuzz || return 1
+  local fuzz=(env -u CARGO_TARGET_DIR -C fuzz PATH="$(dirname "$CARGO_FUZZ"):$PATH" cargo +nightly fuzz)
+  local flags=(--fuzz-dir . --target-dir "$FUZZ_TARGET_DIR" --sanitizer none --debug-assertions)
+  local targets=("$@") target passed=0 failed=0 total=0 runs log work started
+  ((${#targets[@]} > 0)) || mapfile -t targets < <(sed -n 's/^name = "\(.*\)"$/\1/p' fuzz/Cargo.toml | grep -v '^tether-fuzz$')
+  step "building the fuzz targets (cargo fuzz build, nightly)"
+  run "${fuzz[@]}" build "${flags[@]}" || return 1
+  for target in "${targets[@]}"; do
+    work="$FUZZ_TARGET_DIR/corpus/$target"
+    log="$FUZZ_TARGET_DIR/logs/$target.log"
+    mkdir -p "$work" "$(dirname "$log")" "fuzz/corpus/$target" "$FUZZ_TARGET_DIR/artifacts/$target"
+    started=$SECONDS
+    if "${fuzz[@]}" run "${flags[@]}" "$target" "$work" "corpus/$target" -- -max_total_time="$seconds" \
+      -print_final_stats=1 -artifact_prefix="$FUZZ_TARGET_DIR/artifacts/$target/" >"$log" 2>&1; then
+      passed=$((passed + 1))
+      runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+      total=$((total + ${runs:-0}))
+      printf '    fuzz %-18s ok      %10s runs in %s s\n' "$target" "${runs:-?}" $((SECONDS - started))
+    else
+      failed=$((failed + 1))
+      printf '    fuzz %-18s FAILED  (log: %s)\n' "$target" "$log"
+      grep -E 'panicked at|SUMMARY|Test unit written' "$log" | sed 's/^/      /' | head -6
+    fi
+    if [[ $mode == campaign ]]; then
+      "${fuzz[@]}" run "${flags[@]}" "$target" "corpus/$target" "$work" -- -set_cover_merge=1 >>"$log" 2>&1 ||
+        printf '    (could not merge the new inputs of %s into fuzz/corpus)\n' "$target"
+    fi
+  done
+  printf '    fuzz: %s executions in all\n' "$total"
+  # The test runner's closing line (./build.sh counts it like cargo test's).
+  printf 'test result: %s. %d passed; %d failed\n' "$( ((failed == 0)) && echo ok || echo FAILED)" "$passed" "$failed"
+  ((failed == 0))
+}
+
 # ---------------------------------------------------------------- build
 
 build_wasm() {
@@ -637,7 +697,7 @@ run_tests() {
 # ---------------------------------------------------------------- main
 
 usage() {
-  sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'
 }
 
 case "${1:-build}" in
@@ -654,6 +714,10 @@ case "${1:-build}" in
       exec bash tests/bench/run.sh
     fi
     echo "no benchmark yet (tests/bench/run.sh)"
+    ;;
+  fuzz)
+    shift
+    fuzz_targets campaign "${1:-300}" "${@:2}"
     ;;
   -h | --help | help)
     usage
