@@ -3,8 +3,9 @@
 #   ./build.sh          build: the wasm core and the dist/ bundles (the VSIX joins with the extension)
 #   ./build.sh test     build, then run every test suite and print the totals
 #   ./build.sh bench    build, then run tests/bench/run.sh
-#   ./build.sh fuzz [SECONDS] [TARGET...]   a fuzz campaign: every target (or those named) for
-#                       SECONDS each (default 300), one at a time; new coverage is merged into fuzz/corpus
+#   ./build.sh fuzz [--runs N] [SECONDS] [TARGET...]   a fuzz campaign: every target (or those named)
+#                       for SECONDS each (default 300; with --runs, until N executions if sooner), one
+#                       at a time; new coverage is merged into fuzz/corpus (minimized)
 # Idempotent: a second run skips whatever is already up to date. Installs what it needs itself;
 # PREREQUISITES below is the one list of what the machine must have or let it install.
 set -euo pipefail
@@ -350,28 +351,33 @@ ensure_cargo_fuzz() {
     --root "$CACHE/cargo-fuzz-$CARGO_FUZZ_VERSION" --force || { echo "could not install cargo-fuzz"; return 1; }
 }
 
-# fuzz_targets MODE SECONDS [TARGET...]: MODE campaign runs each target for SECONDS, then merges
-# the inputs that add coverage into fuzz/corpus/TARGET; MODE smoke runs each for SECONDS on the
-# checked-in corpus (every corpus input replayed first: the crashes found before stay fixed) and
-# counts each target as a test. Targets run one at a time (one libFuzzer process: the machine is
-# shared). Without instrumentation for memory errors (the core has no unsafe code of its own),
-# with overflow checks.
+# fuzz_targets MODE SECONDS RUNS [TARGET...]: MODE campaign runs each target for SECONDS (or RUNS
+# executions, if not 0 and sooner), then merges the inputs that add coverage into
+# fuzz/corpus/TARGET (set_cover_merge: the checked-in corpus stays small); MODE smoke runs each for
+# SECONDS on the checked-in corpus (every corpus input replayed first: the crashes found before
+# stay fixed), keeps nothing, and counts each target as a test. Targets run one at a time (one
+# libFuzzer process: the machine is shared). Without instrumentation for memory errors (the core
+# has no unsafe code of its own), with overflow checks.
 fuzz_targets() {
-  local mode=$1 seconds=$2
-  shift 2
+  local mode=$1 seconds=$2 max_runs=$3
+  shift 3
   ensure_cargo_fuzz || return 1
   local fuzz=(env -u CARGO_TARGET_DIR -C fuzz PATH="$(dirname "$CARGO_FUZZ"):$PATH" cargo +nightly fuzz)
   local flags=(--fuzz-dir . --target-dir "$FUZZ_TARGET_DIR" --sanitizer none --debug-assertions)
-  local targets=("$@") target passed=0 failed=0 total=0 runs log work started
+  local targets=("$@") target passed=0 failed=0 total=0 runs log work started limits
   ((${#targets[@]} > 0)) || mapfile -t targets < <(sed -n 's/^name = "\(.*\)"$/\1/p' fuzz/Cargo.toml | grep -v '^tether-fuzz$')
   step "building the fuzz targets (cargo fuzz build, nightly)"
   run "${fuzz[@]}" build "${flags[@]}" || return 1
   for target in "${targets[@]}"; do
-    work="$FUZZ_TARGET_DIR/corpus/$target"
-    log="$FUZZ_TARGET_DIR/logs/$target.log"
+    work="$FUZZ_TARGET_DIR/$mode/$target"
+    log="$FUZZ_TARGET_DIR/logs/$mode-$target.log"
+    # A smoke starts from the checked-in corpus alone and keeps nothing it finds.
+    [[ $mode == smoke ]] && rm -rf "$work"
     mkdir -p "$work" "$(dirname "$log")" "fuzz/corpus/$target" "$FUZZ_TARGET_DIR/artifacts/$target"
+    limits=(-max_total_time="$seconds")
+    ((max_runs > 0)) && limits+=(-runs="$max_runs")
     started=$SECONDS
-    if "${fuzz[@]}" run "${flags[@]}" "$target" "$work" "corpus/$target" -- -max_total_time="$seconds" \
+    if "${fuzz[@]}" run "${flags[@]}" "$target" "$work" "corpus/$target" -- "${limits[@]}" \
       -print_final_stats=1 -artifact_prefix="$FUZZ_TARGET_DIR/artifacts/$target/" >"$log" 2>&1; then
       passed=$((passed + 1))
       runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
@@ -717,7 +723,12 @@ case "${1:-build}" in
     ;;
   fuzz)
     shift
-    fuzz_targets campaign "${1:-300}" "${@:2}"
+    max_runs=0
+    if [[ ${1:-} == --runs ]]; then
+      max_runs=${2:?--runs needs a number}
+      shift 2
+    fi
+    fuzz_targets campaign "${1:-300}" "$max_runs" "${@:2}"
     ;;
   -h | --help | help)
     usage
