@@ -92,6 +92,25 @@ function killTree(child: ChildProcess): void {
   }
 }
 
+/** Whether POSIX process group `group` still has a process in it. */
+function groupExists(group: number): boolean {
+  try {
+    process.kill(-group, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists, but is not ours to signal (a setuid program).
+    return errorCode(error) === "EPERM";
+  }
+}
+
+function killGroup(group: number): void {
+  try {
+    process.kill(-group, "SIGKILL");
+  } catch {
+    // Gone already.
+  }
+}
+
 /** One output stream of a foreground run: the first `cap` bytes, and a count of the rest. */
 class CappedOutput {
   private readonly chunks: Buffer[] = [];
@@ -192,6 +211,9 @@ function whenFinished(child: ChildProcess): Promise<number | null> {
 export class NodeHost implements TetherHost {
   private readonly shellFor = resolveShell();
   private readonly background = new Map<string, Background>();
+  /** Process groups of finished commands that left processes running (`cmd &`, `nohup`): they
+   * may run on, as with the CLI's own Bash, but not past the host. */
+  private readonly leftovers = new Set<number>();
   private nextBackgroundId = 0;
   private tempCounter = 0;
   private ripgrepPath: string | null | undefined;
@@ -389,6 +411,14 @@ export class NodeHost implements TetherHost {
     for (const record of this.background.values()) {
       if (record.running) killTree(record.child);
     }
+    this.pruneLeftovers();
+    for (const group of this.leftovers) killGroup(group);
+    this.leftovers.clear();
+  }
+
+  /** Forget the groups whose last process has ended (so no group id is kept once it can be reused). */
+  private pruneLeftovers(): void {
+    for (const group of this.leftovers) if (!groupExists(group)) this.leftovers.delete(group);
   }
 
   // ---- Search ----
@@ -486,6 +516,8 @@ export class NodeHost implements TetherHost {
     );
     const code = await whenFinished(child);
     clearTimeout(timer);
+    this.pruneLeftovers();
+    if (!isWindows && child.pid !== undefined && groupExists(child.pid)) this.leftovers.add(child.pid);
     return {
       stdout: stdout.text(),
       stderr: stderr.text(),
