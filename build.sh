@@ -21,6 +21,8 @@ MIN_NODE_MAJOR=20
 #   build-essential python3 pkg-config libkrb5-dev
 #                      code-server's native modules (node-gyp; kerberos needs gssapi.h)
 TEST_DEBIAN_PACKAGES=(ripgrep chromium fonts-dejavu-core build-essential python3 pkg-config libkrb5-dev)
+# Fuzz (./build.sh fuzz, and the fuzz smoke of ./build.sh test): the nightly Rust toolchain
+# (rustup toolchain install nightly); cargo-fuzz itself is installed into the cache.
 
 cd "$(dirname "${BASH_SOURCE[0]}")"
 REPO="$PWD"
@@ -342,9 +344,10 @@ ensure_openclaw_gateway() {
 CARGO_FUZZ_VERSION=0.13.2
 CARGO_FUZZ="$CACHE/cargo-fuzz-$CARGO_FUZZ_VERSION/bin/cargo-fuzz"
 FUZZ_TARGET_DIR="$REPO/target/fuzz"
+FUZZ_SMOKE_SECONDS=5                         # per target, in ./build.sh test
 
 ensure_cargo_fuzz() {
-  rustup run nightly rustc --version >/dev/null 2>&1 || { echo "the nightly Rust toolchain is not installed (rustup toolchain install nightly)"; return 1; }
+  needs_nightly || return 1
   [[ "$("$CARGO_FUZZ" --version 2>/dev/null)" == *" $CARGO_FUZZ_VERSION" ]] && return 0
   step "installing cargo-fuzz $CARGO_FUZZ_VERSION into $CACHE/cargo-fuzz-$CARGO_FUZZ_VERSION (once; a few minutes)"
   run env -u CARGO_TARGET_DIR cargo install cargo-fuzz --version "$CARGO_FUZZ_VERSION" --locked \
@@ -598,6 +601,10 @@ needs_openclaw_gateway() {
   [[ -n "${TETHER_NODE24:-}" && -x "$TETHER_NODE24" && -n "${TETHER_OPENCLAW:-}" && -f "$TETHER_OPENCLAW" ]] ||
     { echo "Node $OPENCLAW_NODE_VERSION and openclaw@$OPENCLAW_VERSION are not installed"; return 1; }
 }
+needs_nightly() {
+  rustup run nightly rustc --version >/dev/null 2>&1 ||
+    { echo "the nightly Rust toolchain, which cargo-fuzz needs, is not installed (rustup toolchain install nightly)"; return 1; }
+}
 needs_claude() {
   [[ -n "${TETHER_CLAUDE_PATH:-}" && -x "$TETHER_CLAUDE_PATH" ]] ||
     { echo "Claude Code $CLAUDE_VERSION is not installed"; return 1; }
@@ -688,6 +695,9 @@ run_tests() {
     node --test --test-reporter=tap --test-timeout=180000 tests/integration/*.test.mjs
   suite differential node --needs needs_dist --needs needs_claude --expect 'tests/differential/*.test.mjs' -- \
     node --test --test-reporter=tap --test-timeout=600000 tests/differential/*.test.mjs
+  suite hostile node --needs needs_dist --expect 'tests/hostile/*.test.mjs' -- \
+    node --test --test-reporter=tap --test-concurrency=1 --test-timeout=180000 tests/hostile/*.test.mjs
+  suite fuzz cargo --needs needs_nightly -- fuzz_targets smoke "$FUZZ_SMOKE_SECONDS" 0
   suite acp node --needs needs_dist --expect 'tests/acp/*.test.mjs' -- \
     node --test --test-reporter=tap --test-concurrency=1 --test-timeout=300000 tests/acp/*.test.mjs
   suite openclaw node --needs needs_openclaw_gateway --expect 'tests/openclaw/*.test.mjs' -- \
