@@ -26,9 +26,11 @@ export interface NodeHostOptions {
 const BACKGROUND_KEEP_BYTES = 8 * 1024 * 1024;
 /** ripgrep output is parsed by the core, so it is not capped like a command's. */
 const RIPGREP_MAX_OUTPUT_BYTES = 256 * 1024 * 1024;
-/** After the shell exits, how long to wait for its pipes to drain. A grandchild left running in
- * the background keeps them open; the command is done anyway. */
+/** After the shell exits, how long its pipes must stay quiet before they are closed. A grandchild
+ * left running in the background keeps them open; the command is done anyway. */
 const PIPE_DRAIN_GRACE_MS = 200;
+/** The longest the pipes are drained after the shell exits, however much keeps coming. */
+const PIPE_DRAIN_MAX_MS = 5000;
 /** How long killBackground waits for the process to be gone. */
 const KILL_WAIT_MS = 2000;
 /** setTimeout takes a signed 32-bit delay; anything longer fires at once. */
@@ -190,20 +192,40 @@ interface Background {
 function whenFinished(child: ChildProcess): Promise<number | null> {
   return new Promise((resolve) => {
     let closed = false;
+    let received = 0;
+    const count = (chunk: Buffer): void => {
+      received += chunk.length;
+    };
+    child.stdout?.on("data", count);
+    child.stderr?.on("data", count);
     child.once("close", () => {
       closed = true;
     });
     child.once("exit", (code) => {
       if (closed) return resolve(code);
-      const grace = setTimeout(() => {
-        child.stdout?.destroy();
-        child.stderr?.destroy();
-        resolve(code);
-      }, PIPE_DRAIN_GRACE_MS);
+      const exited = Date.now();
+      let timer: NodeJS.Timeout | undefined;
       child.once("close", () => {
-        clearTimeout(grace);
+        clearTimeout(timer);
         resolve(code);
       });
+      // Quiet for the grace period, then closed. The check hops through setImmediate: a busy event
+      // loop runs due timers before it reads the pipes, and output already waiting in them must be
+      // read first (or a loaded host would answer with an empty or cut output).
+      const arm = (seen: number): void => {
+        timer = setTimeout(
+          () =>
+            setImmediate(() => {
+              if (closed) return;
+              if (received !== seen && Date.now() - exited < PIPE_DRAIN_MAX_MS) return arm(received);
+              child.stdout?.destroy();
+              child.stderr?.destroy();
+              resolve(code);
+            }),
+          PIPE_DRAIN_GRACE_MS,
+        );
+      };
+      arm(received);
     });
   });
 }
