@@ -50,8 +50,14 @@ fuzz_target!(|data: &[u8]| {
         assert!(part != "." && part != "..", "{input:?} -> {path:?}");
     }
     // Input is trimmed (as the CLI trims it), so a name ending in a space resolves only through
-    // a path that does not end there.
-    if path.trim() == path {
+    // a path that does not end there. An absolute path under the mirror folder is the mirror's,
+    // by design, so a workspace path that is also there (a mirror inside the root, as with the
+    // root "/") is not idempotent: the fuzzer found "home/u/.mirror/ws-1/x" on the root "/".
+    let in_mirror = mapper
+        .mirror_root()
+        .and_then(|mirror| PathMapper::new(mirror).ok())
+        .is_some_and(|mirror| mirror.style() == style && mirror.contains(&path));
+    if path.trim() == path && !in_mirror {
         assert!(
             same(style, &mapper.resolve(&path).expect("resolves again"), &path),
             "{input:?} -> {path:?}"
