@@ -5,7 +5,7 @@
 #   ./build.sh bench    build, then run tests/bench/run.sh
 #   ./build.sh fuzz [--runs N] [SECONDS] [TARGET...]   a fuzz campaign: every target (or those named)
 #                       for SECONDS each (default 300; with --runs, until N executions if sooner), one
-#                       at a time; new coverage is merged into fuzz/corpus (minimized)
+#                       at a time; its corpus grows in target/fuzz/campaign
 # Idempotent: a second run skips whatever is already up to date. Installs what it needs itself;
 # PREREQUISITES below is the one list of what the machine must have or let it install.
 set -euo pipefail
@@ -355,10 +355,11 @@ ensure_cargo_fuzz() {
 }
 
 # fuzz_targets MODE SECONDS RUNS [TARGET...]: MODE campaign runs each target for SECONDS (or RUNS
-# executions, if not 0 and sooner), then merges the inputs that add coverage into
-# fuzz/corpus/TARGET (set_cover_merge: the checked-in corpus stays small); MODE smoke runs each for
-# SECONDS on the checked-in corpus (every corpus input replayed first: the crashes found before
-# stay fixed), keeps nothing, and counts each target as a test. Targets run one at a time (one
+# executions, if not 0 and sooner) from the checked-in corpus and its own growing one in
+# target/fuzz/campaign/TARGET (kept for the next campaign; a campaign's corpus runs to megabytes,
+# so it is not checked in: a crash's input is, by hand, as fuzz/corpus/TARGET/found-NAME); MODE
+# smoke runs each for SECONDS on the checked-in corpus (every corpus input replayed first: the
+# crashes found before stay fixed), keeps nothing, and counts each target as a test. Targets run one at a time (one
 # libFuzzer process: the machine is shared). Without instrumentation for memory errors (the core
 # has no unsafe code of its own), with overflow checks.
 fuzz_targets() {
@@ -390,10 +391,6 @@ fuzz_targets() {
       failed=$((failed + 1))
       printf '    fuzz %-18s FAILED  (log: %s)\n' "$target" "$log"
       grep -E 'panicked at|SUMMARY|Test unit written' "$log" | sed 's/^/      /' | head -6
-    fi
-    if [[ $mode == campaign ]]; then
-      "${fuzz[@]}" run "${flags[@]}" "$target" "corpus/$target" "$work" -- -set_cover_merge=1 >>"$log" 2>&1 ||
-        printf '    (could not merge the new inputs of %s into fuzz/corpus)\n' "$target"
     fi
   done
   printf '    fuzz: %s executions in all\n' "$total"
