@@ -3,6 +3,9 @@
 #   ./build.sh          build: the wasm core and the dist/ bundles (the VSIX joins with the extension)
 #   ./build.sh test     build, then run every test suite and print the totals
 #   ./build.sh bench    build, then run tests/bench/run.sh
+#   ./build.sh fuzz [--runs N] [SECONDS] [TARGET...]   a fuzz campaign: every target (or those named)
+#                       for SECONDS each (default 300; with --runs, until N executions if sooner), one
+#                       at a time; its corpus grows in target/fuzz/campaign
 # Idempotent: a second run skips whatever is already up to date. Installs what it needs itself;
 # PREREQUISITES below is the one list of what the machine must have or let it install.
 set -euo pipefail
@@ -18,6 +21,8 @@ MIN_NODE_MAJOR=20
 #   build-essential python3 pkg-config libkrb5-dev
 #                      code-server's native modules (node-gyp; kerberos needs gssapi.h)
 TEST_DEBIAN_PACKAGES=(ripgrep chromium fonts-dejavu-core build-essential python3 pkg-config libkrb5-dev)
+# Fuzz (./build.sh fuzz, and the fuzz smoke of ./build.sh test): the nightly Rust toolchain
+# (rustup toolchain install nightly); cargo-fuzz itself is installed into the cache.
 
 cd "$(dirname "${BASH_SOURCE[0]}")"
 REPO="$PWD"
@@ -333,6 +338,67 @@ ensure_openclaw_gateway() {
   export TETHER_NODE24="$node" TETHER_OPENCLAW="$entry"
 }
 
+# ---------------------------------------------------------------- fuzz
+
+# cargo-fuzz (libFuzzer) on the nightly toolchain; fuzz/ is its own workspace (fuzz/README.md).
+CARGO_FUZZ_VERSION=0.13.2
+CARGO_FUZZ="$CACHE/cargo-fuzz-$CARGO_FUZZ_VERSION/bin/cargo-fuzz"
+FUZZ_TARGET_DIR="$REPO/target/fuzz"
+FUZZ_SMOKE_SECONDS=5                         # per target, in ./build.sh test
+
+ensure_cargo_fuzz() {
+  needs_nightly || return 1
+  [[ "$("$CARGO_FUZZ" --version 2>/dev/null)" == *" $CARGO_FUZZ_VERSION" ]] && return 0
+  step "installing cargo-fuzz $CARGO_FUZZ_VERSION into $CACHE/cargo-fuzz-$CARGO_FUZZ_VERSION (once; a few minutes)"
+  run env -u CARGO_TARGET_DIR cargo install cargo-fuzz --version "$CARGO_FUZZ_VERSION" --locked \
+    --root "$CACHE/cargo-fuzz-$CARGO_FUZZ_VERSION" --force || { echo "could not install cargo-fuzz"; return 1; }
+}
+
+# fuzz_targets MODE SECONDS RUNS [TARGET...]: MODE campaign runs each target for SECONDS (or RUNS
+# executions, if not 0 and sooner) from the checked-in corpus and its own growing one in
+# target/fuzz/campaign/TARGET (kept for the next campaign; a campaign's corpus runs to megabytes,
+# so it is not checked in: a crash's input is, by hand, as fuzz/corpus/TARGET/found-NAME); MODE
+# smoke runs each for SECONDS on the checked-in corpus (every corpus input replayed first: the
+# crashes found before stay fixed), keeps nothing, and counts each target as a test. Targets run one at a time (one
+# libFuzzer process: the machine is shared). Without instrumentation for memory errors (the core
+# has no unsafe code of its own), with overflow checks.
+fuzz_targets() {
+  local mode=$1 seconds=$2 max_runs=$3
+  shift 3
+  ensure_cargo_fuzz || return 1
+  local fuzz=(env -u CARGO_TARGET_DIR -C fuzz PATH="$(dirname "$CARGO_FUZZ"):$PATH" cargo +nightly fuzz)
+  local flags=(--fuzz-dir . --target-dir "$FUZZ_TARGET_DIR" --sanitizer none --debug-assertions)
+  local targets=("$@") target passed=0 failed=0 total=0 runs log work started limits
+  ((${#targets[@]} > 0)) || mapfile -t targets < <(sed -n 's/^name = "\(.*\)"$/\1/p' fuzz/Cargo.toml | grep -v '^tether-fuzz$')
+  step "building the fuzz targets (cargo fuzz build, nightly)"
+  run "${fuzz[@]}" build "${flags[@]}" || return 1
+  for target in "${targets[@]}"; do
+    work="$FUZZ_TARGET_DIR/$mode/$target"
+    log="$FUZZ_TARGET_DIR/logs/$mode-$target.log"
+    # A smoke starts from the checked-in corpus alone and keeps nothing it finds.
+    [[ $mode == smoke ]] && rm -rf "$work"
+    mkdir -p "$work" "$(dirname "$log")" "fuzz/corpus/$target" "$FUZZ_TARGET_DIR/artifacts/$target"
+    limits=(-max_total_time="$seconds")
+    ((max_runs > 0)) && limits+=(-runs="$max_runs")
+    started=$SECONDS
+    if "${fuzz[@]}" run "${flags[@]}" "$target" "$work" "corpus/$target" -- "${limits[@]}" \
+      -print_final_stats=1 -artifact_prefix="$FUZZ_TARGET_DIR/artifacts/$target/" >"$log" 2>&1; then
+      passed=$((passed + 1))
+      runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+      total=$((total + ${runs:-0}))
+      printf '    fuzz %-18s ok      %10s runs in %s s\n' "$target" "${runs:-?}" $((SECONDS - started))
+    else
+      failed=$((failed + 1))
+      printf '    fuzz %-18s FAILED  (log: %s)\n' "$target" "$log"
+      grep -E 'panicked at|SUMMARY|Test unit written' "$log" | sed 's/^/      /' | head -6
+    fi
+  done
+  printf '    fuzz: %s executions in all\n' "$total"
+  # The test runner's closing line (./build.sh counts it like cargo test's).
+  printf 'test result: %s. %d passed; %d failed\n' "$( ((failed == 0)) && echo ok || echo FAILED)" "$passed" "$failed"
+  ((failed == 0))
+}
+
 # ---------------------------------------------------------------- build
 
 build_wasm() {
@@ -537,6 +603,10 @@ needs_claude_agent_acp() {
   [[ -n "${TETHER_ACP_CLAUDE_AGENT:-}" && -f "$TETHER_ACP_CLAUDE_AGENT" ]] ||
     { echo "claude-agent-acp is not installed (ensure_acp_agents)"; return 1; }
 }
+needs_nightly() {
+  rustup run nightly rustc --version >/dev/null 2>&1 ||
+    { echo "the nightly Rust toolchain, which cargo-fuzz needs, is not installed (rustup toolchain install nightly)"; return 1; }
+}
 needs_claude() {
   [[ -n "${TETHER_CLAUDE_PATH:-}" && -x "$TETHER_CLAUDE_PATH" ]] ||
     { echo "Claude Code $CLAUDE_VERSION is not installed"; return 1; }
@@ -628,6 +698,9 @@ run_tests() {
     node --test --test-reporter=tap --test-timeout=180000 tests/integration/*.test.mjs
   suite differential node --needs needs_dist --needs needs_claude --expect 'tests/differential/*.test.mjs' -- \
     node --test --test-reporter=tap --test-timeout=600000 tests/differential/*.test.mjs
+  suite hostile node --needs needs_dist --expect 'tests/hostile/*.test.mjs' -- \
+    node --test --test-reporter=tap --test-concurrency=1 --test-timeout=180000 tests/hostile/*.test.mjs
+  suite fuzz cargo --needs needs_nightly -- fuzz_targets smoke "$FUZZ_SMOKE_SECONDS" 0
   suite acp node --needs needs_dist --expect 'tests/acp/*.test.mjs' -- \
     node --test --test-reporter=tap --test-concurrency=1 --test-timeout=300000 tests/acp/*.test.mjs
   suite openclaw node --needs needs_openclaw_gateway --expect 'tests/openclaw/*.test.mjs' -- \
@@ -643,7 +716,7 @@ run_tests() {
 # ---------------------------------------------------------------- main
 
 usage() {
-  sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'
 }
 
 case "${1:-build}" in
@@ -660,6 +733,15 @@ case "${1:-build}" in
       exec bash tests/bench/run.sh
     fi
     echo "no benchmark yet (tests/bench/run.sh)"
+    ;;
+  fuzz)
+    shift
+    max_runs=0
+    if [[ ${1:-} == --runs ]]; then
+      max_runs=${2:?--runs needs a number}
+      shift 2
+    fi
+    fuzz_targets campaign "${1:-300}" "$max_runs" "${@:2}"
     ;;
   -h | --help | help)
     usage

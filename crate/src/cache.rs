@@ -20,6 +20,11 @@ use std::rc::Rc;
 /// Clean entries beyond this many bytes are evicted; entries we wrote are kept until replaced.
 pub const DEFAULT_BUDGET_BYTES: usize = 64 * 1024 * 1024;
 
+/// The largest file read: the tools hold a file whole (its bytes, its text, the new text), and in
+/// a 32-bit wasm memory a few copies of a larger one would not fit. Checked against the `stat`
+/// before reading, and the read itself stops there (a file that grows, or `/proc`'s size 0).
+pub const MAX_FILE_BYTES: u64 = 256 * 1024 * 1024;
+
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Version {
     size: u64,
@@ -110,6 +115,19 @@ impl FileCache {
                     format!("{path} is a directory"),
                 ));
             }
+            // Only regular files are read: a FIFO would block the read, a device stream forever.
+            Ok(meta) if meta.kind == FileKind::Other => {
+                return Err(HostError::new(
+                    HostErrorKind::NotAFile,
+                    format!("{path} is not a regular file (a device, FIFO or socket)"),
+                ));
+            }
+            Ok(meta) if meta.size > MAX_FILE_BYTES => {
+                return Err(HostError::new(
+                    HostErrorKind::TooLarge,
+                    format!("{path} holds {} bytes, more than {MAX_FILE_BYTES}", meta.size),
+                ));
+            }
             Ok(meta) => Some(Version::from(meta)),
             Err(e) if e.kind == HostErrorKind::NotFound => None,
             Err(e) => return Err(e.clone()),
@@ -134,7 +152,7 @@ impl FileCache {
             }
         }
         let meta = stat?;
-        let bytes = Rc::new(fs.read_file(path).await?);
+        let bytes = Rc::new(fs.read_file(path, MAX_FILE_BYTES).await?);
         self.insert(
             path,
             Entry {

@@ -40,6 +40,11 @@ pub enum HostErrorKind {
     IsADirectory,
     NotADirectory,
     AlreadyExists,
+    /// Not a regular file: a FIFO, a socket, a character or block device. Never read: a FIFO
+    /// blocks its reader, a device can stream without end.
+    NotAFile,
+    /// The file holds more bytes than the reader asked for at most.
+    TooLarge,
     /// The host cannot do this at all (no such capability on this host).
     Unsupported,
     Other,
@@ -79,7 +84,11 @@ pub type HostResult<T> = Result<T, HostError>;
 /// The workspace's file system.
 #[allow(async_fn_in_trait)] // futures are awaited on one thread (wasm), Send is never needed
 pub trait FileSystem {
-    async fn read_file(&self, path: &str) -> HostResult<Vec<u8>>;
+    /// The bytes of a regular file, at most `max_bytes` of them: anything but a regular file is
+    /// refused (`NotAFile`) without blocking, and a file that holds more than `max_bytes`, even
+    /// one that grows while it is read or reports a size of 0 (`/proc`), is refused (`TooLarge`)
+    /// after reading no more than `max_bytes + 1` bytes.
+    async fn read_file(&self, path: &str, max_bytes: u64) -> HostResult<Vec<u8>>;
     /// Replace the file's content atomically: a reader sees the old or the new bytes, never a mix,
     /// and a failed write leaves the old file in place. Missing parent directories are an error.
     async fn write_file(&self, path: &str, data: &[u8]) -> HostResult<()>;

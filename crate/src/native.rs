@@ -6,7 +6,7 @@ use crate::host::{
     HostResult, Metadata, Search,
 };
 use std::fs;
-use std::io::{self, Write};
+use std::io::{self, Read, Write};
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -72,15 +72,61 @@ fn metadata_of(m: &fs::Metadata) -> Metadata {
 
 static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
 
+/// [`FileSystem::read_file`]: the type is checked on the open handle (no race with a swap after a
+/// `stat`), and the open does not wait for a FIFO's writer.
+fn read_regular_file(path: &str, max_bytes: u64) -> HostResult<Vec<u8>> {
+    let not_a_file = || {
+        HostError::new(
+            HostErrorKind::NotAFile,
+            format!("{path} is not a regular file (a device, FIFO or socket)"),
+        )
+    };
+    let too_large = || {
+        HostError::new(
+            HostErrorKind::TooLarge,
+            format!("{path} holds more than {max_bytes} bytes"),
+        )
+    };
+    let mut options = fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = match options.open(path) {
+        Ok(file) => file,
+        // A socket cannot be opened at all.
+        #[cfg(unix)]
+        Err(e) if e.raw_os_error() == Some(libc::ENXIO) => return Err(not_a_file()),
+        Err(e) => return Err(map_io(e, path)),
+    };
+    let meta = file.metadata().map_err(|e| map_io(e, path))?;
+    if meta.is_dir() {
+        return Err(HostError::new(
+            HostErrorKind::IsADirectory,
+            format!("{path} is a directory"),
+        ));
+    }
+    if !meta.is_file() {
+        return Err(not_a_file());
+    }
+    if meta.len() > max_bytes {
+        return Err(too_large());
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    file.take(max_bytes.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(|e| map_io(e, path))?;
+    if bytes.len() as u64 > max_bytes {
+        return Err(too_large());
+    }
+    Ok(bytes)
+}
+
 impl FileSystem for NativeHost {
-    async fn read_file(&self, path: &str) -> HostResult<Vec<u8>> {
-        if Path::new(path).is_dir() {
-            return Err(HostError::new(
-                HostErrorKind::IsADirectory,
-                format!("{path} is a directory"),
-            ));
-        }
-        fs::read(path).map_err(|e| map_io(e, path))
+    async fn read_file(&self, path: &str, max_bytes: u64) -> HostResult<Vec<u8>> {
+        read_regular_file(path, max_bytes)
     }
 
     async fn write_file(&self, path: &str, data: &[u8]) -> HostResult<()> {

@@ -229,9 +229,13 @@ impl PathMapper {
         strip_base(path, base, self.style).is_some()
     }
 
-    /// The path relative to the workspace root, with `/` separators; None outside it.
+    /// The path relative to the workspace root, with `/` separators; None outside it. (On POSIX a
+    /// backslash is part of a name, not a separator, and stays.)
     pub fn relative(&self, path: &str) -> Option<String> {
-        strip_base(path, &self.root, self.style).map(|rel| rel.replace('\\', "/"))
+        strip_base(path, &self.root, self.style).map(|rel| match self.style {
+            PathStyle::Posix => rel.to_string(),
+            PathStyle::Windows => rel.replace('\\', "/"),
+        })
     }
 
     /// Join a relative path (either separator) onto an absolute workspace path and normalise.
@@ -359,6 +363,15 @@ mod tests {
             normalize("\\\\srv\\share\\a\\..\\b", PathStyle::Windows),
             "\\\\srv\\share\\b"
         );
+    }
+
+    #[test]
+    fn a_backslash_in_a_posix_name_stays_in_its_relative_path() {
+        // Found by the path_mapping fuzz target: `a\b` is one file on POSIX, not `a/b`.
+        let m = PathMapper::new("/").unwrap();
+        assert_eq!(m.relative("/a\\b").unwrap(), "a\\b");
+        let w = PathMapper::new("C:\\ws").unwrap();
+        assert_eq!(w.relative("C:\\ws\\a\\b").unwrap(), "a/b");
     }
 
     #[test]

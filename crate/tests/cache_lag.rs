@@ -64,18 +64,18 @@ impl LaggingHost {
 }
 
 impl FileSystem for LaggingHost {
-    async fn read_file(&self, path: &str) -> HostResult<Vec<u8>> {
+    async fn read_file(&self, path: &str, max_bytes: u64) -> HostResult<Vec<u8>> {
         self.record("read_file");
         match self.stale_answer(path, |v| v.before.as_ref().map(|(bytes, _)| bytes.clone())) {
             Some(Some(bytes)) => Ok(bytes),
             Some(None) => Err(HostError::not_found(path)),
-            None => self.inner.read_file(path).await,
+            None => self.inner.read_file(path, max_bytes).await,
         }
     }
 
     async fn write_file(&self, path: &str, data: &[u8]) -> HostResult<()> {
         self.record("write_file");
-        let before = match (self.inner.read_file(path).await, self.inner.stat(path).await) {
+        let before = match (self.inner.read_file(path, u64::MAX).await, self.inner.stat(path).await) {
             (Ok(bytes), Ok(meta)) => Some((bytes, meta)),
             _ => None,
         };
@@ -191,7 +191,7 @@ impl Lagging {
 
     /// What the host itself answers right now (consumes one lagging call).
     fn host_view(&self, path: &str) -> String {
-        String::from_utf8(block_on(self.ts.host.read_file(path)).unwrap()).unwrap()
+        String::from_utf8(block_on(self.ts.host.read_file(path, u64::MAX)).unwrap()).unwrap()
     }
 }
 

@@ -599,7 +599,7 @@ fn grep_rejects_a_negative_head_limit() {
     let text = err(&grep(&ws, json!({"pattern": "x", "head_limit": -1})));
     assert_eq!(
         text,
-        "head_limit must be a whole number of 0 or more, got -1. Pass 0 for unlimited."
+        "<tool_use_error>head_limit must be a whole number of 0 or more, got -1. Pass 0 for unlimited.</tool_use_error>"
     );
 }
 

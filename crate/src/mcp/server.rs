@@ -53,19 +53,28 @@ impl<H: Host> McpServer<H> {
 
     /// Handle one parsed message (or a batch).
     pub async fn handle_value(&self, message: Value) -> Option<Value> {
-        if let Value::Array(batch) = message {
-            if batch.is_empty() {
-                let error = RpcError::new(INVALID_REQUEST, "Invalid Request: empty batch");
-                return Some(rpc::error_response(None, &error));
-            }
-            let mut out = Vec::new();
-            for item in batch {
-                if let Some(r) = Box::pin(self.handle_value(item)).await {
-                    out.push(r);
-                }
-            }
-            return if out.is_empty() { None } else { Some(Value::Array(out)) };
+        let Value::Array(batch) = message else {
+            return self.handle_one(message).await;
+        };
+        if batch.is_empty() {
+            let error = RpcError::new(INVALID_REQUEST, "Invalid Request: empty batch");
+            return Some(rpc::error_response(None, &error));
         }
+        let mut out = Vec::new();
+        for item in batch {
+            // A batch holds messages, not batches: an array inside is an invalid request.
+            if let Some(r) = self.handle_one(item).await {
+                out.push(r);
+            }
+        }
+        if out.is_empty() {
+            None
+        } else {
+            Some(Value::Array(out))
+        }
+    }
+
+    async fn handle_one(&self, message: Value) -> Option<Value> {
         match self.dispatch().receive(message) {
             Step::Reply(reply) => reply,
             Step::Call(call) => Some(tool_call_response(

@@ -275,4 +275,14 @@ mod tests {
             json!({"jsonrpc": "2.0", "id": "a", "error": {"code": METHOD_NOT_FOUND, "message": "Method not found: x"}})
         );
     }
+
+    #[test]
+    fn a_number_id_beyond_64_bits_reads_back_as_the_same_number() {
+        // Found by the mcp_server fuzz target: without serde_json's float_roundtrip, the echoed
+        // 1.7777777777777777e24 read back as another number than the request's.
+        let request: Value = serde_json::from_str(r#"{"id": 1777777777777777777777777}"#).unwrap();
+        let id = Id::of(request.as_object().unwrap()).unwrap().unwrap();
+        let echoed: Value = serde_json::from_str(&response(&id, json!(null)).to_string()).unwrap();
+        assert_eq!(echoed["id"], request["id"]);
+    }
 }

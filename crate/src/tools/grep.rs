@@ -8,7 +8,7 @@ use super::search::ripgrep::{self, GrepQuery, OutputMode, RgRun};
 use super::search::walk::{walk, WalkFilter};
 use super::search::{
     display_path, js_cmp, locale_cmp, mtimes, resolve_target, unreadable, usage_error, TargetKind, CONCURRENCY,
-    CWD_NOTE, RIPGREP_TIMEOUT_MS, TIMED_OUT_NOTE, VCS_DIRS, WALK_TIME_LIMIT_MS,
+    CWD_NOTE, MAX_SEARCHED_FILE_BYTES, RIPGREP_TIMEOUT_MS, TIMED_OUT_NOTE, VCS_DIRS, WALK_TIME_LIMIT_MS,
 };
 use super::{parse_input, Host, ToolError, ToolOutput, ToolResult, ToolSpec, Toolset};
 use crate::host::HostError;
@@ -74,23 +74,23 @@ struct GrepInput {
     glob: Option<String>,
     output_mode: Option<OutputMode>,
     #[serde(rename = "-B")]
-    before: Option<Value>,
+    before: Option<f64>,
     #[serde(rename = "-A")]
-    after: Option<Value>,
+    after: Option<f64>,
     #[serde(rename = "-C")]
-    context_alias: Option<Value>,
-    context: Option<Value>,
+    context_alias: Option<f64>,
+    context: Option<f64>,
     #[serde(rename = "-n")]
-    line_numbers: Option<Value>,
+    line_numbers: Option<bool>,
     #[serde(rename = "-i")]
-    case_insensitive: Option<Value>,
+    case_insensitive: Option<bool>,
     #[serde(rename = "-o")]
-    only_matching: Option<Value>,
+    only_matching: Option<bool>,
     #[serde(rename = "type")]
     file_type: Option<String>,
-    head_limit: Option<Value>,
-    offset: Option<Value>,
-    multiline: Option<Value>,
+    head_limit: Option<f64>,
+    offset: Option<f64>,
+    multiline: Option<bool>,
 }
 
 /// What either engine found, with absolute workspace paths.
@@ -110,24 +110,24 @@ struct Searched {
 
 pub async fn run<H: Host>(ts: &Toolset<H>, args: Value) -> ToolResult<ToolOutput> {
     let input: GrepInput = parse_input("Grep", args)?;
-    let head_limit = whole_number("head_limit", input.head_limit.as_ref(), " Pass 0 for unlimited.")?;
-    let offset = whole_number("offset", input.offset.as_ref(), "")?.unwrap_or(0);
-    let before = whole_number("-B", input.before.as_ref(), "")?;
-    let after = whole_number("-A", input.after.as_ref(), "")?;
-    let context_alias = whole_number("-C", input.context_alias.as_ref(), "")?;
-    let context = whole_number("context", input.context.as_ref(), "")?;
-    let show_numbers = flag("-n", input.line_numbers.as_ref())?.unwrap_or(true);
+    let head_limit = whole_number("head_limit", input.head_limit, " Pass 0 for unlimited.")?;
+    let offset = whole_number("offset", input.offset, "")?.unwrap_or(0);
+    let before = whole_number("-B", input.before, "")?;
+    let after = whole_number("-A", input.after, "")?;
+    let context_alias = whole_number("-C", input.context_alias, "")?;
+    let context = whole_number("context", input.context, "")?;
+    let show_numbers = input.line_numbers.unwrap_or(true);
     let query = GrepQuery {
         pattern: input.pattern,
         mode: input.output_mode.unwrap_or(OutputMode::FilesWithMatches),
         context: context.or(context_alias),
         before,
         after,
-        case_insensitive: flag("-i", input.case_insensitive.as_ref())?.unwrap_or(false),
-        only_matching: flag("-o", input.only_matching.as_ref())?.unwrap_or(false),
+        case_insensitive: input.case_insensitive.unwrap_or(false),
+        only_matching: input.only_matching.unwrap_or(false),
         file_type: input.file_type.filter(|t| !t.is_empty()),
         globs: input.glob.as_deref().map(ripgrep::split_globs).unwrap_or_default(),
-        multiline: flag("multiline", input.multiline.as_ref())?.unwrap_or(false),
+        multiline: input.multiline.unwrap_or(false),
     };
     // Any context asked for separates runs of lines with `--`, even a value another one overrides.
     let breaks = [context, context_alias, before, after]
@@ -362,7 +362,7 @@ async fn search_builtin<H: Host>(
             }
             let found = ts
                 .host
-                .read_file(&path)
+                .read_file(&path, MAX_SEARCHED_FILE_BYTES)
                 .await
                 .map(|bytes| matcher.search(&path, &bytes, named, want));
             Some((path, found))
@@ -418,16 +418,9 @@ fn file_types(name: Option<&str>) -> ToolResult<Option<Types>> {
     builder.build().map(Some).map_err(|e| usage_error(&e.to_string()))
 }
 
-/// A count parameter: a whole number of 0 or more (a numeric string is taken as its number).
-fn whole_number(name: &str, value: Option<&Value>, hint: &str) -> ToolResult<Option<u64>> {
-    let Some(value) = value else { return Ok(None) };
-    let number = match value {
-        Value::Number(n) => n.as_f64().unwrap_or(f64::NAN),
-        Value::String(s) if !s.trim().is_empty() => {
-            s.trim().parse::<f64>().map_err(|_| wrong_type(name, "number", value))?
-        }
-        _ => return Err(wrong_type(name, "number", value)),
-    };
+/// A count parameter: a whole number of 0 or more (the CLI checks it after the schema, in its words).
+fn whole_number(name: &str, number: Option<f64>, hint: &str) -> ToolResult<Option<u64>> {
+    let Some(number) = number else { return Ok(None) };
     if number.is_finite() && number >= 0.0 && number.fract() == 0.0 && number <= 9_007_199_254_740_991.0 {
         return Ok(Some(number as u64));
     }
@@ -436,32 +429,7 @@ fn whole_number(name: &str, value: Option<&Value>, hint: &str) -> ToolResult<Opt
     } else {
         format!("{number}")
     };
-    Err(ToolError(format!(
+    Err(ToolError::invalid(format!(
         "{name} must be a whole number of 0 or more, got {shown}.{hint}"
     )))
-}
-
-/// A flag parameter: a boolean, or the strings "true"/"false".
-fn flag(name: &str, value: Option<&Value>) -> ToolResult<Option<bool>> {
-    match value {
-        None => Ok(None),
-        Some(Value::Bool(b)) => Ok(Some(*b)),
-        Some(Value::String(s)) if s == "true" => Ok(Some(true)),
-        Some(Value::String(s)) if s == "false" => Ok(Some(false)),
-        Some(other) => Err(wrong_type(name, "boolean", other)),
-    }
-}
-
-fn wrong_type(name: &str, expected: &str, got: &Value) -> ToolError {
-    let got = match got {
-        Value::Null => "null",
-        Value::Bool(_) => "boolean",
-        Value::Number(_) => "number",
-        Value::String(_) => "string",
-        Value::Array(_) => "array",
-        Value::Object(_) => "object",
-    };
-    ToolError(format!(
-        "InputValidationError: Grep failed due to the following issue:\nThe parameter `{name}` type is expected as `{expected}` but provided as `{got}`"
-    ))
 }

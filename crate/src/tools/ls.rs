@@ -4,7 +4,7 @@
 
 use super::search::{resolve_target, TargetKind, CONCURRENCY, CWD_NOTE};
 use super::{parse_input, Host, ToolError, ToolOutput, ToolResult, ToolSpec, Toolset};
-use crate::host::FileKind;
+use crate::host::{FileKind, HostResult};
 use crate::paths::PathStyle;
 use futures::stream::{self, StreamExt};
 use globset::{Glob, GlobSet, GlobSetBuilder};
@@ -61,7 +61,9 @@ pub async fn run<H: Host>(ts: &Toolset<H>, args: Value) -> ToolResult<ToolOutput
         }
     };
     let ignore = ignore_set(&input.ignore)?;
-    let (mut entries, truncated) = list(ts, &dir, &ignore).await;
+    let (mut entries, truncated) = list(ts, &dir, &ignore)
+        .await
+        .map_err(|e| ToolError(format!("Could not list {}: {}", input.path, e.message)))?;
     // Sorted full paths (directories with a trailing slash) put every child right after its
     // parent, which is the tree's pre-order.
     entries.sort();
@@ -91,21 +93,26 @@ pub async fn run<H: Host>(ts: &Toolset<H>, args: Value) -> ToolResult<ToolOutput
 }
 
 /// Entries below `dir`, breadth-first, as `/`-separated relative paths (directories end in `/`);
-/// true when the cap cut the listing.
-async fn list<H: Host>(ts: &Toolset<H>, dir: &str, ignore: &GlobSet) -> (Vec<String>, bool) {
+/// true when the cap cut the listing. `dir` itself must be readable.
+async fn list<H: Host>(ts: &Toolset<H>, dir: &str, ignore: &GlobSet) -> HostResult<(Vec<String>, bool)> {
     let mut out = Vec::new();
     let mut level = vec![(dir.to_string(), String::new())];
     while !level.is_empty() {
         let listed: Vec<_> = stream::iter(level.into_iter().map(|(path, rel)| async move {
-            // An unreadable subdirectory is listed without children.
-            let entries = ts.host.read_dir(&path).await.unwrap_or_default();
+            let entries = ts.host.read_dir(&path).await;
             (path, rel, entries)
         }))
         .buffered(CONCURRENCY)
         .collect()
         .await;
         let mut next = Vec::new();
-        for (path, rel, mut entries) in listed {
+        for (path, rel, entries) in listed {
+            let mut entries = match entries {
+                Ok(entries) => entries,
+                Err(e) if rel.is_empty() => return Err(e),
+                // An unreadable subdirectory is listed without children.
+                Err(_) => Vec::new(),
+            };
             entries.sort_by(|a, b| a.name.cmp(&b.name));
             for entry in entries {
                 if entry.name.starts_with('.') || entry.name == "__pycache__" {
@@ -124,7 +131,7 @@ async fn list<H: Host>(ts: &Toolset<H>, dir: &str, ignore: &GlobSet) -> (Vec<Str
                     continue;
                 }
                 if out.len() == MAX_ENTRIES {
-                    return (out, true);
+                    return Ok((out, true));
                 }
                 if is_dir {
                     out.push(format!("{child}/"));
@@ -136,7 +143,7 @@ async fn list<H: Host>(ts: &Toolset<H>, dir: &str, ignore: &GlobSet) -> (Vec<Str
         }
         level = next;
     }
-    (out, false)
+    Ok((out, false))
 }
 
 fn ignore_set(patterns: &[String]) -> ToolResult<GlobSet> {

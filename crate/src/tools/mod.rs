@@ -2,10 +2,13 @@
 //! input schemas and output conventions, working on workspace paths through a [`Host`].
 
 pub mod bash;
+mod devices;
 pub mod edit;
 mod files;
 pub mod glob;
 pub mod grep;
+mod input;
+mod locks;
 pub mod ls;
 pub mod notebook;
 pub mod pipeline;
@@ -123,6 +126,8 @@ impl From<HostError> for ToolError {
         ToolError(match e.kind {
             HostErrorKind::NotFound => format!("File does not exist: {}", e.message),
             HostErrorKind::PermissionDenied => format!("Permission denied: {}", e.message),
+            HostErrorKind::NotAFile => format!("Not a regular file: {}", e.message),
+            HostErrorKind::TooLarge => format!("File too large: {}", e.message),
             _ => e.message,
         })
     }
@@ -273,6 +278,8 @@ pub struct Toolset<H: Host> {
     pub cache: FileCache,
     pub config: ToolsetConfig,
     reads: RefCell<HashMap<String, ReadRecord>>,
+    /// Writes to one path run one at a time (the write pipeline holds the path).
+    pub(crate) writes: locks::PathLocks,
     shells: RefCell<HashMap<String, ShellRecord>>,
     next_shell: RefCell<u64>,
     real_root: RefCell<Option<String>>,
@@ -293,6 +300,7 @@ impl<H: Host> Toolset<H> {
             cache: FileCache::default(),
             config,
             reads: RefCell::new(HashMap::new()),
+            writes: locks::PathLocks::default(),
             shells: RefCell::new(HashMap::new()),
             next_shell: RefCell::new(0),
             real_root: RefCell::new(None),
@@ -542,11 +550,16 @@ pub fn content_hash(bytes: &[u8]) -> u64 {
     h
 }
 
-/// Parse a tool's arguments; a mismatch becomes the error text the model sees.
+/// Parse a tool's arguments, checked against its input schema as strictly as the CLI checks its
+/// own tools' ([`input`]); a mismatch becomes the error text the model sees.
 pub fn parse_input<T: DeserializeOwned>(tool: &str, args: Value) -> ToolResult<T> {
+    let args = match specs().iter().find(|spec| spec.name == tool) {
+        Some(spec) => input::check(tool, &(spec.input_schema)(), args)?,
+        None => args,
+    };
     serde_json::from_value(args).map_err(|e| {
-        ToolError(format!(
-            "InputValidationError: {tool} failed due to the following issue: {e}"
+        ToolError::invalid(format!(
+            "InputValidationError: {tool} failed due to the following issue:\n{e}"
         ))
     })
 }

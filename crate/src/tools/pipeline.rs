@@ -42,16 +42,38 @@ pub async fn commit<H: Host>(
     proposal: ProposedWrite,
     user_content: Option<String>,
 ) -> ToolResult<ToolOutput> {
-    let seen = check_unchanged_since_propose(ts, &proposal).await?;
-    write_proposal(ts, proposal, user_content, seen).await
+    let path = proposal.path.clone();
+    ts.writes
+        .serialize(&path, async {
+            let seen = check_unchanged_since_propose(ts, &proposal).await?;
+            write_proposal(ts, proposal, user_content, seen).await
+        })
+        .await
 }
 
-/// [`propose`] and write at once, as the tools do when called without review. The read `propose`
-/// made is the check: no `await` separates it from the write, so nothing can have run in between.
+/// [`propose`] and write at once, as the tools do when called without review. The path is held
+/// from the read to the write, so another write of it waits and then starts from this one's
+/// result: concurrent Edits of one file all land, in the order they came.
 pub async fn propose_and_write<H: Host>(ts: &Toolset<H>, tool: &str, args: Value) -> ToolResult<ToolOutput> {
-    let proposal = propose(ts, tool, args).await?;
-    let seen = proposal.seen();
-    write_proposal(ts, proposal, None, seen).await
+    let path = target_path(ts, &args);
+    ts.writes
+        .serialize(&path, async {
+            let proposal = propose(ts, tool, args).await?;
+            let seen = proposal.seen();
+            write_proposal(ts, proposal, None, seen).await
+        })
+        .await
+}
+
+/// The workspace path a write tool's input names (as the proposal will resolve it), to hold it
+/// before the proposal reads it; the input as given when it does not resolve (the proposal then
+/// fails on it anyway).
+fn target_path<H: Host>(ts: &Toolset<H>, args: &Value) -> String {
+    let given = ["file_path", "notebook_path"]
+        .iter()
+        .find_map(|key| args.get(key).and_then(Value::as_str))
+        .unwrap_or_default();
+    ts.paths.resolve(given).unwrap_or_else(|_| given.to_string())
 }
 
 /// Write `proposal` (or the user's text) over the file last seen in state `seen`.

@@ -2,13 +2,14 @@
 //! propose (the whole new text, the file's format, the bytes it was computed from) and what the
 //! model asked for, kept to build the tool's result once it is written.
 
+use super::files::format_bytes;
 use super::notebook::NotebookChange;
 use super::text::{self, Decoded, Encoding, LineEnding};
 use super::{Freshness, ToolError, ToolResult};
-use crate::cache::{CachedRead, FileState};
+use crate::cache::{CachedRead, FileState, MAX_FILE_BYTES};
 use crate::diff::KnownSame;
-use serde::{Deserialize, Deserializer, Serialize};
-use serde_json::Value;
+use crate::host::{HostError, HostErrorKind};
+use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::rc::Rc;
 
@@ -20,19 +21,8 @@ pub(crate) const STATE_IS_CURRENT: &str = " (file state is current in your conte
 pub struct EditOp {
     pub old_string: String,
     pub new_string: String,
-    #[serde(default, deserialize_with = "lenient_bool")]
+    #[serde(default)]
     pub replace_all: bool,
-}
-
-/// `true`, `"true"` and null (false) are all accepted, as the CLI coerces them.
-fn lenient_bool<'de, D: Deserializer<'de>>(de: D) -> Result<bool, D::Error> {
-    match Value::deserialize(de)? {
-        Value::Bool(b) => Ok(b),
-        Value::Null => Ok(false),
-        Value::String(s) if s.eq_ignore_ascii_case("true") => Ok(true),
-        Value::String(s) if s.eq_ignore_ascii_case("false") => Ok(false),
-        other => Err(serde::de::Error::custom(format!("expected a boolean, got {other}"))),
-    }
 }
 
 /// How a file is stored, so new text is written back the same way.
@@ -167,6 +157,28 @@ impl BaseBytes {
     }
 }
 
+/// The CLI's refusal to change what is not a regular file or is too large to hold, for the
+/// failed read of the file `tool` (Edit, MultiEdit, Write, NotebookEdit) was about to change.
+pub(crate) fn unwritable(tool: &str, file_path: &str, e: &HostError) -> Option<ToolError> {
+    match e.kind {
+        HostErrorKind::NotAFile => {
+            let what = if tool == "Write" {
+                "creates or overwrites"
+            } else {
+                "changes"
+            };
+            Some(ToolError::invalid(format!(
+                "{file_path} exists but is not a regular file (a device, FIFO or socket). {tool} only {what} regular files."
+            )))
+        }
+        HostErrorKind::TooLarge => Some(ToolError::invalid(format!(
+            "File is too large to edit. Maximum editable file size is {}.",
+            format_bytes(MAX_FILE_BYTES as usize)
+        ))),
+        _ => None,
+    }
+}
+
 /// Decode an existing file that is about to be rewritten; refuse what could not be written back
 /// byte-faithfully (binary, or UTF-8 with undecodable bytes), with the CLI's explanation.
 pub(crate) fn decode_for_writing(bytes: &[u8]) -> ToolResult<Decoded> {
@@ -184,17 +196,4 @@ pub(crate) fn decode_for_writing(bytes: &[u8]) -> ToolResult<Decoded> {
         ));
     }
     Ok(decoded)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    #[test]
-    fn lenient_bool_accepts_strings() {
-        let e: EditOp =
-            serde_json::from_value(json!({"old_string": "a", "new_string": "b", "replace_all": "true"})).unwrap();
-        assert!(e.replace_all);
-    }
 }

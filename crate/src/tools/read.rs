@@ -3,11 +3,14 @@
 
 use super::files::{extension, format_bytes, MAX_TOKENS, MAX_WHOLE_FILE_BYTES};
 use super::text::{self, Encoding};
-use super::{content_hash, notebook, parse_input, Content, Host, ToolError, ToolOutput, ToolResult, ToolSpec, Toolset};
-use crate::cache::CachedRead;
+use super::{
+    content_hash, devices, notebook, parse_input, Content, Host, ToolError, ToolOutput, ToolResult, ToolSpec, Toolset,
+};
+use crate::cache::{CachedRead, MAX_FILE_BYTES};
 use crate::host::{HostError, HostErrorKind};
+use crate::paths::PathStyle;
 use base64::Engine as _;
-use serde::{Deserialize, Deserializer};
+use serde::Deserialize;
 use serde_json::{json, Value};
 
 /// Largest line range returned when a `limit` is given (the CLI's `maxTokens * 128`).
@@ -55,42 +58,20 @@ fn input_schema() -> Value {
     )
 }
 
+/// Checked and coerced by [`parse_input`]: numbers are integers, and below their minimum absent.
 #[derive(Deserialize)]
 struct ReadInput {
     file_path: String,
-    #[serde(default, deserialize_with = "lenient_integer")]
     offset: Option<i64>,
-    #[serde(default, deserialize_with = "lenient_integer")]
     limit: Option<i64>,
     #[serde(default)]
     allow_large: bool,
 }
 
-/// Numbers as the CLI coerces them: `12`, `12.0`, `"12"` and `[12]` all mean 12.
-fn lenient_integer<'de, D: Deserializer<'de>>(de: D) -> Result<Option<i64>, D::Error> {
-    fn of(value: &Value) -> Option<Option<i64>> {
-        match value {
-            Value::Null => Some(None),
-            Value::Number(n) => n
-                .as_i64()
-                .or_else(|| {
-                    n.as_f64()
-                        .filter(|f| f.fract() == 0.0 && f.abs() < 9e15)
-                        .map(|f| f as i64)
-                })
-                .map(Some),
-            Value::String(s) => s.trim().parse::<i64>().ok().map(Some),
-            Value::Array(items) if items.len() == 1 => of(&items[0]),
-            _ => None,
-        }
-    }
-    let value = Value::deserialize(de)?;
-    of(&value).ok_or_else(|| serde::de::Error::custom(format!("expected an integer, got {value}")))
-}
-
 pub async fn run<H: Host>(ts: &Toolset<H>, args: Value) -> ToolResult<ToolOutput> {
     let input: ReadInput = parse_input("Read", args)?;
     let path = ts.resolve_path(&input.file_path).await?;
+    refuse_device_path(ts, &input.file_path, &path).await?;
     let read = match ts.cache.read(&ts.host, &path).await {
         Ok(read) => read,
         Err(e) => return Err(read_error(ts, &input.file_path, &path, e).await),
@@ -415,6 +396,23 @@ fn describe_content(bytes: &[u8]) -> &'static str {
     }
 }
 
+/// The CLI's refusal of a device or process file, named as given or as it resolves; outside the
+/// workspace (where symlinks are not checked otherwise), also where its links lead.
+async fn refuse_device_path<H: Host>(ts: &Toolset<H>, file_path: &str, path: &str) -> ToolResult<()> {
+    if ts.paths.style() != PathStyle::Posix {
+        return Ok(());
+    }
+    let mut refusal = devices::refusal(file_path).or_else(|| devices::refusal(path));
+    if refusal.is_none() && !ts.paths.contains(path) {
+        if let Ok(real) = ts.host.real_path(path).await {
+            refusal = devices::refusal(&real).map(|_| {
+                format!("Cannot read '{file_path}': it leads to {real}, a device or process file that this tool does not read.")
+            });
+        }
+    }
+    refusal.map_or(Ok(()), |message| Err(ToolError::invalid(message)))
+}
+
 /// What the model is told when a file cannot be read.
 async fn read_error<H: Host>(ts: &Toolset<H>, file_path: &str, path: &str, e: HostError) -> ToolError {
     match e.kind {
@@ -424,6 +422,14 @@ async fn read_error<H: Host>(ts: &Toolset<H>, file_path: &str, path: &str, e: Ho
             ToolError(format!("EISDIR: illegal operation on a directory, read '{file_path}'"))
         }
         HostErrorKind::PermissionDenied => ToolError(format!("Permission denied: cannot read {file_path}.")),
+        // Worded as the CLI's Edit and Write refuse such a file (its own Read waits on a FIFO).
+        HostErrorKind::NotAFile => ToolError::invalid(format!(
+            "{file_path} exists but is not a regular file (a device, FIFO or socket). Read only reads regular files."
+        )),
+        HostErrorKind::TooLarge => ToolError::invalid(format!(
+            "File is too large to read: the largest file this tool reads is {}. Search it with Grep, or read a part of it with a shell command (sed -n, head or tail).",
+            format_bytes(MAX_FILE_BYTES as usize)
+        )),
         _ => ToolError(format!("Could not read {file_path}: {}", e.message)),
     }
 }

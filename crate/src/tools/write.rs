@@ -2,7 +2,9 @@
 //! endings.
 
 use super::files::extension;
-use super::proposal::{decode_for_writing, BaseBytes, FileFormat, ProposedWrite, WriteRequest, STATE_IS_CURRENT};
+use super::proposal::{
+    decode_for_writing, unwritable, BaseBytes, FileFormat, ProposedWrite, WriteRequest, STATE_IS_CURRENT,
+};
 use super::text::LineEnding;
 use super::{parse_input, Freshness, Host, ToolError, ToolOutput, ToolResult, ToolSpec, Toolset, NOT_READ, STALE};
 use crate::diff::{Hunk, KnownSame};
@@ -89,7 +91,8 @@ pub(crate) async fn propose<H: Host>(ts: &Toolset<H>, args: Value) -> ToolResult
             "{} is a directory, not a file. To create a file inside it, include the file name in file_path.",
             input.file_path
         ))),
-        Err(e) => Err(ToolError(format!("Could not read {}: {}", input.file_path, e.message))),
+        Err(e) => Err(unwritable("Write", &input.file_path, &e)
+            .unwrap_or_else(|| ToolError(format!("Could not read {}: {}", input.file_path, e.message)))),
     }
 }
 

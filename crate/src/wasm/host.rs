@@ -19,7 +19,7 @@ extern "C" {
     pub type JsHost;
 
     #[wasm_bindgen(method, catch, js_name = readFile)]
-    fn read_file(this: &JsHost, path: &str) -> Result<JsValue, JsValue>;
+    fn read_file(this: &JsHost, path: &str, max_bytes: f64) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(method, catch, js_name = writeFile)]
     fn write_file(this: &JsHost, path: &str, data: &Uint8Array) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(method, catch)]
@@ -113,6 +113,8 @@ pub fn error_kind_for_code(code: &str) -> HostErrorKind {
         "EISDIR" | "FileIsADirectory" => HostErrorKind::IsADirectory,
         "ENOTDIR" | "FileNotADirectory" => HostErrorKind::NotADirectory,
         "EEXIST" | "FileExists" => HostErrorKind::AlreadyExists,
+        "EFTYPE" => HostErrorKind::NotAFile,
+        "EFBIG" => HostErrorKind::TooLarge,
         "ENOSYS" | "ENOTSUP" | "EOPNOTSUPP" | "Unavailable" => HostErrorKind::Unsupported,
         _ => HostErrorKind::Other,
     }
@@ -165,8 +167,17 @@ fn bytes_from_js(value: JsValue) -> HostResult<Vec<u8>> {
 }
 
 impl FileSystem for WasmHost {
-    async fn read_file(&self, path: &str) -> HostResult<Vec<u8>> {
-        bytes_from_js(settle(self.0.read_file(path)).await?)
+    async fn read_file(&self, path: &str, max_bytes: u64) -> HostResult<Vec<u8>> {
+        // Precision loss past 2^53 bytes does not matter for a limit.
+        let bytes = bytes_from_js(settle(self.0.read_file(path, max_bytes as f64)).await?)?;
+        // A host that cannot bound its read (vscode.workspace.fs) is still held to the limit.
+        if bytes.len() as u64 > max_bytes {
+            return Err(HostError::new(
+                HostErrorKind::TooLarge,
+                format!("{path} holds more than {max_bytes} bytes"),
+            ));
+        }
+        Ok(bytes)
     }
 
     async fn write_file(&self, path: &str, data: &[u8]) -> HostResult<()> {

@@ -32,7 +32,7 @@ async fn write_file_then_read_file_round_trips_every_byte() {
     let bytes: Vec<u8> = (0..=255u8).chain([0, 0xff, b'\n']).collect();
     let file = fx.path("bytes.bin");
     host.write_file(&file, &bytes).await.unwrap();
-    assert_eq!(host.read_file(&file).await.unwrap(), bytes);
+    assert_eq!(host.read_file(&file, 1 << 20).await.unwrap(), bytes);
 }
 
 #[wasm_bindgen_test]
@@ -134,7 +134,7 @@ async fn missing_paths_are_not_found() {
     let host = fx.host();
     let missing = fx.path("missing.txt");
     assert_eq!(
-        host.read_file(&missing).await.unwrap_err().kind,
+        host.read_file(&missing, 1 << 20).await.unwrap_err().kind,
         HostErrorKind::NotFound
     );
     assert_eq!(host.stat(&missing).await.unwrap_err().kind, HostErrorKind::NotFound);
@@ -154,7 +154,7 @@ async fn missing_paths_are_not_found() {
 #[wasm_bindgen_test]
 async fn reading_a_directory_is_a_directory_error() {
     let fx = Fixture::new();
-    let err = fx.host().read_file(&fx.dir).await.unwrap_err();
+    let err = fx.host().read_file(&fx.dir, 1 << 20).await.unwrap_err();
     assert_eq!(err.kind, HostErrorKind::IsADirectory, "{err:?}");
 }
 
@@ -202,6 +202,8 @@ async fn error_codes_map_to_kinds_whether_thrown_or_rejected() {
         ("ENOTDIR", HostErrorKind::NotADirectory),
         ("EEXIST", HostErrorKind::AlreadyExists),
         ("ENOSYS", HostErrorKind::Unsupported),
+        ("EFTYPE", HostErrorKind::NotAFile),
+        ("EFBIG", HostErrorKind::TooLarge),
         ("FileNotFound", HostErrorKind::NotFound),
         ("NoPermissions", HostErrorKind::PermissionDenied),
         ("EBUSY", HostErrorKind::Other),
@@ -209,7 +211,7 @@ async fn error_codes_map_to_kinds_whether_thrown_or_rejected() {
     for (code, kind) in cases {
         for as_rejection in [false, true] {
             let host = WasmHost::new(failing_host(&error_with_code(code, "it failed"), as_rejection)).unwrap();
-            let err = host.read_file("/x").await.unwrap_err();
+            let err = host.read_file("/x", 1 << 20).await.unwrap_err();
             assert_eq!(
                 (err.kind, err.message.as_str()),
                 (kind, "it failed"),
@@ -230,13 +232,16 @@ async fn errors_without_a_code_are_other_with_their_message() {
     assert_eq!((err.kind, err.message.as_str()), (HostErrorKind::Other, "no code"));
 
     let host = WasmHost::new(failing_host(&JsValue::UNDEFINED, true)).unwrap();
-    assert_eq!(host.read_file("/x").await.unwrap_err().kind, HostErrorKind::Other);
+    assert_eq!(
+        host.read_file("/x", 1 << 20).await.unwrap_err().kind,
+        HostErrorKind::Other
+    );
 }
 
 #[wasm_bindgen_test]
 async fn a_host_may_answer_with_plain_values_instead_of_promises() {
     let host = WasmHost::new(plain_value_host()).unwrap();
-    assert_eq!(host.read_file("/a").await.unwrap(), vec![1, 2, 3]);
+    assert_eq!(host.read_file("/a", 1 << 20).await.unwrap(), vec![1, 2, 3]);
     assert_eq!(host.stat("/a").await.unwrap().size, 3);
     assert_eq!(host.run(&command("x", "/")).await.unwrap().stdout, "out");
     assert_eq!(host.spawn_background(&command("x", "/")).await.unwrap(), "bg-plain");
@@ -247,7 +252,7 @@ async fn a_host_may_answer_with_plain_values_instead_of_promises() {
 #[wasm_bindgen_test]
 async fn answers_of_the_wrong_shape_are_errors_not_panics() {
     let host = WasmHost::new(wrong_shape_host()).unwrap();
-    let err = host.read_file("/a").await.unwrap_err();
+    let err = host.read_file("/a", 1 << 20).await.unwrap_err();
     assert!(err.message.contains("readFile"), "{err:?}");
     let err = host.stat("/a").await.unwrap_err();
     assert!(err.message.contains("stat"), "{err:?}");

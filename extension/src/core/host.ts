@@ -5,7 +5,7 @@
 //
 // Paths are absolute paths in the workspace's own namespace (POSIX for a remote workspace).
 // Failures throw or reject with an Error carrying `code`: Node's errno names (ENOENT, EACCES,
-// EISDIR, ENOTDIR, EEXIST, ENOSYS) or vscode.FileSystemError codes (FileNotFound, FileExists,
+// EISDIR, ENOTDIR, EEXIST, ENOSYS, EFBIG; EFTYPE for what is not a regular file) or vscode.FileSystemError codes (FileNotFound, FileExists,
 // FileNotADirectory, FileIsADirectory, NoPermissions, Unavailable). Any other code, or none, is
 // passed to the model as a plain failure with the error's message.
 
@@ -63,7 +63,14 @@ export function hostError(code: string, message: string): HostError {
 }
 
 export interface TetherHost {
-  readFile(path: string): Promise<Uint8Array>;
+  /**
+   * A regular file's bytes, at most `maxBytes` of them. Anything else (a FIFO, a socket, a
+   * device) is refused with code EFTYPE, without waiting on it; a file holding more than
+   * `maxBytes`, even one that grows while it is read, with code EFBIG, having read no more than
+   * `maxBytes + 1` bytes. A host that cannot bound its read may ignore `maxBytes` (the core
+   * checks the size before and after). The core always gives `maxBytes`.
+   */
+  readFile(path: string, maxBytes?: number): Promise<Uint8Array>;
   /** Atomic: readers see the old or the new content, never a mix; a failure leaves the old file. */
   writeFile(path: string, data: Uint8Array): Promise<void>;
   /** Follows symlinks. */

@@ -2,7 +2,7 @@
 // and of the extension when the workspace is on the machine it runs on.
 
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, promises as fsp, type Dirent, type Stats } from "node:fs";
+import { constants as fsConstants, existsSync, promises as fsp, type Dirent, type Stats } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import * as path from "node:path";
 import { StringDecoder } from "node:string_decoder";
@@ -26,9 +26,11 @@ export interface NodeHostOptions {
 const BACKGROUND_KEEP_BYTES = 8 * 1024 * 1024;
 /** ripgrep output is parsed by the core, so it is not capped like a command's. */
 const RIPGREP_MAX_OUTPUT_BYTES = 256 * 1024 * 1024;
-/** After the shell exits, how long to wait for its pipes to drain. A grandchild left running in
- * the background keeps them open; the command is done anyway. */
+/** After the shell exits, how long its pipes must stay quiet before they are closed. A grandchild
+ * left running in the background keeps them open; the command is done anyway. */
 const PIPE_DRAIN_GRACE_MS = 200;
+/** The longest the pipes are drained after the shell exits, however much keeps coming. */
+const PIPE_DRAIN_MAX_MS = 5000;
 /** How long killBackground waits for the process to be gone. */
 const KILL_WAIT_MS = 2000;
 /** setTimeout takes a signed 32-bit delay; anything longer fires at once. */
@@ -89,6 +91,25 @@ function killTree(child: ChildProcess): void {
     }
   } catch {
     child.kill("SIGKILL");
+  }
+}
+
+/** Whether POSIX process group `group` still has a process in it. */
+function groupExists(group: number): boolean {
+  try {
+    process.kill(-group, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists, but is not ours to signal (a setuid program).
+    return errorCode(error) === "EPERM";
+  }
+}
+
+function killGroup(group: number): void {
+  try {
+    process.kill(-group, "SIGKILL");
+  } catch {
+    // Gone already.
   }
 }
 
@@ -171,20 +192,40 @@ interface Background {
 function whenFinished(child: ChildProcess): Promise<number | null> {
   return new Promise((resolve) => {
     let closed = false;
+    let received = 0;
+    const count = (chunk: Buffer): void => {
+      received += chunk.length;
+    };
+    child.stdout?.on("data", count);
+    child.stderr?.on("data", count);
     child.once("close", () => {
       closed = true;
     });
     child.once("exit", (code) => {
       if (closed) return resolve(code);
-      const grace = setTimeout(() => {
-        child.stdout?.destroy();
-        child.stderr?.destroy();
-        resolve(code);
-      }, PIPE_DRAIN_GRACE_MS);
+      const exited = Date.now();
+      let timer: NodeJS.Timeout | undefined;
       child.once("close", () => {
-        clearTimeout(grace);
+        clearTimeout(timer);
         resolve(code);
       });
+      // Quiet for the grace period, then closed. The check hops through setImmediate: a busy event
+      // loop runs due timers before it reads the pipes, and output already waiting in them must be
+      // read first (or a loaded host would answer with an empty or cut output).
+      const arm = (seen: number): void => {
+        timer = setTimeout(
+          () =>
+            setImmediate(() => {
+              if (closed) return;
+              if (received !== seen && Date.now() - exited < PIPE_DRAIN_MAX_MS) return arm(received);
+              child.stdout?.destroy();
+              child.stderr?.destroy();
+              resolve(code);
+            }),
+          PIPE_DRAIN_GRACE_MS,
+        );
+      };
+      arm(received);
     });
   });
 }
@@ -192,6 +233,9 @@ function whenFinished(child: ChildProcess): Promise<number | null> {
 export class NodeHost implements TetherHost {
   private readonly shellFor = resolveShell();
   private readonly background = new Map<string, Background>();
+  /** Process groups of finished commands that left processes running (`cmd &`, `nohup`): they
+   * may run on, as with the CLI's own Bash, but not past the host. */
+  private readonly leftovers = new Set<number>();
   private nextBackgroundId = 0;
   private tempCounter = 0;
   private ripgrepPath: string | null | undefined;
@@ -202,8 +246,45 @@ export class NodeHost implements TetherHost {
 
   // ---- FileSystem ----
 
-  async readFile(p: string): Promise<Uint8Array> {
-    return fsp.readFile(p);
+  async readFile(p: string, maxBytes: number = Number.MAX_SAFE_INTEGER): Promise<Uint8Array> {
+    // O_NONBLOCK: opening a FIFO does not wait for a writer (fs.readFile's open would, holding
+    // one of libuv's four threads, and with four such reads every file operation of the process).
+    // The type is then checked on the open handle, so nothing swapped in after a stat is read.
+    let handle: FileHandle;
+    try {
+      handle = await fsp.open(p, isWindows ? fsConstants.O_RDONLY : fsConstants.O_RDONLY | fsConstants.O_NONBLOCK);
+    } catch (error) {
+      // A socket cannot be opened at all.
+      if (errorCode(error) === "ENXIO") throw hostError("EFTYPE", `${p} is not a regular file (a device, FIFO or socket)`);
+      throw error;
+    }
+    try {
+      const stats = await handle.stat();
+      if (stats.isDirectory()) throw hostError("EISDIR", `EISDIR: illegal operation on a directory, read '${p}'`);
+      if (!stats.isFile()) throw hostError("EFTYPE", `${p} is not a regular file (a device, FIFO or socket)`);
+      const tooLarge = () => hostError("EFBIG", `${p} holds more than ${maxBytes} bytes`);
+      if (stats.size > maxBytes) throw tooLarge();
+      // Read what the stat reported, then one byte past the limit at most: a file that grew, or
+      // one that reports a size of 0 (/proc), is still read only up to the limit.
+      const limit = Math.min(maxBytes + 1, Number.MAX_SAFE_INTEGER);
+      let buffer = Buffer.allocUnsafe(Math.max(1, Math.min(stats.size + 1, limit)));
+      let length = 0;
+      for (;;) {
+        if (length === buffer.length) {
+          if (buffer.length >= limit) break;
+          const grown = Buffer.allocUnsafe(Math.min(buffer.length * 2, limit));
+          buffer.copy(grown, 0, 0, length);
+          buffer = grown;
+        }
+        const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null);
+        if (bytesRead === 0) break;
+        length += bytesRead;
+      }
+      if (length > maxBytes) throw tooLarge();
+      return buffer.subarray(0, length);
+    } finally {
+      await handle.close().catch(() => undefined);
+    }
   }
 
   async writeFile(p: string, data: Uint8Array): Promise<void> {
@@ -357,6 +438,14 @@ export class NodeHost implements TetherHost {
     for (const record of this.background.values()) {
       if (record.running) killTree(record.child);
     }
+    this.pruneLeftovers();
+    for (const group of this.leftovers) killGroup(group);
+    this.leftovers.clear();
+  }
+
+  /** Forget the groups whose last process has ended (so no group id is kept once it can be reused). */
+  private pruneLeftovers(): void {
+    for (const group of this.leftovers) if (!groupExists(group)) this.leftovers.delete(group);
   }
 
   // ---- Search ----
@@ -454,6 +543,8 @@ export class NodeHost implements TetherHost {
     );
     const code = await whenFinished(child);
     clearTimeout(timer);
+    this.pruneLeftovers();
+    if (!isWindows && child.pid !== undefined && groupExists(child.pid)) this.leftovers.add(child.pid);
     return {
       stdout: stdout.text(),
       stderr: stderr.text(),

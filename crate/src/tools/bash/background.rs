@@ -75,14 +75,12 @@ pub static KILL_SHELL_SPEC: ToolSpec = ToolSpec {
 
 #[derive(Deserialize)]
 struct BashOutputInput {
-    #[serde(alias = "shell_id")]
     bash_id: String,
     filter: Option<String>,
 }
 
 #[derive(Deserialize)]
 struct KillShellInput {
-    #[serde(alias = "bash_id", alias = "task_id")]
     shell_id: String,
 }
 

@@ -5,7 +5,7 @@ mod matching;
 
 use super::files::extension;
 use super::proposal::{
-    decode_for_writing, BaseBytes, EditOp, FileFormat, ProposedWrite, WriteRequest, STATE_IS_CURRENT,
+    decode_for_writing, unwritable, BaseBytes, EditOp, FileFormat, ProposedWrite, WriteRequest, STATE_IS_CURRENT,
 };
 use super::{
     parse_input, read, Freshness, Host, ToolError, ToolOutput, ToolResult, ToolSpec, Toolset, NOT_READ, STALE,
@@ -201,7 +201,15 @@ async fn propose_edits<H: Host>(ts: &Toolset<H>, file_path: String, edits: Edits
                 "Error calling tool (Edit): EISDIR: illegal operation on a directory, read",
             ));
         }
-        Err(e) => return Err(ToolError(format!("Could not read {file_path}: {}", e.message))),
+        Err(e) => {
+            let tool = if matches!(edits, Edits::One(_)) {
+                "Edit"
+            } else {
+                "MultiEdit"
+            };
+            return Err(unwritable(tool, &file_path, &e)
+                .unwrap_or_else(|| ToolError(format!("Could not read {file_path}: {}", e.message))));
+        }
     };
     let before = original.as_deref().unwrap_or("");
     let applied = apply_edits(before, edits.as_slice()).map_err(|failure| match (&edits, failure.index) {

@@ -4,7 +4,7 @@ use super::{cells_of, notebook_language, source_text, CellType, EditMode, Notebo
 use crate::diff::KnownSame;
 use crate::host::HostErrorKind;
 use crate::tools::files::extension;
-use crate::tools::proposal::{decode_for_writing, BaseBytes, FileFormat, ProposedWrite, WriteRequest};
+use crate::tools::proposal::{decode_for_writing, unwritable, BaseBytes, FileFormat, ProposedWrite, WriteRequest};
 use crate::tools::{content_hash, parse_input, Host, ToolError, ToolOutput, ToolResult, ToolSpec, Toolset};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
@@ -75,10 +75,8 @@ pub(crate) async fn propose<H: Host>(ts: &Toolset<H>, args: Value) -> ToolResult
             return Err(ToolError::invalid("Notebook file does not exist."));
         }
         Err(e) => {
-            return Err(ToolError(format!(
-                "Could not read {}: {}",
-                input.notebook_path, e.message
-            )))
+            return Err(unwritable("NotebookEdit", &input.notebook_path, &e)
+                .unwrap_or_else(|| ToolError(format!("Could not read {}: {}", input.notebook_path, e.message))))
         }
     };
     ts.check_fresh(&path, &current)?;

@@ -27,6 +27,13 @@ pub(crate) const RIPGREP_TIMEOUT_MS: u64 = 20_000;
 /// file read may cross the network.
 pub(crate) const WALK_TIME_LIMIT_MS: f64 = 60_000.0;
 
+/// The largest file the built-in searcher reads (ripgrep streams files of any size): sixteen are
+/// read at once, and each is held whole while it is searched.
+pub(crate) const MAX_SEARCHED_FILE_BYTES: u64 = 32 * 1024 * 1024;
+
+/// The largest ignore file (`.gitignore`, …) the built-in walker reads.
+pub(crate) const MAX_IGNORE_FILE_BYTES: u64 = 1024 * 1024;
+
 /// Version-control folders Grep never searches (the CLI passes `--glob !NAME` for each).
 pub(crate) const VCS_DIRS: [&str; 6] = [".git", ".svn", ".hg", ".bzr", ".jj", ".sl"];
 

@@ -4,7 +4,7 @@
 //! neither followed nor listed (ripgrep without `-L`), so a link cannot lead out of the workspace.
 
 use super::rules::{Base, DirRules, IgnoreTexts};
-use super::{Host, Toolset, CONCURRENCY};
+use super::{Host, Toolset, CONCURRENCY, MAX_IGNORE_FILE_BYTES};
 use crate::host::{DirEntry, FileKind, HostError};
 use crate::paths::PathStyle;
 use futures::stream::{self, StreamExt};
@@ -185,7 +185,11 @@ async fn ignore_texts<H: Host>(ts: &Toolset<H>, dir: &str, entries: &[DirEntry])
         if !wanted {
             return None;
         }
-        let bytes = ts.host.read_file(&ts.paths.join(dir, name)).await.ok()?;
+        let bytes = ts
+            .host
+            .read_file(&ts.paths.join(dir, name), MAX_IGNORE_FILE_BYTES)
+            .await
+            .ok()?;
         Some(String::from_utf8_lossy(&bytes).into_owned())
     };
     let git = entries.iter().find(|e| e.name == ".git");

@@ -1,0 +1,48 @@
+//! The Claude Code session (stream-json reading, the control protocol, the event mapping, MCP over
+//! `mcp_message`, the permission gate and the tools) fed any lines as if the CLI wrote them:
+//! nothing panics, and whatever goes back to the CLI is one JSON object per message. The session's
+//! first messages (`Agent::start`: the settings and `initialize` with the whole tool manifest) take
+//! no input and would make each run five times slower, so the lines meet a session that has not
+//! sent them; the manifest is still made when a line asks for the tool list.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use tether_core::agent::{Agent, AgentOutput};
+use tether_core::claude::{ClaudeBackend, ClaudeConfig};
+use tether_core::config::CommonConfig;
+use tether_fuzz::{run, text_lines, MemoryHost, ROOT};
+
+fn config() -> CommonConfig {
+    CommonConfig {
+        root: ROOT.into(),
+        mirror: None,
+        home_dir: "/home/user".into(),
+        user_settings: None,
+        mode: None,
+        model: None,
+        resume: None,
+        env: None,
+        remote: None,
+    }
+}
+
+fn check(outputs: &[AgentOutput]) {
+    for output in outputs {
+        if let AgentOutput::Send { message } = output {
+            let value: serde_json::Value = serde_json::from_str(message).expect("a message to the CLI is JSON");
+            assert!(value.is_object(), "{message}");
+        }
+    }
+}
+
+fuzz_target!(|data: &[u8]| {
+    let agent = Agent::new(MemoryHost::with_sample_workspace(), config(), |context| {
+        Ok(ClaudeBackend::new(context, ClaudeConfig::default()))
+    })
+    .expect("agent");
+    check(&agent.prompt("fuzz", &[]));
+    for line in text_lines(data) {
+        check(&run(agent.on_message(&line)));
+    }
+    check(&agent.interrupt());
+});
