@@ -969,3 +969,60 @@ fn a_broken_subagent_file_becomes_a_notice_and_the_session_still_starts() {
         "{notices:?}"
     );
 }
+
+#[test]
+fn a_tools_call_the_cli_did_not_ask_about_is_refused_by_a_deny_rule_and_writes_nothing() {
+    let ws = Workspace::new();
+    ws.write(
+        ".claude/settings.json",
+        r#"{"permissions": {"deny": ["Edit(src/**)"]}}"#,
+    );
+    ws.write("src/lib.rs", "fn old() {}\n");
+    let agent = ws.agent();
+    read_through_agent(&agent, &ws.path("src/lib.rs"));
+    let out = block_on(agent.on_message(&tools_call("call-1", "Edit", edit_input(&ws), "toolu_unasked")));
+    let result = &control_response(&out, "call-1")["mcp_response"]["result"];
+    assert_eq!(result["isError"], true, "{result}");
+    assert_eq!(ws.read("src/lib.rs").unwrap(), "fn old() {}\n");
+}
+
+#[test]
+fn a_tools_call_the_cli_did_not_ask_about_waits_for_the_user_when_the_gate_asks() {
+    let ws = Workspace::new();
+    let outside = Workspace::new();
+    let agent = ws.agent();
+    let input = json!({"file_path": outside.path("new.txt"), "content": "x\n"});
+    let out = block_on(agent.on_message(&tools_call("call-1", "Write", input, "toolu_unasked")));
+    let request = permission_request(&out);
+    assert!(writes(&out).is_empty(), "nothing answered before the user: {out:?}");
+    assert_eq!(outside.read("new.txt"), None);
+    let out = answered(
+        &agent,
+        request["id"].as_str().unwrap(),
+        UserAnswer::new(UserDecision::Deny),
+    );
+    let result = &control_response(&out, "call-1")["mcp_response"]["result"];
+    assert_eq!(result["isError"], true, "{result}");
+    assert_eq!(outside.read("new.txt"), None);
+}
+
+#[test]
+fn a_tools_call_after_an_allowed_can_use_tool_runs_without_a_second_question() {
+    let ws = Workspace::new();
+    let outside = Workspace::new();
+    let agent = ws.agent();
+    let input = json!({"file_path": outside.path("new.txt"), "content": "x\n"});
+    let out = block_on(agent.on_message(&can_use_tool("perm-1", "Write", input.clone(), "toolu_w")));
+    let request = permission_request(&out);
+    let out = answered(
+        &agent,
+        request["id"].as_str().unwrap(),
+        UserAnswer::new(UserDecision::Allow),
+    );
+    assert_eq!(control_response(&out, "perm-1")["behavior"], "allow");
+    let out = block_on(agent.on_message(&tools_call("call-1", "Write", input, "toolu_w")));
+    assert!(events(&out).iter().all(|e| e["type"] != "permissionRequest"), "{out:?}");
+    let result = &control_response(&out, "call-1")["mcp_response"]["result"];
+    assert_eq!(result["isError"], false, "{result}");
+    assert_eq!(outside.read("new.txt").unwrap(), "x\n");
+}

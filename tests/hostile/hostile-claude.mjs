@@ -6,6 +6,8 @@
 //             unknown types, wrong field types) around a normal turn
 //   crash     garbage, then exit 3 without answering initialize
 //   mcp       hostile MCP calls through mcp_message control requests, then a normal turn
+//   unasked   tools/call messages for calls the CLI never asked can_use_tool about (a write
+//             outside the workspace, a read of a file outside it): the gate must still decide
 
 import fs from "node:fs";
 import { createInterface } from "node:readline";
@@ -40,6 +42,12 @@ export const MCP_CALLS = {
   "m-edit": { jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "Edit", arguments: { file_path: "ROOT/a.txt", old_string: "alpha", new_string: "ALPHA" } } },
 };
 
+/** Calls made without a can_use_tool first; OUTSIDE is a folder outside the workspace. */
+export const UNASKED_CALLS = {
+  "u-write": { jsonrpc: "2.0", id: 8, method: "tools/call", params: { name: "Write", arguments: { file_path: "OUTSIDE/planted.txt", content: "x\n" }, _meta: { "claudecode/toolUseId": "toolu_never_asked" } } },
+  "u-read": { jsonrpc: "2.0", id: 9, method: "tools/call", params: { name: "Read", arguments: { file_path: "OUTSIDE/secret.txt" } } },
+};
+
 function result() {
   out({ type: "result", subtype: "success", is_error: false, duration_ms: 1, duration_api_ms: 1, num_turns: 1, session_id: "hostile", result: "done", stop_reason: "end_turn" });
 }
@@ -71,10 +79,11 @@ if (scenario === "crash") {
       if (scenario === "garbage") {
         for (const g of GARBAGE) out(g);
         result();
-      } else if (scenario === "mcp") {
-        for (const [id, call] of Object.entries(MCP_CALLS)) {
+      } else if (scenario === "mcp" || scenario === "unasked") {
+        const calls = scenario === "mcp" ? MCP_CALLS : UNASKED_CALLS;
+        for (const [id, call] of Object.entries(calls)) {
           pending.add(id);
-          const text = JSON.stringify(call).replaceAll("ROOT", root);
+          const text = JSON.stringify(call).replaceAll("ROOT", root).replaceAll("OUTSIDE", process.env.HOSTILE_OUTSIDE ?? "");
           out({ type: "control_request", request_id: id, request: { subtype: "mcp_message", server_name: "tether", message: JSON.parse(text) } });
         }
       }

@@ -19,13 +19,13 @@ const HOSTILE_CLAUDE = path.join(path.dirname(fileURLToPath(import.meta.url)), "
  * Run one tether-cli turn against hostile-claude.mjs in `scenario`, answering permission prompts
  * with `approve` (tether-cli --approve); its exit, events and what it wrote to the agent.
  */
-async function runTurn(scenario, approve = "all", files = { "a.txt": "alpha\n" }) {
+async function runTurn(scenario, approve = "all", files = { "a.txt": "alpha\n" }, outside = "") {
   const root = workspace(files);
   const logDir = workspace();
   const log = path.join(logDir, "stdin.ndjson");
   const before = snapshot(root);
   const child = spawn(process.execPath, [TETHER_CLI, "run", "--root", root, "--prompt", "hi", "--approve", approve, "--claude", HOSTILE_CLAUDE], {
-    env: { PATH: process.env.PATH, HOME: logDir, HOSTILE_SCENARIO: scenario, HOSTILE_LOG: log, HOSTILE_ROOT: root },
+    env: { PATH: process.env.PATH, HOME: logDir, HOSTILE_SCENARIO: scenario, HOSTILE_LOG: log, HOSTILE_ROOT: root, HOSTILE_OUTSIDE: outside },
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
   });
@@ -85,4 +85,19 @@ test("stream-json: malformed MCP calls over mcp_message each get their error, an
   assert.match(text("m-nul"), /null bytes.*"isError":true/);
   assert.equal(fs.readFileSync(path.join(root, "a.txt"), "utf8"), "ALPHA\n");
   assertIntact(root, before, ["a.txt"]);
+});
+
+test("stream-json: tools/call messages the CLI never asked permission for still go through the gate, and a refusal writes and reads nothing", async () => {
+  const outside = workspace({ "secret.txt": "not for the model\n" });
+  const outsideBefore = snapshot(outside);
+  const { root, before, code, stderr, sent } = await runTurn("unasked", "none", { "a.txt": "alpha\n" }, outside);
+  assert.equal(code, 0, stderr);
+  const reply = (id) => sent.find((m) => m.type === "control_response" && m.response?.request_id === id)?.response?.response?.mcp_response;
+  for (const id of ["u-write", "u-read"]) {
+    assert.equal(reply(id)?.result?.isError, true, `${id}: ${JSON.stringify(reply(id))}`);
+    assert.doesNotMatch(JSON.stringify(reply(id)), /not for the model/);
+  }
+  assert.equal(fs.existsSync(path.join(outside, "planted.txt")), false, "nothing written outside the workspace");
+  assertIntact(outside, outsideBefore);
+  assertIntact(root, before);
 });

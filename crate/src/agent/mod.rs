@@ -330,7 +330,13 @@ impl<H: Host, B: Backend> Agent<H, B> {
             let meta = tools.host.lstat(&path).await.map_err(|e| e.message)?;
             let real = tools.host.real_path(&path).await.map_err(|e| e.message)?;
             let bytes = match read.contents {
-                true => Some(tools.host.read_file(&real).await.map_err(|e| e.message)?),
+                true => Some(
+                    tools
+                        .host
+                        .read_file(&real, read.max_bytes)
+                        .await
+                        .map_err(|e| e.message)?,
+                ),
                 false => None,
             };
             Ok(FileBytes {

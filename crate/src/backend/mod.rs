@@ -120,6 +120,8 @@ pub struct FileRead {
     pub path: String,
     /// False: only where it is and what it is (no bytes read).
     pub contents: bool,
+    /// A file holding more is refused rather than read.
+    pub max_bytes: u64,
 }
 
 /// A file as [`Action::ReadFile`] found it.

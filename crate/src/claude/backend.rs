@@ -25,7 +25,7 @@ use crate::permissions::{AlwaysAllow, PermissionMode, ToolRequest};
 use crate::rpc::Id;
 use crate::tools::ToolOutput;
 use serde_json::Value;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// The CLI's own text for a refused tool call, so the model reacts as it is used to.
 const USER_REJECTED: &str = "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file).";
@@ -44,7 +44,11 @@ pub struct ClaudeBackend {
     /// Tool calls running, by the control request that carried them: the MCP request's id.
     calls: HashMap<String, Id>,
     /// Permission questions open: the tool each one is about.
-    asks: HashMap<String, String>,
+    asks: HashMap<String, OpenAsk>,
+    /// Tool uses the gate allowed through `can_use_tool`: their `tools/call` runs as asked. A
+    /// call the CLI did not ask about first (the real CLI always asks for MCP tools) goes through
+    /// the gate on its own, so nothing runs without it.
+    allowed_uses: HashSet<String>,
     /// Project subagent files that were skipped, and why.
     notices: Vec<String>,
 }
@@ -99,6 +103,7 @@ impl ClaudeBackend {
             tools: None,
             calls: HashMap::new(),
             asks: HashMap::new(),
+            allowed_uses: HashSet::new(),
             notices,
         }
     }
@@ -155,6 +160,15 @@ impl ClaudeBackend {
 
     /// An MCP message from the CLI for Tether's server: answered here, or a tool to run.
     fn mcp_call(&mut self, request_id: String, message: Value) -> Vec<Action> {
+        if message.get("method").and_then(Value::as_str) == Some("tools/call") {
+            let asked = tool_use_id_of(&message).is_some_and(|id| self.allowed_uses.remove(id));
+            if !asked {
+                return vec![Action::ServeMcp {
+                    call: request_id,
+                    message,
+                }];
+            }
+        }
         let step = match &self.tools {
             Some(tools) => tools.receive(message),
             // The CLI learns of the server from `initialize`, which `start` sends.
@@ -200,7 +214,13 @@ impl ClaudeBackend {
         };
         let access = ToolRequest::for_tool(&request.raw_tool_name, &request.input);
         request.options = standard_options(!request.suppress_always_allow);
-        self.asks.insert(request.id.clone(), request.tool_name.clone());
+        self.asks.insert(
+            request.id.clone(),
+            OpenAsk {
+                tool: request.tool_name.clone(),
+                tool_use_id: request.tool_use_id.clone(),
+            },
+        );
         PermissionAsk {
             request,
             access,
@@ -263,8 +283,22 @@ impl Backend for ClaudeBackend {
         self.outputs(replies)
     }
 
+    fn mcp_reply(&mut self, call: &str, reply: Option<Value>) -> Vec<Output> {
+        let replies = self.session.mcp_reply(call, reply);
+        self.outputs(replies)
+    }
+
     fn answer_permission(&mut self, id: &str, verdict: Verdict) -> Vec<Output> {
-        let tool = self.asks.remove(id);
+        let ask = self.asks.remove(id);
+        let tool = ask.as_ref().map(|ask| ask.tool.as_str());
+        let allows = match &verdict {
+            Verdict::Allowed => true,
+            Verdict::Chosen { option, .. } => option.kind.allows(),
+            Verdict::Denied { .. } => false,
+        };
+        if let Some(tool_use_id) = ask.as_ref().and_then(|ask| ask.tool_use_id.clone()).filter(|_| allows) {
+            self.allowed_uses.insert(tool_use_id);
+        }
         match verdict {
             Verdict::Allowed => self.answer(id, allow()),
             Verdict::Denied { message } => self.answer(
@@ -278,8 +312,7 @@ impl Backend for ClaudeBackend {
                 let mut out = self.answer(id, allow());
                 // An approved plan ends plan mode (the CLI leaves it by itself); "always" brings
                 // its own mode through the gate.
-                let approves_plan =
-                    tool.as_deref() == Some("ExitPlanMode") && option.kind == PermissionOptionKind::AllowOnce;
+                let approves_plan = tool == Some("ExitPlanMode") && option.kind == PermissionOptionKind::AllowOnce;
                 if approves_plan && self.mode == PermissionMode::Plan {
                     out.extend(self.set_mode(PermissionMode::Default));
                     out.push(Output::Event(UiEvent::ModeChanged {
@@ -340,6 +373,17 @@ fn allow() -> PermissionAnswer {
 }
 
 /// The mode the CLI runs in for Tether's `mode`.
+/// A `can_use_tool` question waiting for the gate.
+struct OpenAsk {
+    tool: String,
+    tool_use_id: Option<String>,
+}
+
+/// The tool use a `tools/call` from the CLI is for.
+fn tool_use_id_of(message: &Value) -> Option<&str> {
+    message.pointer("/params/_meta")?.get(TOOL_USE_ID_META)?.as_str()
+}
+
 fn cli_mode(mode: PermissionMode) -> PermissionMode {
     match mode {
         PermissionMode::Plan => PermissionMode::Plan,

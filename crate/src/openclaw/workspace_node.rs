@@ -136,6 +136,7 @@ impl NodeCommands {
                     call: format!("{CALL_PREFIX}{id}"),
                     path: fetch.path.clone(),
                     contents: !fetch.preflight_only,
+                    max_bytes: fetch.max_bytes.unwrap_or(DEFAULT_FETCH_BYTES),
                 };
                 self.served.insert(id.to_string(), Served::Fetch(fetch));
                 vec![Action::ReadFile(read)]
