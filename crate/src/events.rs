@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 mod canvas;
+mod permission;
 mod sessions;
 pub use canvas::{CanvasUpdate, CanvasWidget, SurfaceComponent};
 pub use sessions::{

@@ -9,7 +9,7 @@ use super::protocol::tool_call::ToolCallContent;
 use super::state::{AcpBackend, AgentAsk};
 use super::updates::tether_tool;
 use crate::backend::{Action, AskPolicy, Output, PermissionAsk};
-use crate::events::{PermissionOption, PermissionOptionKind, PermissionRequest, ToolKind};
+use crate::events::{PermissionOption, PermissionOptionKind, PermissionRequest};
 use crate::gate::standard_options;
 use crate::permissions::{Access, Target, ToolRequest};
 use crate::rpc::Id;
@@ -167,25 +167,8 @@ fn agent_access(kind: &super::protocol::tool_call::ToolKind, input: &Value, writ
 /// A permission request with nothing but its id and title (the rest filled by the caller).
 pub(super) fn blank_request(id: &str, title: String) -> PermissionRequest {
     PermissionRequest {
-        id: id.to_string(),
-        tool_use_id: None,
-        tool_name: String::new(),
-        raw_tool_name: String::new(),
-        kind: ToolKind::Other,
-        input: json!({}),
-        agent_id: None,
-        suggestions: Vec::new(),
         title: Some(title),
-        display_name: None,
-        description: None,
-        blocked_path: None,
-        decision_reason: None,
-        decision_reason_type: None,
-        suppress_always_allow: false,
-        requires_user_interaction: false,
-        always_label: None,
-        reason: None,
-        review: None,
         options: standard_options(true),
+        ..PermissionRequest::for_tool(id, "", json!({}))
     }
 }

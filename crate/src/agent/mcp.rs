@@ -104,26 +104,12 @@ impl<H: Host, B: Backend> Agent<H, B> {
         let cwd = paths.mirror_root().unwrap_or(paths.root());
         let description = describe_tool(&call.name, &call.arguments, Some(cwd));
         PermissionRequest {
-            id: format!("mcp-{tool_use_id}"),
             tool_use_id: Some(tool_use_id.to_string()),
-            tool_name: call.name.clone(),
             raw_tool_name: format!("{MCP_PREFIX}{}", call.name),
             kind: description.kind,
-            input: call.arguments.clone(),
-            agent_id: None,
-            suggestions: Vec::new(),
             title: Some(description.title),
-            display_name: None,
-            description: None,
-            blocked_path: None,
-            decision_reason: None,
-            decision_reason_type: None,
-            suppress_always_allow: false,
-            requires_user_interaction: false,
-            always_label: None,
-            reason: None,
-            review: None,
             options: standard_options(true),
+            ..PermissionRequest::for_tool(format!("mcp-{tool_use_id}"), &call.name, call.arguments.clone())
         }
     }
 

@@ -381,25 +381,7 @@ fn option(id: &str, name: &str, kind: PermissionOptionKind) -> PermissionOption 
 
 pub fn permission_request(id: &str, tool: &str, input: Value, kind: ToolKind) -> PermissionRequest {
     PermissionRequest {
-        id: id.into(),
-        tool_use_id: None,
-        tool_name: tool.into(),
-        raw_tool_name: tool.into(),
         kind,
-        input,
-        agent_id: None,
-        suggestions: Vec::new(),
-        title: None,
-        display_name: None,
-        description: None,
-        blocked_path: None,
-        decision_reason: None,
-        decision_reason_type: None,
-        suppress_always_allow: false,
-        requires_user_interaction: false,
-        always_label: None,
-        reason: None,
-        review: None,
-        options: Vec::new(),
+        ..PermissionRequest::for_tool(id, tool, input)
     }
 }

@@ -67,26 +67,9 @@ impl ScriptedBackend {
                 let question = format!("q-{id}");
                 self.questions.insert(question.clone(), (id, options.clone()));
                 let request = PermissionRequest {
-                    id: question,
                     tool_use_id: call["id"].as_str().map(str::to_string),
-                    tool_name: name.clone(),
-                    raw_tool_name: name.clone(),
-                    kind: tether_core::events::tool_kind(&name),
-                    input: input.clone(),
-                    agent_id: None,
-                    suggestions: Vec::new(),
-                    title: None,
-                    display_name: None,
-                    description: None,
-                    blocked_path: None,
-                    decision_reason: None,
-                    decision_reason_type: None,
-                    suppress_always_allow: false,
-                    requires_user_interaction: false,
-                    always_label: None,
-                    reason: None,
-                    review: None,
                     options,
+                    ..PermissionRequest::for_tool(question, &name, input.clone())
                 };
                 vec![Action::AskPermission(PermissionAsk {
                     request,
