@@ -14,7 +14,7 @@ import { fileURLToPath } from "node:url";
 import { after, before, test } from "node:test";
 import { EXEC_COMMAND, REPLY } from "../openclaw/fake-llm.mjs";
 import { TOKEN, bareClient, startGateway } from "../openclaw/gateway.mjs";
-import { launchVsCode, openTether, runCommand, shot } from "./harness.mjs";
+import { launchVsCode, openTether, runCommand, shot, waitFor } from "./harness.mjs";
 
 const FAKE_REMOTE = path.join(path.dirname(fileURLToPath(import.meta.url)), "fake-remote");
 
@@ -54,6 +54,25 @@ async function sendPrompt(text) {
   await vs.webview.getByRole("button", { name: "Send" }).click({ timeout: 60_000 });
 }
 
+/** Everything the Tether view's store holds (its rows: messages, tool calls and their results). */
+function viewText() {
+  return vs.webview.locator("body").evaluate(() => {
+    const seen = new WeakSet();
+    return JSON.stringify(window.__tether.store.rows, (_key, value) => {
+      if (value && typeof value === "object") {
+        if (seen.has(value)) return undefined;
+        seen.add(value);
+      }
+      return value;
+    });
+  });
+}
+
+/** Wait until the view's replies to the gateway's tool results number `n`. */
+async function toolReplies(n, what) {
+  await waitFor(async () => (await vs.webview.getByText(/^The tool said:/).count()) >= n, 90_000, what);
+}
+
 /** Click the permission card's `label` once it shows. */
 async function answer(label) {
   const button = vs.webview.getByRole("button", { name: label, exact: true });
@@ -86,7 +105,8 @@ test("the workspace is paired from the Tether view, then the gateway agent runs 
   assert.match(await card.innerText(), /echo hi-from-node/);
   await shot(vs, "openclaw-node-02-asked");
   await answer("Allow");
-  await vs.webview.getByText("The tool said: Linux").waitFor({ timeout: 90_000 });
+  await toolReplies(1, "the agent's reply to the command's result");
+  assert.match(await viewText(), /hi-from-node\\nLinux/, "the command's output reached the agent");
   assert.equal(fs.readFileSync(path.join(remote, "node-proof.txt"), "utf8"), "hi-from-node\n", `ran in the remote folder: ${EXEC_COMMAND}`);
 
   // The node as the gateway lists it ("Tether (<folder>)"), named by its id in the request.
@@ -97,16 +117,19 @@ test("the workspace is paired from the Tether view, then the gateway agent runs 
   assert.ok(node?.commands.includes("system.run") && node.commands.includes("file.fetch"), JSON.stringify(nodes));
   await sendPrompt(`FETCHTEST node=${node.nodeId} path=${remote}/notes.txt`);
   // The read is inside the workspace: Tether's rules may allow it without asking.
-  const said = vs.webview.getByText(/The tool said: .*notes kept in the remote folder/);
   const allow = vs.webview.getByRole("button", { name: "Allow", exact: true });
-  await Promise.race([said.waitFor({ timeout: 90_000 }), allow.waitFor({ timeout: 90_000 }).then(() => allow.click())]);
-  await said.waitFor({ timeout: 90_000 });
+  await waitFor(async () => {
+    if (await allow.count()) await allow.click();
+    return (await vs.webview.getByText(/^The tool said:/).count()) >= 2;
+  }, 90_000, "the agent's reply to the fetched file");
+  assert.match(await viewText(), /notes kept in the remote folder/, "the file's text reached the agent");
   await shot(vs, "openclaw-node-03-fetched");
 
   fs.rmSync(path.join(remote, "node-proof.txt"));
   await sendPrompt("EXECTEST once more");
   await answer("Reject");
-  await vs.webview.getByText(/The tool said: .*denied/i).waitFor({ timeout: 90_000 });
+  await toolReplies(3, "the agent's reply to the denial");
+  assert.match(await viewText(), /denied/i, "the agent was told of the denial");
   assert.equal(fs.existsSync(path.join(remote, "node-proof.txt")), false, "nothing ran");
   await shot(vs, "openclaw-node-04-denied");
 });

@@ -4,11 +4,24 @@
 // loads nothing and leaves no handler or dangerous link behind.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
 import { events, finish, frames, init, posted, screenshot, useWebview } from "./helpers.mjs";
 
 const chat = useWebview();
 const T = { timeout: 60_000 };
 const GATEWAY = { gateway: { state: "connected" } };
+
+const axeSource = await readFile(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+
+/** axe-core's WCAG 2.1 A/AA violations (evaluated through the DevTools protocol, past the CSP). */
+async function axe(page) {
+  await page.evaluate(axeSource);
+  const result = await page.evaluate(() =>
+    window.axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] }, resultTypes: ["violations"] }),
+  );
+  return result.violations.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ")}`);
+}
 
 const canvas = (update) => ({ type: "canvas", update });
 const board = (widgets) => canvas({ kind: "board", sessionId: "agent:main:tether-inst", revision: 3, widgets });
@@ -77,6 +90,7 @@ describe("canvas panel", () => {
     assert.equal(await s1.locator(".a2ui-placeholder").innerText(), "[Chart: not yet implemented]");
     assert.equal(await s1.locator(".a2ui-text").nth(1).innerText(), "done", "bound to the data model by JSON Pointer");
     await screenshot(page, "canvas");
+    assert.deepEqual(await axe(page), [], "no axe violations in the panel");
 
     // updateComponents replaces the components and keeps the title and the data model.
     await events(page, [surface("s1", [{ id: "c6", type: "Text", props: { text: { path: "/results/0/status" } } }])]);
