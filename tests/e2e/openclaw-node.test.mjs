@@ -43,6 +43,7 @@ before(async () => {
 });
 
 after(async () => {
+  if (vs) await shot(vs, "openclaw-node-99-last").catch(() => undefined);
   await vs?.close();
   await gateway?.close();
   if (remote) fs.rmSync(remote, { recursive: true, force: true });
@@ -92,10 +93,11 @@ test("the workspace is paired from the Tether view, then the gateway agent runs 
   await vs.webview.getByRole("option", { name: /OpenClaw/ }).click();
   await vs.webview.getByRole("textbox", { name: "Message to OpenClaw" }).waitFor({ timeout: 30_000 });
   await sendPrompt("Say hello please.");
-  await vs.webview.getByText(REPLY).waitFor({ timeout: 120_000 });
-
-  // The one guided step: pairing the node and approving its command surface.
+  // The one guided step: pairing the node and approving its command surface. It is asked as the
+  // node first connects, during this first turn; answered before the turn ends (the view shows a
+  // card still open at the end of a turn as cancelled).
   await answer("Approve");
+  await vs.webview.getByText(REPLY).waitFor({ timeout: 120_000 });
   await vs.webview.getByText(/gateway's node now/).first().waitFor({ timeout: 60_000 });
   await shot(vs, "openclaw-node-01-paired");
 
@@ -129,7 +131,7 @@ test("the workspace is paired from the Tether view, then the gateway agent runs 
   await sendPrompt("EXECTEST once more");
   await answer("Reject");
   await toolReplies(3, "the agent's reply to the denial");
-  assert.match(await viewText(), /denied/i, "the agent was told of the denial");
+  assert.match(await viewText(), /SYSTEM_RUN_DENIED: The user denied it in Tether/, "the agent was told of the denial");
   assert.equal(fs.existsSync(path.join(remote, "node-proof.txt")), false, "nothing ran");
   await shot(vs, "openclaw-node-04-denied");
 });
