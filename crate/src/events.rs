@@ -9,7 +9,7 @@ use serde_json::Value;
 mod canvas;
 mod permission;
 mod sessions;
-pub use canvas::{CanvasUpdate, CanvasWidget, SurfaceComponent};
+pub use canvas::{CanvasAction, CanvasUpdate, CanvasWidget, SurfaceComponent};
 pub use sessions::{
     AgentOption, AuthMethodInfo, CommandInfo, ConnectionStatus, ModelOption, SessionSummary, TranscriptMessage,
 };

@@ -11,9 +11,10 @@ use crate::claude::{AgentFile, ClaudeConfig};
 use crate::config::{AgentConfig, BackendConfig, CommonConfig, RemoteConfig};
 use crate::diff::Hunk;
 use crate::events::{
-    AgentOption, AuthMethodInfo, CanvasUpdate, CanvasWidget, CommandInfo, ConnectionStatus, EditReview, ErrorKind,
-    Location, McpServerStatus, ModelOption, PermissionOption, PermissionOptionKind, PermissionRequest, SessionState,
-    SessionSummary, Severity, SurfaceComponent, TodoItem, ToolContentItem, ToolKind, TranscriptMessage, UiEvent,
+    AgentOption, AuthMethodInfo, CanvasAction, CanvasUpdate, CanvasWidget, CommandInfo, ConnectionStatus, EditReview,
+    ErrorKind, Location, McpServerStatus, ModelOption, PermissionOption, PermissionOptionKind, PermissionRequest,
+    SessionState, SessionSummary, Severity, SurfaceComponent, TodoItem, ToolContentItem, ToolKind, TranscriptMessage,
+    UiEvent,
 };
 use crate::framing::Frame;
 use crate::gate::{UserAnswer, UserDecision};
@@ -104,6 +105,7 @@ fn generated() -> String {
         declaration::<TranscriptMessage>(&cfg),
         declaration::<CanvasUpdate>(&cfg),
         declaration::<CanvasWidget>(&cfg),
+        declaration::<CanvasAction>(&cfg),
         declaration::<SurfaceComponent>(&cfg),
         declaration::<McpServerStatus>(&cfg),
         declaration::<ModelOption>(&cfg),

@@ -525,3 +525,43 @@ fn unknown_node_commands_are_refused_and_a_symlink_is_not_followed() {
         assert_eq!(result_for(&linked, "s1").unwrap()["error"]["code"], "SYMLINK");
     }
 }
+
+#[test]
+fn canvas_actions_reach_the_board_the_document_or_the_agent_and_a_malformed_one_is_a_notice() {
+    let ws = TempWorkspace::new();
+    let agent = started(&ws, false);
+    handshake(&agent, GATEWAY);
+    let sent = |args: Value| frames(&agent.command("canvasAction", &args).unwrap(), GATEWAY);
+
+    let widget = sent(json!({"kind": "widget", "widget": "chart", "payload": {"go": 1}}));
+    let board = widget
+        .iter()
+        .find(|f| f["method"] == "board.event")
+        .expect("a board event");
+    assert_eq!(
+        board["params"],
+        json!({"sessionKey": "agent:main:tether-inst", "widget": "chart", "payload": {"go": 1}})
+    );
+
+    let document = sent(json!({"kind": "document", "docId": "d1"}));
+    assert!(document
+        .iter()
+        .any(|f| f["method"] == "canvas.document.view" && f["params"] == json!({"docId": "d1"})));
+
+    let surface = sent(json!({"kind": "surface", "surfaceId": "s1", "action": "onClick",
+        "context": {"componentId": "c2"}}));
+    let send = surface
+        .iter()
+        .find(|f| f["method"] == "chat.send")
+        .expect("a message to the agent");
+    assert_eq!(
+        send["params"]["message"],
+        r#"[canvas] onClick on surface s1: {"componentId":"c2"}"#
+    );
+
+    let malformed = agent.command("canvasAction", &json!({"kind": "widget"})).unwrap();
+    assert!(frames(&malformed, GATEWAY).is_empty(), "nothing sent");
+    assert!(events(&malformed)
+        .iter()
+        .any(|e| matches!(e, UiEvent::Error { message, .. } if message.contains("The canvas action was not sent"))));
+}

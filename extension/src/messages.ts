@@ -30,7 +30,21 @@ const HANDLERS: Handlers = {
   suggestFiles: async (ctx, m) =>
     ctx.view.post({ type: "fileSuggestions", requestId: m.requestId, items: await ctx.workspace.suggestFiles(m.query) }),
   retry: (ctx) => ctx.session.retry(),
+  canvasAction: (ctx, m) => canvasCommand(ctx, "canvasAction", m.action),
+  canvasRefresh: (ctx) => canvasCommand(ctx, "canvasRefresh"),
 };
+
+/** A canvas action goes to the running session's backend (a gateway's board, or its agent). */
+function canvasCommand(ctx: Ctx, name: string, args?: unknown): void {
+  let done = false;
+  let why = "no agent session with a canvas is running";
+  try {
+    done = ctx.session.agentCommand(name, args);
+  } catch (error) {
+    why = error instanceof Error ? error.message : String(error);
+  }
+  if (!done) void vscode.window.showInformationMessage(`Tether: the canvas action was not sent: ${why}.`);
+}
 
 export async function handleMessage(ctx: Ctx, message: WebviewToExtension): Promise<void> {
   const handler = HANDLERS[message.type] as ((ctx: Ctx, message: WebviewToExtension) => unknown) | undefined;

@@ -13,7 +13,7 @@
  *  - {@link WebviewToExtension}: the webview posts these through `acquireVsCodeApi().postMessage`.
  */
 
-import type { AgentOption, AuthMethodInfo, CommandInfo, UiEvent, UserDecision } from "@tether/core";
+import type { AgentOption, AuthMethodInfo, CanvasAction, CommandInfo, UiEvent, UserDecision } from "@tether/core";
 
 // ---------------------------------------------------------------------------------------------
 // Header state
@@ -174,7 +174,11 @@ export type WebviewToExtension =
   | { type: "openFile"; path: string; line?: number }
   | { type: "openDiff"; requestId: string }
   | { type: "suggestFiles"; requestId: string; query: string }
-  | { type: "retry" };
+  | { type: "retry" }
+  /** The user acted in the canvas panel (a surface's Button or FileTree, a document to reload). */
+  | { type: "canvasAction"; action: CanvasAction }
+  /** Read the session's board again. */
+  | { type: "canvasRefresh" };
 
 /** The state the webview keeps with `vscode.setState` (survives the view being hidden). */
 export interface PersistedWebviewState {

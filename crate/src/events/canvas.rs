@@ -52,3 +52,27 @@ pub struct SurfaceComponent {
     pub component_type: String,
     pub props: Value,
 }
+
+/// What the user did in the canvas panel, as the panel sends it back (a backend's `canvasAction`
+/// command carries it as its arguments).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(tag = "kind", rename_all = "camelCase", rename_all_fields = "camelCase")]
+pub enum CanvasAction {
+    /// An event for one of the board's widgets.
+    Widget {
+        widget: String,
+        #[serde(default)]
+        payload: Value,
+    },
+    /// Show a canvas document (again).
+    Document { doc_id: String },
+    /// An A2UI component's action: a Button's `onClick` (context `{componentId}`), a FileTree's
+    /// `onSelect` (context `{componentId, path}`).
+    Surface {
+        surface_id: String,
+        action: String,
+        #[serde(default)]
+        context: Value,
+    },
+}

@@ -7,7 +7,7 @@
 //! nothing here trusts it.
 
 use super::frame::GatewayError;
-use crate::events::{CanvasUpdate, CanvasWidget, SurfaceComponent, UiEvent};
+use crate::events::{CanvasAction, CanvasUpdate, CanvasWidget, SurfaceComponent, UiEvent};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 
@@ -68,25 +68,20 @@ impl Canvas {
         Some(UiEvent::Canvas { update })
     }
 
-    /// A user action in the panel, as the request that carries it: `{kind: "widget", widget,
-    /// payload}` goes to the board (`board.event`), `{kind: "document", docId}` opens a canvas
-    /// document. (A2UI surface actions are the backend's: they become a message to the agent.)
-    pub fn action(args: &Value, session_key: Option<&str>) -> Result<Request, String> {
-        match text(args, "kind").as_deref() {
-            Some("widget") => {
+    /// A board widget's event (`board.event`) or a document to show (`canvas.document.view`), as
+    /// the request that carries it. (A2UI surface actions are the backend's: they become a message
+    /// to the agent.)
+    pub fn action(action: &CanvasAction, session_key: Option<&str>) -> Result<Request, String> {
+        match action {
+            CanvasAction::Widget { widget, payload } => {
                 let key = session_key.ok_or("the canvas has no session to send the action to")?;
-                let widget = text(args, "widget").ok_or("a widget action names no widget")?;
-                let payload = args.get("payload").cloned().unwrap_or(Value::Null);
                 Ok((
                     "board.event",
                     json!({"sessionKey": key, "widget": widget, "payload": payload}),
                 ))
             }
-            Some("document") => {
-                let doc_id = text(args, "docId").ok_or("a document action names no document")?;
-                Ok(("canvas.document.view", json!({"docId": doc_id})))
-            }
-            _ => Err("unknown canvas action".into()),
+            CanvasAction::Document { doc_id } => Ok(("canvas.document.view", json!({"docId": doc_id}))),
+            CanvasAction::Surface { .. } => Err("a surface action is a message to the agent".into()),
         }
     }
 

@@ -38,7 +38,8 @@ succeeded, 1 when one failed, 2 on a usage error.
                              {"mode": MODE} | {"model": NAME}               switch for the next turns
                              {"option": ID, "value": VALUE}                 one of the agent's options
                              {"command": NAME, "args"?: {...}}               a backend command
-                                 (OpenClaw: historyOlder, pairNode, connect, disconnect)
+                                 (OpenClaw: historyOlder, pairNode, connect, disconnect,
+                                  canvasAction, canvasRefresh)
                              {"listSessions": true} | {"newSession": true} | {"loadSession": KEY}
                              {"wait": MS}                                    pause
   --mode MODE              ${PERMISSION_MODES.join(", ")}

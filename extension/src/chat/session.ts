@@ -166,11 +166,11 @@ export class ChatSession implements RestartableSession {
     });
   }
 
-  /** A backend's own command on the running session (a gateway's `connect` / `disconnect`);
-   * false when no session runs or its agent has no such command. */
-  agentCommand(name: string): boolean {
+  /** A backend's own command on the running session (a gateway's `connect` / `disconnect`, a
+   * canvas action); false when no session runs or its agent has no such command. */
+  agentCommand(name: string, args?: unknown): boolean {
     if (!this.session?.running || !this.session.command) return false;
-    this.session.command(name);
+    this.session.command(name, args);
     return true;
   }
 

@@ -210,6 +210,15 @@ contentKind: string, revision: number,
 frameUrl: string | null, };
 
 /**
+ * What the user did in the canvas panel, as the panel sends it back (a backend's `canvasAction`
+ * command carries it as its arguments).
+ */
+
+export type CanvasAction = { "kind": "widget", widget: string, payload: JsonValue, }
+  | { "kind": "document", docId: string, }
+  | { "kind": "surface", surfaceId: string, action: string, context: JsonValue, };
+
+/**
  * One component of an A2UI surface.
  */
 

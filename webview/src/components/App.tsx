@@ -9,6 +9,7 @@ import { Header, HistoryPanel } from "./Header";
 import { PermissionDock } from "./Permission";
 import { estimateRow, retryText, rowLabel, RowView } from "./Rows";
 import { Icon } from "./common";
+import { CanvasPanel } from "./canvas/CanvasPanel";
 import { TodoList } from "./tools/agents";
 
 const getKey = (row: Row) => row.key;
@@ -133,6 +134,7 @@ function onDelegatedClick(e: MouseEvent): void {
 export function App() {
   const [, force] = useReducer((x: number) => x + 1, 0);
   const [historyOpen, setHistoryOpen] = useState(false);
+  const [canvasOpen, setCanvasOpen] = useState(false);
   const listRef = useRef<VirtualList<Row>>(null);
 
   useEffect(() => store.subscribe(() => force(undefined)), []);
@@ -147,11 +149,18 @@ export function App() {
       post({ type: "requestHistory" });
     }
     setHistoryOpen(!historyOpen);
+    setCanvasOpen(false);
   };
+  const toggleCanvas = () => {
+    setCanvasOpen(!canvasOpen);
+    setHistoryOpen(false);
+  };
+  // The canvas button shows for a gateway's session, or once anything is on the canvas.
+  const canvas = state.gateway || !store.canvas.empty ? { open: canvasOpen, filled: !store.canvas.empty, onToggle: toggleCanvas } : undefined;
 
   return (
     <div class={`app${busy ? " is-busy" : ""}${!state.connected ? " is-disconnected" : ""}`} onClick={onDelegatedClick}>
-      <Header state={state} initialized={initialized} historyOpen={historyOpen} onToggleHistory={toggleHistory} />
+      <Header state={state} initialized={initialized} historyOpen={historyOpen} onToggleHistory={toggleHistory} canvas={canvas} />
       {initialized && !state.connected ? (
         <div class="banner banner-disconnected" role="alert">
           <Icon name="debug-disconnect" />
@@ -189,6 +198,15 @@ export function App() {
             onClose={(focusButton) => {
               setHistoryOpen(false);
               if (focusButton) requestAnimationFrame(() => document.querySelector<HTMLElement>(".history-button")?.focus());
+            }}
+          />
+        ) : null}
+        {canvas && canvasOpen ? (
+          <CanvasPanel
+            canvas={store.canvas}
+            onClose={(focusButton) => {
+              setCanvasOpen(false);
+              if (focusButton) requestAnimationFrame(() => document.querySelector<HTMLElement>(".canvas-button")?.focus());
             }}
           />
         ) : null}

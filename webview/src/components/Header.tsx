@@ -88,11 +88,14 @@ export function Header({
   initialized,
   historyOpen,
   onToggleHistory,
+  canvas,
 }: {
   state: UiState;
   initialized: boolean;
   historyOpen: boolean;
   onToggleHistory: () => void;
+  /** The canvas panel's button, when the session has a canvas. */
+  canvas?: { open: boolean; filled: boolean; onToggle: () => void };
 }) {
   const modes = state.modes.length ? state.modes : PERMISSION_MODE_INFO;
   const look = modeLook(state.mode);
@@ -176,6 +179,19 @@ export function Header({
         <Icon name={where.icon} />
         <span class="where-label">{where.label}</span>
       </span>
+      {canvas ? (
+        <button
+          type="button"
+          class={`icon-button canvas-button${canvas.open ? " active" : ""}${canvas.filled ? " filled" : ""}`}
+          title={canvas.filled ? "Canvas (has content)" : "Canvas"}
+          aria-label={canvas.filled ? "Canvas, has content" : "Canvas"}
+          aria-expanded={canvas.open}
+          aria-controls="canvas-panel"
+          onClick={canvas.onToggle}
+        >
+          <Icon name="layout" />
+        </button>
+      ) : null}
       <button
         type="button"
         class={`icon-button history-button${historyOpen ? " active" : ""}`}

@@ -6,11 +6,13 @@ import type { TodoItem, UiEvent, UserDecision } from "@tether/core";
 import { PERMISSION_MODE_INFO } from "../modes";
 import type { Attachment, ChatEntry, ExtensionToWebview, FileSuggestion, HistorySession, UiState } from "../protocol";
 import { ToolCalls } from "./calls";
+import { Canvas } from "./canvas";
 import { Messages } from "./messages";
 import { Timeline, type AgentEvent, type ErrorRow, type PermissionRow, type Row, type TerminalView, type ToolCall } from "./model";
 import { Permissions } from "./permissions";
 
 export * from "./model";
+export { atPointer, bound, type Surface } from "./canvas";
 
 type Listener = () => void;
 type ComposerCommand = { type: "prefill"; text: string } | { type: "attachment"; attachment: Attachment } | { type: "focus" };
@@ -54,6 +56,8 @@ export class Store {
   announcement = "";
   /** Composer commands from the extension (prefill/addAttachment/focus), consumed by the composer. */
   composerInbox: ComposerCommand[] = [];
+  /** What the agent's canvas shows (board widgets, documents, A2UI surfaces). */
+  readonly canvas = new Canvas();
 
   private readonly timeline = new Timeline();
   private readonly calls = new ToolCalls(this.timeline);
@@ -173,6 +177,7 @@ export class Store {
     this.calls.clear();
     this.messages.clear();
     this.permissions.clear();
+    this.canvas.clear();
     this.lastUsage = undefined;
     this.epoch++;
   }
@@ -235,6 +240,8 @@ export class Store {
       case "todoUpdate":
         this.todos = ev.todos;
         return;
+      case "canvas":
+        return this.canvas.apply(ev.update);
       case "permissionRequest":
         this.permissions.add(ev);
         if (!replay) this.announcement = `Approval needed: ${ev.title || ev.toolName}`;

@@ -23,7 +23,7 @@ use crate::backend::{
     Action, Backend, FileBytes, ImageInput, Launch, Output, SessionContext, Supported, TransportEvent,
     TransportRequest, Verdict,
 };
-use crate::events::{TranscriptMessage, UiEvent};
+use crate::events::{CanvasAction, TranscriptMessage, UiEvent};
 use crate::mcp::Manifest;
 use crate::permissions::PermissionMode;
 use crate::tools::ToolOutput;
@@ -543,25 +543,27 @@ impl Backend for OpenClawBackend {
                 }
                 self.check_pairing();
             }
-            "canvasAction" if args.get("kind").and_then(Value::as_str) == Some("surface") => {
+            "canvasAction" => match serde_json::from_value::<CanvasAction>(args.clone()) {
                 // An A2UI surface's action goes to the agent as a message from the user.
-                let message = format!(
-                    "[canvas] {} on surface {}: {}",
-                    args.get("action").and_then(Value::as_str).unwrap_or("action"),
-                    args.get("surfaceId").and_then(Value::as_str).unwrap_or("?"),
-                    args.get("context").cloned().unwrap_or(Value::Null)
-                );
-                return Ok(self.prompt(&message, &[]));
-            }
-            "canvasAction" => {
-                let failure = match Canvas::action(args, self.operator.session_key()) {
-                    Ok(request) => self.canvas_request(request).map(|e| e.to_string()),
-                    Err(why) => Some(why),
-                };
-                if let Some(why) = failure {
-                    out.push(notice(format!("The canvas action was not sent: {why}.")));
+                Ok(CanvasAction::Surface {
+                    surface_id,
+                    action,
+                    context,
+                }) => {
+                    let message = format!("[canvas] {action} on surface {surface_id}: {context}");
+                    return Ok(self.prompt(&message, &[]));
                 }
-            }
+                Ok(action) => {
+                    let failure = match Canvas::action(&action, self.operator.session_key()) {
+                        Ok(request) => self.canvas_request(request).map(|e| e.to_string()),
+                        Err(why) => Some(why),
+                    };
+                    if let Some(why) = failure {
+                        out.push(notice(format!("The canvas action was not sent: {why}.")));
+                    }
+                }
+                Err(error) => out.push(notice(format!("The canvas action was not sent: {error}."))),
+            },
             "canvasRefresh" => self.refresh_canvas(),
             _ => return Err(self.unsupported(format!("The command {name}"))),
         }
