@@ -10,6 +10,7 @@ mod canvas;
 mod permission;
 mod sessions;
 pub use canvas::{CanvasAction, CanvasUpdate, CanvasWidget, SurfaceComponent};
+pub use permission::PermissionRequest;
 pub use sessions::{
     AgentOption, AuthMethodInfo, CommandInfo, ConnectionStatus, ModelOption, SessionSummary, TranscriptMessage,
 };
@@ -307,48 +308,6 @@ pub struct TodoItem {
     pub content: String,
     pub status: String,
     pub active_form: Option<String>,
-}
-
-/// A tool call waiting for the user's (or the permission engine's) decision.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(test, derive(ts_rs::TS))]
-#[serde(rename_all = "camelCase")]
-pub struct PermissionRequest {
-    /// Answer with this id.
-    pub id: String,
-    pub tool_use_id: Option<String>,
-    /// The built-in name (`Write`, not `mcp__tether__Write`).
-    pub tool_name: String,
-    /// The name as the agent knows it.
-    pub raw_tool_name: String,
-    pub kind: ToolKind,
-    pub input: Value,
-    /// Set when a subagent asks.
-    pub agent_id: Option<String>,
-    /// Permission updates that "always allow" would apply (the agent's own shapes).
-    pub suggestions: Vec<Value>,
-    pub title: Option<String>,
-    pub display_name: Option<String>,
-    pub description: Option<String>,
-    pub blocked_path: Option<String>,
-    pub decision_reason: Option<String>,
-    pub decision_reason_type: Option<String>,
-    /// The agent asks not to offer "always allow" for this call.
-    pub suppress_always_allow: bool,
-    /// The tool itself is a question for the user (ExitPlanMode, AskUserQuestion).
-    pub requires_user_interaction: bool,
-    /// What "Always allow" would add (a rule or a mode), when the permission engine offers it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub always_label: Option<String>,
-    /// Why the permission engine asks.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub reason: Option<String>,
-    /// For file edits: the whole proposed file, so the user can review (and change) it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub review: Option<Box<EditReview>>,
-    /// The answers the agent offers, in the order to show them.
-    #[serde(default)]
-    pub options: Vec<PermissionOption>,
 }
 
 /// One answer to a permission request, as ACP offers them: an id to answer with, a label, and

@@ -325,6 +325,10 @@ fn paired(ws: &TempWorkspace) -> ClawAgent {
     assert_eq!(question.id, "openclaw-pair:req-1");
     assert_eq!(question.tool_name, "PairNode");
     assert!(question.requires_user_interaction);
+    assert!(
+        question.outlives_turn,
+        "the pairing is not part of a turn: its card stays when the turn ends"
+    );
     let options: Vec<&str> = question.options.iter().map(|o| o.option_id.as_str()).collect();
     assert_eq!(options, ["approve", "decline"]);
     let approved = answer(&agent, "openclaw-pair:req-1", "approve");

@@ -164,6 +164,18 @@ describe("permission cards", () => {
     await finish(page);
   });
 
+  test("a question that outlives the turn (a gateway's pairing) stays open when the turn ends", T, async () => {
+    const page = await chat.open();
+    await setup(page);
+    await events(page, [{ ...ev.permission("pair-1", "PairNode", { gateway: "ws://127.0.0.1:1" }), outlivesTurn: true }]);
+    assert.equal(await page.locator(".perm-card").count(), 2);
+    await events(page, [ev.done({ subtype: "success", isError: false, durationMs: 1 })]);
+    assert.equal(await page.locator(".perm-card").count(), 1);
+    assert.equal(await page.locator('[data-perm-card="pair-1"]').count(), 1);
+    assert.equal(await page.locator('.perm-line[data-request-id="req-1"]').getAttribute("data-outcome"), "cancelled");
+    await finish(page);
+  });
+
   test("the agent's own options: one button each, answered with the option's decision", T, async () => {
     const page = await chat.open();
     const options = [

@@ -1,8 +1,55 @@
 //! Building a permission question: every backend starts from the tool and its input, and sets
 //! only what it knows beyond them.
 
-use super::{tool_kind, PermissionRequest};
+use super::{tool_kind, EditReview, PermissionOption, ToolKind};
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
+
+/// A tool call waiting for the user's (or the permission engine's) decision.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct PermissionRequest {
+    /// Answer with this id.
+    pub id: String,
+    pub tool_use_id: Option<String>,
+    /// The built-in name (`Write`, not `mcp__tether__Write`).
+    pub tool_name: String,
+    /// The name as the agent knows it.
+    pub raw_tool_name: String,
+    pub kind: ToolKind,
+    pub input: Value,
+    /// Set when a subagent asks.
+    pub agent_id: Option<String>,
+    /// Permission updates that "always allow" would apply (the agent's own shapes).
+    pub suggestions: Vec<Value>,
+    pub title: Option<String>,
+    pub display_name: Option<String>,
+    pub description: Option<String>,
+    pub blocked_path: Option<String>,
+    pub decision_reason: Option<String>,
+    pub decision_reason_type: Option<String>,
+    /// The agent asks not to offer "always allow" for this call.
+    pub suppress_always_allow: bool,
+    /// The tool itself is a question for the user (ExitPlanMode, AskUserQuestion).
+    pub requires_user_interaction: bool,
+    /// What "Always allow" would add (a rule or a mode), when the permission engine offers it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub always_label: Option<String>,
+    /// Why the permission engine asks.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// For file edits: the whole proposed file, so the user can review (and change) it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub review: Option<Box<EditReview>>,
+    /// The answers the agent offers, in the order to show them.
+    #[serde(default)]
+    pub options: Vec<PermissionOption>,
+    /// A question that is not part of a turn (a gateway asking to pair): it stays open when
+    /// the turn ends.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub outlives_turn: bool,
+}
 
 impl PermissionRequest {
     /// A question about `tool` with `input`, named as Tether names it, with nothing else said:
@@ -29,6 +76,7 @@ impl PermissionRequest {
             reason: None,
             review: None,
             options: Vec::new(),
+            outlives_turn: false,
         }
     }
 }

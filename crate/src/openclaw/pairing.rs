@@ -157,6 +157,7 @@ pub fn pairing_question(request_id: &str, gateway: &str, commands: &[String]) ->
     ));
     request.requires_user_interaction = true;
     request.suppress_always_allow = true;
+    request.outlives_turn = true;
     request.options = vec![
         option("approve", "Approve", PermissionOptionKind::AllowOnce),
         option("decline", "Not now", PermissionOptionKind::RejectOnce),

@@ -118,7 +118,12 @@ review?: EditReview | null,
 /**
  * The answers the agent offers, in the order to show them.
  */
-options: Array<PermissionOption>, };
+options: Array<PermissionOption>, 
+/**
+ * A question that is not part of a turn (a gateway asking to pair): it stays open when
+ * the turn ends.
+ */
+outlivesTurn?: boolean, };
 
 /**
  * One answer to a permission request, as ACP offers them: an id to answer with, a label, and

@@ -333,14 +333,14 @@ export class Store {
     this.messages.stopAll();
     this.calls.cancelRunning();
     // A past session cannot be waiting for an answer.
-    this.permissions.cancelPending();
+    this.permissions.cancelPending("all");
     this.agentStatus = "idle";
   }
 
   private finishTurn(): void {
     this.messages.stopAll();
     this.calls.cancelRunning();
-    this.permissions.cancelPending();
+    this.permissions.cancelPending("turn");
     this.agentStatus = "idle";
     this.state = { ...this.state, busy: false };
   }

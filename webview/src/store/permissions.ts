@@ -45,13 +45,18 @@ export class Permissions {
     return true;
   }
 
-  /** Open requests end as cancelled (end of a turn; a replayed session cannot be waiting). */
-  cancelPending(): void {
-    for (const p of this.pending) {
+  /**
+   * Open requests end as cancelled: at the end of a turn those of the turn (a question that
+   * outlives it, such as a gateway's pairing, stays open), after a replay all of them (a past
+   * session cannot be waiting).
+   */
+  cancelPending(scope: "turn" | "all"): void {
+    const ending = this.pending.filter((p) => scope === "all" || !p.req.outlivesTurn);
+    for (const p of ending) {
       p.outcome = p.outcome ?? "cancelled";
       p.v++;
     }
-    this.pending = [];
+    this.pending = this.pending.filter((p) => !ending.includes(p));
   }
 
   clear(): void {
