@@ -30,20 +30,21 @@ const HANDLERS: Handlers = {
   suggestFiles: async (ctx, m) =>
     ctx.view.post({ type: "fileSuggestions", requestId: m.requestId, items: await ctx.workspace.suggestFiles(m.query) }),
   retry: (ctx) => ctx.session.retry(),
-  canvasAction: (ctx, m) => canvasCommand(ctx, "canvasAction", m.action),
-  canvasRefresh: (ctx) => canvasCommand(ctx, "canvasRefresh"),
+  canvasAction: (ctx, m) => backendCommand(ctx, "the canvas action", "canvasAction", m.action),
+  canvasRefresh: (ctx) => backendCommand(ctx, "the canvas refresh", "canvasRefresh"),
+  loadOlder: (ctx) => backendCommand(ctx, "the request for earlier messages", "historyOlder"),
 };
 
-/** A canvas action goes to the running session's backend (a gateway's board, or its agent). */
-function canvasCommand(ctx: Ctx, name: string, args?: unknown): void {
+/** A command of the running session's backend (a gateway's canvas or history), told when it cannot go. */
+function backendCommand(ctx: Ctx, what: string, name: string, args?: unknown): void {
   let done = false;
-  let why = "no agent session with a canvas is running";
+  let why = "no agent session that takes it is running";
   try {
     done = ctx.session.agentCommand(name, args);
   } catch (error) {
     why = error instanceof Error ? error.message : String(error);
   }
-  if (!done) void vscode.window.showInformationMessage(`Tether: the canvas action was not sent: ${why}.`);
+  if (!done) void vscode.window.showInformationMessage(`Tether: ${what} was not sent: ${why}.`);
 }
 
 export async function handleMessage(ctx: Ctx, message: WebviewToExtension): Promise<void> {

@@ -178,7 +178,9 @@ export type WebviewToExtension =
   /** The user acted in the canvas panel (a surface's Button or FileTree, a document to reload). */
   | { type: "canvasAction"; action: CanvasAction }
   /** Read the session's board again. */
-  | { type: "canvasRefresh" };
+  | { type: "canvasRefresh" }
+  /** Show the page of the session's messages before those shown (a gateway's paged history). */
+  | { type: "loadOlder" };
 
 /** The state the webview keeps with `vscode.setState` (survives the view being hidden). */
 export interface PersistedWebviewState {

@@ -265,6 +265,37 @@ describe("streaming markdown", () => {
   });
 });
 
+describe("a session's transcript (an agent's own history)", () => {
+  const transcript = (messages, hasMore, older) => ({ type: "transcript", sessionId: "agent:main:main", messages, hasMore, older });
+
+  test("a switched-to session replaces the chat; Load earlier messages posts loadOlder and the older page goes first", T, async () => {
+    const page = await chat.open();
+    await init(page);
+    await events(page, [ev.user("u0", "from the session before")]);
+    await events(page, [
+      transcript(
+        [
+          { role: "user", text: "third question" },
+          { role: "assistant", text: "third answer" },
+        ],
+        true,
+        false,
+      ),
+    ]);
+    assert.equal(await page.locator(".user-text").count(), 1);
+    assert.match(await page.locator(".user-text").first().innerText(), /third question/);
+    assert.match(await page.locator(".msg-assistant").first().innerText(), /third answer/);
+    const older = page.getByRole("button", { name: "Load earlier messages" });
+    await older.click();
+    assert.deepEqual(await posted(page, "loadOlder"), [{ type: "loadOlder" }]);
+    await events(page, [transcript([{ role: "user", text: "first question" }, { role: "assistant", text: "first answer" }], false, true)]);
+    assert.equal(await older.count(), 0, "no earlier page left");
+    const texts = await page.locator(".user-text").allInnerTexts();
+    assert.deepEqual(texts, ["first question", "third question"]);
+    await finish(page);
+  });
+});
+
 describe("notices and errors", () => {
   test("api_retry notice updates in place", T, async () => {
     const page = await chat.open();

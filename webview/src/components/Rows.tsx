@@ -279,6 +279,14 @@ function RowInner({ row }: { row: Row }) {
       return <DoneRowView row={row} />;
     case "auth":
       return <AuthRowView row={row} />;
+    case "older":
+      return (
+        <div class="row-older">
+          <button type="button" class="button button-secondary" onClick={() => post({ type: "loadOlder" })}>
+            Load earlier messages
+          </button>
+        </div>
+      );
     default:
       return null;
   }
@@ -354,6 +362,8 @@ export function rowLabel(row: Row): string {
       return "Turn finished";
     case "auth":
       return "Log in needed";
+    case "older":
+      return "Earlier messages";
     default:
       return "Notice";
   }

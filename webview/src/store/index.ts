@@ -242,6 +242,16 @@ export class Store {
         return;
       case "canvas":
         return this.canvas.apply(ev.update);
+      case "transcript": {
+        if (!ev.older) this.reset();
+        const rows: Row[] = ev.messages.map((m, i) =>
+          m.role === "user"
+            ? { kind: "user", key: this.timeline.key("u"), v: 0, text: m.text, attachments: [] }
+            : { kind: "assistant", key: this.timeline.key(`a:t${i}`), v: 0, msg: { id: `transcript-${i}`, parts: [{ kind: "text", text: m.text }], streaming: false } },
+        );
+        this.timeline.putTranscript(rows, ev.hasMore, ev.older);
+        return;
+      }
       case "permissionRequest":
         this.permissions.add(ev);
         if (!replay) this.announcement = `Approval needed: ${ev.title || ev.toolName}`;

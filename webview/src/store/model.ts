@@ -113,7 +113,11 @@ export interface DoneRow extends RowBase {
   usage?: AgentEvent<"usage">;
 }
 
-export type Row = UserRow | AssistantRow | ToolRow | PermissionRow | NoticeRow | RetryRow | ErrorRow | DoneRow | AuthRow;
+/** The agent keeps earlier messages of this session than those shown (a gateway's paged history). */
+export interface OlderRow extends RowBase {
+  kind: "older";
+}
+export type Row = UserRow | AssistantRow | ToolRow | PermissionRow | NoticeRow | RetryRow | ErrorRow | DoneRow | AuthRow | OlderRow;
 
 /** A terminal's output as a tool card shows it. */
 export interface TerminalView {
@@ -142,5 +146,15 @@ export class Timeline {
 
   clear(): void {
     this.rows = [];
+  }
+
+  /**
+   * A page of a session's messages as the agent keeps them, at the start (`older`: before those
+   * shown) or as the whole chat; a "load earlier" row leads while the agent has more.
+   */
+  putTranscript(rows: Row[], hasMore: boolean, older: boolean): void {
+    const rest = older ? this.rows.filter((r) => r.kind !== "older") : [];
+    const lead: Row[] = hasMore ? [{ kind: "older", key: this.key("o"), v: 0 }] : [];
+    this.rows = [...lead, ...rows, ...rest];
   }
 }
