@@ -672,6 +672,9 @@ run_tests() {
   ensure_openclaw_gateway || echo "build.sh: Node $OPENCLAW_NODE_VERSION and openclaw@$OPENCLAW_VERSION could not be installed; the openclaw suite will fail" >&2
   VSCODE_TOOLS_ERROR=""
   ensure_vscode_tools || VSCODE_TOOLS_ERROR="npm install failed; see the output above"
+  # The e2e suite packs its test-only extensions with the same vsce as the VSIX.
+  ensure_vsce
+  export TETHER_VSCE="$VSCE"
   export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER="$WASM_BINDGEN_TEST_RUNNER"
   # Suites, in order: name, how its output is counted, what it needs, the command.
   # The build is a suite too, so a broken build still ends in a summary (and the suites that do

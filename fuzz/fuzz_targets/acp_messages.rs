@@ -1,11 +1,11 @@
 //! ACP messages as the client reads them: the JSON-RPC envelope, then every agent request and
 //! notification by method (`session/update`, `fs/*`, `terminal/*`, permission, elicitation, MCP
-//! over ACP). Reading is lenient by design; what is read must write back as JSON. The ACP backend
-//! (its `on_message`) is not on this branch yet: its target joins when it lands.
+//! over ACP). Reading is lenient by design; what is read must write back as JSON. The backend
+//! that acts on them is `acp_session`'s target.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use tether_core::acp::dispatch::{AgentNotification, AgentRequest};
+use tether_core::acp::protocol::dispatch::{AgentNotification, AgentRequest};
 use tether_core::rpc::{self, Message};
 use tether_fuzz::text_lines;
 

@@ -14,6 +14,8 @@ import { fileURLToPath } from "node:url";
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const CACHE = process.env.TETHER_CACHE ?? path.join(os.homedir(), ".cache/tether");
 export const TOOLS = process.env.TETHER_VSCODE_TOOLS ?? path.join(CACHE, "code-server-4.100.3");
+/** vsce, as build.sh installs it for the VSIX (code-server does not bring one). */
+const VSCE = process.env.TETHER_VSCE ?? path.join(CACHE, "vsce-3.9.1/node_modules/.bin/vsce");
 const CODE_SERVER = path.join(TOOLS, "node_modules/.bin/code-server");
 export const CLAUDE =
   process.env.TETHER_CLAUDE_PATH ?? path.join(CACHE, "claude-2.1.330/node_modules/@anthropic-ai/claude-code/bin/claude.exe");
@@ -62,7 +64,7 @@ function writeTree(root, files) {
 /** Pack an extension folder (a test-only extension) into a VSIX in `outDir`. */
 function packExtension(dir, outDir) {
   const out = path.join(outDir, `${path.basename(dir)}.vsix`);
-  execFileSync(path.join(TOOLS, "node_modules/.bin/vsce"), ["package", "--no-dependencies", "--allow-missing-repository", "--skip-license", "--out", out], {
+  execFileSync(VSCE, ["package", "--no-dependencies", "--allow-missing-repository", "--skip-license", "--out", out], {
     cwd: dir,
     stdio: "pipe",
     timeout: 60_000,
