@@ -21,8 +21,8 @@ MIN_NODE_MAJOR=20
 #   build-essential python3 pkg-config libkrb5-dev
 #                      code-server's native modules (node-gyp; kerberos needs gssapi.h)
 TEST_DEBIAN_PACKAGES=(ripgrep chromium fonts-dejavu-core build-essential python3 pkg-config libkrb5-dev)
-# Fuzz (./build.sh fuzz, and the fuzz smoke of ./build.sh test): the nightly Rust toolchain
-# (rustup toolchain install nightly); cargo-fuzz itself is installed into the cache.
+# Fuzz (./build.sh fuzz, and the fuzz smoke of ./build.sh test): the nightly Rust toolchain, added
+# with rustup when missing (minimal profile); cargo-fuzz itself is installed into the cache.
 
 cd "$(dirname "${BASH_SOURCE[0]}")"
 REPO="$PWD"
@@ -346,7 +346,14 @@ CARGO_FUZZ="$CACHE/cargo-fuzz-$CARGO_FUZZ_VERSION/bin/cargo-fuzz"
 FUZZ_TARGET_DIR="$REPO/target/fuzz"
 FUZZ_SMOKE_SECONDS=5                         # per target, in ./build.sh test
 
+ensure_nightly() {
+  rustup run nightly rustc --version >/dev/null 2>&1 && return 0
+  step "installing the nightly Rust toolchain for cargo-fuzz (rustup, minimal profile; once)"
+  run rustup toolchain install nightly --profile minimal || { echo "could not install the nightly Rust toolchain"; return 1; }
+}
+
 ensure_cargo_fuzz() {
+  ensure_nightly || return 1
   needs_nightly || return 1
   [[ "$("$CARGO_FUZZ" --version 2>/dev/null)" == *" $CARGO_FUZZ_VERSION" ]] && return 0
   step "installing cargo-fuzz $CARGO_FUZZ_VERSION into $CACHE/cargo-fuzz-$CARGO_FUZZ_VERSION (once; a few minutes)"
@@ -672,6 +679,7 @@ run_tests() {
   ensure_openclaw_gateway || echo "build.sh: Node $OPENCLAW_NODE_VERSION and openclaw@$OPENCLAW_VERSION could not be installed; the openclaw suite will fail" >&2
   VSCODE_TOOLS_ERROR=""
   ensure_vscode_tools || VSCODE_TOOLS_ERROR="npm install failed; see the output above"
+  ensure_nightly || echo "build.sh: the nightly Rust toolchain could not be installed; the fuzz suite will fail" >&2
   # The e2e suite packs its test-only extensions with the same vsce as the VSIX.
   ensure_vsce
   export TETHER_VSCE="$VSCE"
