@@ -7,36 +7,12 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use tether_core::agent::{Agent, AgentOutput};
+use tether_core::agent::Agent;
 use tether_core::claude::{ClaudeBackend, ClaudeConfig};
-use tether_core::config::CommonConfig;
-use tether_fuzz::{run, text_lines, MemoryHost, ROOT};
-
-fn config() -> CommonConfig {
-    CommonConfig {
-        root: ROOT.into(),
-        mirror: None,
-        home_dir: "/home/user".into(),
-        user_settings: None,
-        mode: None,
-        model: None,
-        resume: None,
-        env: None,
-        remote: None,
-    }
-}
-
-fn check(outputs: &[AgentOutput]) {
-    for output in outputs {
-        if let AgentOutput::Send { message } = output {
-            let value: serde_json::Value = serde_json::from_str(message).expect("a message to the CLI is JSON");
-            assert!(value.is_object(), "{message}");
-        }
-    }
-}
+use tether_fuzz::{assert_sends_json_objects as check, run, session_config, text_lines, MemoryHost};
 
 fuzz_target!(|data: &[u8]| {
-    let agent = Agent::new(MemoryHost::with_sample_workspace(), config(), |context| {
+    let agent = Agent::new(MemoryHost::with_sample_workspace(), session_config(), |context| {
         Ok(ClaudeBackend::new(context, ClaudeConfig::default()))
     })
     .expect("agent");

@@ -271,3 +271,28 @@ pub fn text_lines(data: &[u8]) -> Vec<String> {
         })
         .collect()
 }
+
+/// The session config of an agent on the sample workspace.
+pub fn session_config() -> tether_core::config::CommonConfig {
+    tether_core::config::CommonConfig {
+        root: ROOT.into(),
+        mirror: None,
+        home_dir: "/home/user".into(),
+        user_settings: None,
+        mode: None,
+        model: None,
+        resume: None,
+        env: None,
+        remote: None,
+    }
+}
+
+/// Every message an agent sends its program is one JSON object.
+pub fn assert_sends_json_objects(outputs: &[tether_core::agent::AgentOutput]) {
+    for output in outputs {
+        if let tether_core::agent::AgentOutput::Send { message } = output {
+            let value: serde_json::Value = serde_json::from_str(message).expect("a message to the agent is JSON");
+            assert!(value.is_object(), "{message}");
+        }
+    }
+}
