@@ -116,7 +116,8 @@ async function startOpenClaw(entry: OpenClawEntry, start: AgentStart, settings: 
   const { source, setup } = start;
   const url = settings.openclaw.gatewayUrl;
   if (!url) throw new Error(`${entry.displayName} needs a gateway: set tether.openclaw.gatewayUrl (ws://host:18789)`);
-  const token = await place.secrets.get(OPENCLAW_TOKEN_SECRET);
+  // The stored token first; else the one the gateway's own CLI reads (a gateway started from this shell).
+  const token = (await place.secrets.get(OPENCLAW_TOKEN_SECRET)) ?? (process.env["OPENCLAW_GATEWAY_TOKEN"]?.trim() || undefined);
   const session = new SessionDriver({
     host: source.host,
     root: source.root,
