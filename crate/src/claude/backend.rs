@@ -372,7 +372,6 @@ fn allow() -> PermissionAnswer {
     }
 }
 
-/// The mode the CLI runs in for Tether's `mode`.
 /// A `can_use_tool` question waiting for the gate.
 struct OpenAsk {
     tool: String,
@@ -384,6 +383,7 @@ fn tool_use_id_of(message: &Value) -> Option<&str> {
     message.pointer("/params/_meta")?.get(TOOL_USE_ID_META)?.as_str()
 }
 
+/// The mode the CLI runs in for Tether's `mode`.
 fn cli_mode(mode: PermissionMode) -> PermissionMode {
     match mode {
         PermissionMode::Plan => PermissionMode::Plan,
