@@ -2,7 +2,8 @@
 // scripted fake model API of tests/openclaw) in a real VS Code: the user stores the gateway token
 // with "Tether: Set OpenClaw Gateway Token" (SecretStorage), picks OpenClaw in the chat header's
 // agent picker, and chats with the gateway's agent from the Tether view; the header shows the
-// gateway connected, and a manual disconnect stays disconnected until Connect.
+// gateway connected, a manual disconnect stays disconnected until Connect, and a session picked in
+// the history (the gateway's own list) shows its messages again.
 
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
@@ -56,4 +57,33 @@ test("Disconnect shows the gateway disconnected and stays so; Connect brings it 
   await runCommand(vs, "Tether: Connect to the OpenClaw Gateway");
   await vs.webview.locator(".gateway-badge.gateway-connected").waitFor({ timeout: 60_000 });
   await shot(vs, "openclaw-02-reconnected");
+});
+
+test("New starts another gateway session; the first one, picked in the history, shows its messages again", { timeout: 300_000 }, async () => {
+  await vs.webview.getByRole("button", { name: "New session" }).click();
+  await vs.webview.getByText("Say hello please.").waitFor({ state: "detached", timeout: 30_000 });
+  const box = vs.webview.getByRole("textbox", { name: "Message to OpenClaw" });
+  await box.fill("A second conversation.");
+  await vs.webview.getByRole("button", { name: "Send" }).click();
+  await vs.webview.getByText(REPLY).waitFor({ timeout: 120_000 });
+  // The gateway lists its sessions (its own default one too); the first conversation is one of the others.
+  await vs.webview.getByRole("button", { name: "Session history" }).first().click();
+  const others = vs.webview.locator(".history-item:not(.current)");
+  await others.first().waitFor({ timeout: 30_000 });
+  const ids = await others.evaluateAll((items) => items.map((item) => item.getAttribute("data-session-id")));
+  let found = false;
+  for (const id of ids) {
+    if (!(await vs.webview.locator(".history-list").count())) await vs.webview.getByRole("button", { name: "Session history" }).first().click();
+    await vs.webview.locator(`.history-item[data-session-id="${id}"]`).click();
+    try {
+      await vs.webview.getByText("Say hello please.").waitFor({ timeout: 20_000 });
+      found = true;
+      break;
+    } catch {
+      // Not this one: the gateway's own sessions hold no conversation of this test.
+    }
+  }
+  assert.ok(found, `no session of ${JSON.stringify(ids)} showed the first conversation`);
+  assert.equal(await vs.webview.getByText("A second conversation.").count(), 0, "the chat shows the session switched to, only");
+  await shot(vs, "openclaw-03-switched-back");
 });
