@@ -182,7 +182,8 @@ test('the workspace is paired in one step, and the agent runs a command and read
     },
   });
   await s.connected('gateway');
-  await s.connected('node');
+  // The node connects after the operator's hello and its own device check: slow on a loaded machine.
+  await s.connected('node', 120_000);
   // The one guided step: the gateway's pending command surface, approved from the operator.
   await s.waitFor(() => s.ui.some((e) => e.type === 'error' && /gateway's node now/.test(e.message)), 'the pairing', 30_000);
   const pairing = permissions.find((r) => r.toolName === 'PairNode');
