@@ -15,7 +15,7 @@ use sha2::{Digest, Sha256};
 use tether_core::agent::{Agent, AgentOutput};
 use tether_core::backend::{TransportEvent, TransportRequest};
 use tether_core::config::CommonConfig;
-use tether_core::events::UiEvent;
+use tether_core::events::{CanvasUpdate, UiEvent};
 use tether_core::gate::UserAnswer;
 use tether_core::native::NativeHost;
 use tether_core::openclaw::{DeviceConfig, NodeConfig, OpenClawBackend, OpenClawConfig, GATEWAY, NODE};
@@ -530,22 +530,180 @@ fn unknown_node_commands_are_refused_and_a_symlink_is_not_followed() {
     }
 }
 
+/// The answer to the request `method` among `sent`, as the gateway gives it.
+fn respond(agent: &ClawAgent, sent: &[Value], method: &str, payload: Value) -> Vec<AgentOutput> {
+    let id = sent
+        .iter()
+        .find(|f| f["method"] == method)
+        .unwrap_or_else(|| panic!("no {method} among {sent:?}"))["id"]
+        .clone();
+    let res = json!({"type": "res", "id": id, "ok": true, "payload": payload});
+    frame(agent, GATEWAY, &res.to_string())
+}
+
+fn widget_replies(outputs: &[AgentOutput]) -> Vec<CanvasUpdate> {
+    events(outputs)
+        .into_iter()
+        .filter_map(|e| match e {
+            UiEvent::Canvas {
+                update: update @ CanvasUpdate::WidgetReply { .. },
+            } => Some(update),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A board with one granted widget `chart` (its page and ticket) and one `pending` waiting.
+fn board_with_widgets(agent: &ClawAgent) -> Vec<AgentOutput> {
+    let refresh = frames(&agent.command("canvasRefresh", &json!({})).unwrap(), GATEWAY);
+    let board = json!({"sessionKey": "agent:main:tether-inst", "revision": 3, "tabs": [], "widgets": [
+        {"name": "chart", "contentKind": "html", "grantState": "none", "revision": 2, "instanceId": "i1",
+         "frameUrl": "/__openclaw__/board/s/chart/index.html?bt=T1", "viewTicket": "T1", "viewTicketTtlMs": 1200000},
+        {"name": "pending", "contentKind": "html", "grantState": "pending", "revision": 1, "instanceId": "i2",
+         "declaredSummary": ["network: https://api.example"]}]});
+    respond(agent, &refresh, "board.get", board)
+}
+
 #[test]
-fn canvas_actions_reach_the_board_the_document_or_the_agent_and_a_malformed_one_is_a_notice() {
+fn the_board_gives_each_widget_its_page_ticket_and_grant_state() {
+    let ws = TempWorkspace::new();
+    let agent = started(&ws, false);
+    handshake(&agent, GATEWAY);
+    let shown = events(&board_with_widgets(&agent));
+    let Some(UiEvent::Canvas {
+        update: CanvasUpdate::Board { widgets, .. },
+    }) = shown.iter().find(|e| matches!(e, UiEvent::Canvas { .. }))
+    else {
+        panic!("no board among {shown:?}")
+    };
+    assert_eq!(
+        widgets[0].frame_url.as_deref(),
+        Some("http://127.0.0.1:18789/__openclaw__/board/s/chart/index.html?bt=T1")
+    );
+    assert_eq!(widgets[0].view_ticket.as_deref(), Some("T1"));
+    assert_eq!(widgets[0].view_ticket_ttl_ms, Some(1_200_000));
+    assert_eq!(widgets[1].grant_state, "pending");
+    assert_eq!(widgets[1].frame_url, None);
+    assert_eq!(widgets[1].declared_summary, vec!["network: https://api.example"]);
+}
+
+#[test]
+fn a_widgets_calls_go_out_with_the_ticket_the_board_gave_it_and_every_call_is_answered() {
+    let ws = TempWorkspace::new();
+    let agent = started(&ws, false);
+    handshake(&agent, GATEWAY);
+    board_with_widgets(&agent);
+    let call = |method: &str, params: Value| {
+        agent
+            .command(
+                "canvasAction",
+                &json!({"kind": "widgetCall", "widget": "chart", "callId": "c1", "method": method, "params": params}),
+            )
+            .unwrap()
+    };
+
+    let emitted = call("state.emit", json!({"payload": {"go": 1}, "ticket": "FORGED"}));
+    let sent = frames(&emitted, GATEWAY);
+    let event = sent
+        .iter()
+        .find(|f| f["method"] == "board.event")
+        .expect("a board event");
+    assert_eq!(event["params"], json!({"ticket": "T1", "payload": {"go": 1}}));
+    let answered = respond(&agent, &sent, "board.event", json!({"ok": true, "appended": true}));
+    assert_eq!(
+        widget_replies(&answered),
+        vec![CanvasUpdate::WidgetReply {
+            widget: "chart".into(),
+            call_id: "c1".into(),
+            ok: true,
+            result: json!({"ok": true, "appended": true}),
+            error: None,
+        }]
+    );
+
+    let read = frames(
+        &call(
+            "data.read",
+            json!({"bindingId": "session.usage", "params": {"days": 7}}),
+        ),
+        GATEWAY,
+    );
+    assert!(read.iter().any(|f| f["method"] == "board.data.read"
+        && f["params"] == json!({"ticket": "T1", "bindingId": "session.usage", "params": {"days": 7}})));
+    let run = frames(&call("action.run", json!({"action": "github.rerun"})), GATEWAY);
+    assert!(run
+        .iter()
+        .any(|f| f["method"] == "board.action" && f["params"] == json!({"ticket": "T1", "action": "github.rerun"})));
+    let cron = frames(&call("cron.trigger", json!({"jobId": "j9"})), GATEWAY);
+    assert!(cron.iter().any(|f| f["method"] == "board.action"
+        && f["params"] == json!({"ticket": "T1", "action": "cron.trigger", "jobId": "j9"})));
+
+    // Refused here, each answered as an error (nothing sent).
+    for (method, params, why) in [
+        ("fs.delete", json!({}), "which Tether does not offer"),
+        ("data.read", json!({}), "needs a string bindingId"),
+        ("action.run", json!({"action": "x", "params": [1]}), "must be an object"),
+    ] {
+        let refused = call(method, params);
+        assert!(frames(&refused, GATEWAY).is_empty(), "{method}: nothing sent");
+        let replies = widget_replies(&refused);
+        assert!(
+            matches!(&replies[..], [CanvasUpdate::WidgetReply { ok: false, error: Some(e), .. }] if e.contains(why)),
+            "{method}: {replies:?}"
+        );
+    }
+    let unknown = agent
+        .command(
+            "canvasAction",
+            &json!({"kind": "widgetCall", "widget": "pending", "callId": "c2", "method": "state.emit"}),
+        )
+        .unwrap();
+    assert!(
+        matches!(&widget_replies(&unknown)[..], [CanvasUpdate::WidgetReply { ok: false, error: Some(e), .. }] if e.contains("no view on the board"))
+    );
+}
+
+#[test]
+fn a_widget_the_user_approves_is_granted_and_the_board_read_again() {
+    let ws = TempWorkspace::new();
+    let agent = started(&ws, false);
+    handshake(&agent, GATEWAY);
+    board_with_widgets(&agent);
+    let grant = frames(
+        &agent
+            .command(
+                "canvasAction",
+                &json!({"kind": "widgetGrant", "widget": "pending", "granted": true, "revision": 1, "instanceId": "i2"}),
+            )
+            .unwrap(),
+        GATEWAY,
+    );
+    let request = grant
+        .iter()
+        .find(|f| f["method"] == "board.widget.grant")
+        .expect("a grant");
+    assert_eq!(
+        request["params"],
+        json!({"sessionKey": "agent:main:tether-inst", "name": "pending", "decision": "granted", "revision": 1, "instanceId": "i2"})
+    );
+    let granted = respond(
+        &agent,
+        &grant,
+        "board.widget.grant",
+        json!({"sessionKey": "agent:main:tether-inst", "revision": 4, "tabs": [], "widgets": []}),
+    );
+    assert!(
+        frames(&granted, GATEWAY).iter().any(|f| f["method"] == "board.get"),
+        "the board read again for the views"
+    );
+}
+
+#[test]
+fn canvas_actions_reach_the_document_or_the_agent_and_a_malformed_one_is_a_notice() {
     let ws = TempWorkspace::new();
     let agent = started(&ws, false);
     handshake(&agent, GATEWAY);
     let sent = |args: Value| frames(&agent.command("canvasAction", &args).unwrap(), GATEWAY);
-
-    let widget = sent(json!({"kind": "widget", "widget": "chart", "payload": {"go": 1}}));
-    let board = widget
-        .iter()
-        .find(|f| f["method"] == "board.event")
-        .expect("a board event");
-    assert_eq!(
-        board["params"],
-        json!({"sessionKey": "agent:main:tether-inst", "widget": "chart", "payload": {"go": 1}})
-    );
 
     let document = sent(json!({"kind": "document", "docId": "d1"}));
     assert!(document
@@ -563,7 +721,7 @@ fn canvas_actions_reach_the_board_the_document_or_the_agent_and_a_malformed_one_
         r#"[canvas] onClick on surface s1: {"componentId":"c2"}"#
     );
 
-    let malformed = agent.command("canvasAction", &json!({"kind": "widget"})).unwrap();
+    let malformed = agent.command("canvasAction", &json!({"kind": "widgetCall"})).unwrap();
     assert!(frames(&malformed, GATEWAY).is_empty(), "nothing sent");
     assert!(events(&malformed)
         .iter()

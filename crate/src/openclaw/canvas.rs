@@ -1,7 +1,8 @@
 //! The gateway's canvas as [`CanvasUpdate`]s for the canvas panel. Protocol 4 keeps widgets on
-//! the session's board (`board.get`, `board.changed`; each widget's page served over HTTP at its
-//! `frameUrl`, which the host fetches from the gateway's own origin and the panel sanitizes) and
-//! HTML documents behind `canvas.document.view`. Older gateways push the seed's A2UI surface
+//! the session's board (`board.get`, `board.changed`; each widget's page served by the gateway at
+//! its `frameUrl` under its own sandboxing CSP, with a view ticket that its calls through the
+//! widget bridge — `board.event`, `board.data.read`, `board.action` — carry) and HTML documents
+//! behind `canvas.document.view`. Older gateways push the seed's A2UI surface
 //! messages (createSurface, updateComponents, updateDataModel with a JSON Pointer), whose data
 //! models are kept here. Everything the gateway sends is data for the panel to render safely;
 //! nothing here trusts it.
@@ -23,6 +24,9 @@ pub struct Canvas {
     origin: String,
     /// Each A2UI surface's data model.
     surfaces: BTreeMap<String, Value>,
+    /// Each widget's view ticket from the last board read: a widget's calls carry the ticket the
+    /// board gave it, never one the panel names.
+    tickets: BTreeMap<String, String>,
 }
 
 impl Canvas {
@@ -30,6 +34,7 @@ impl Canvas {
         Canvas {
             origin: http_origin(gateway_url),
             surfaces: BTreeMap::new(),
+            tickets: BTreeMap::new(),
         }
     }
 
@@ -68,16 +73,52 @@ impl Canvas {
         Some(UiEvent::Canvas { update })
     }
 
-    /// A board widget's event (`board.event`) or a document to show (`canvas.document.view`), as
-    /// the request that carries it. (A2UI surface actions are the backend's: they become a message
-    /// to the agent.)
-    pub fn action(action: &CanvasAction, session_key: Option<&str>) -> Result<Request, String> {
+    /// The answer to a widget's call, for the panel to hand back to the widget.
+    pub fn widget_reply(widget: String, call_id: String, result: Result<Value, String>) -> UiEvent {
+        let update = match result {
+            Ok(result) => CanvasUpdate::WidgetReply {
+                widget,
+                call_id,
+                ok: true,
+                result,
+                error: None,
+            },
+            Err(error) => CanvasUpdate::WidgetReply {
+                widget,
+                call_id,
+                ok: false,
+                result: Value::Null,
+                error: Some(error),
+            },
+        };
+        UiEvent::Canvas { update }
+    }
+
+    /// The request that carries a widget's call, a widget grant or a document to show. (A2UI
+    /// surface actions are the backend's: they become a message to the agent.)
+    pub fn action(&self, action: &CanvasAction, session_key: Option<&str>) -> Result<Request, String> {
         match action {
-            CanvasAction::Widget { widget, payload } => {
-                let key = session_key.ok_or("the canvas has no session to send the action to")?;
+            CanvasAction::WidgetCall {
+                widget, method, params, ..
+            } => {
+                let ticket = self
+                    .tickets
+                    .get(widget)
+                    .ok_or_else(|| format!("the widget {widget} has no view on the board now (refresh the canvas)"))?;
+                widget_call(ticket, method, params)
+            }
+            CanvasAction::WidgetGrant {
+                widget,
+                granted,
+                revision,
+                instance_id,
+            } => {
+                let key = session_key.ok_or("the canvas has no session to send the decision to")?;
+                let decision = if *granted { "granted" } else { "rejected" };
                 Ok((
-                    "board.event",
-                    json!({"sessionKey": key, "widget": widget, "payload": payload}),
+                    "board.widget.grant",
+                    json!({"sessionKey": key, "name": widget, "decision": decision,
+                        "revision": revision, "instanceId": instance_id}),
                 ))
             }
             CanvasAction::Document { doc_id } => Ok(("canvas.document.view", json!({"docId": doc_id}))),
@@ -133,20 +174,34 @@ impl Canvas {
         self.surfaces.insert(surface_id.to_string(), model);
     }
 
-    fn board(&self, payload: &Value) -> Option<CanvasUpdate> {
-        let widgets = payload
+    fn board(&mut self, payload: &Value) -> Option<CanvasUpdate> {
+        let widgets: Vec<CanvasWidget> = payload
             .get("widgets")
             .and_then(Value::as_array)?
             .iter()
             .filter_map(|w| {
+                let frame_url = text(w, "frameUrl").and_then(|url| self.same_origin(&url));
                 Some(CanvasWidget {
                     name: text(w, "name")?,
                     title: text(w, "title"),
                     content_kind: text(w, "contentKind").unwrap_or_default(),
                     revision: w.get("revision").and_then(Value::as_u64).unwrap_or(0),
-                    frame_url: text(w, "frameUrl").and_then(|url| self.same_origin(&url)),
+                    view_ticket: frame_url.as_ref().and_then(|_| text(w, "viewTicket")),
+                    view_ticket_ttl_ms: w.get("viewTicketTtlMs").and_then(Value::as_u64),
+                    frame_url,
+                    grant_state: text(w, "grantState").unwrap_or_else(|| "none".into()),
+                    instance_id: text(w, "instanceId"),
+                    declared_summary: w
+                        .get("declaredSummary")
+                        .and_then(Value::as_array)
+                        .map(|items| items.iter().filter_map(Value::as_str).map(str::to_string).collect())
+                        .unwrap_or_default(),
                 })
             })
+            .collect();
+        self.tickets = widgets
+            .iter()
+            .filter_map(|w| Some((w.name.clone(), w.view_ticket.clone()?)))
             .collect();
         Some(CanvasUpdate::Board {
             session_id: text(payload, "sessionKey").unwrap_or_default(),
@@ -166,6 +221,50 @@ impl Canvas {
         }
         let rest = url.strip_prefix(&self.origin)?;
         (rest.is_empty() || rest.starts_with('/')).then(|| url.to_string())
+    }
+}
+
+/// A widget bridge call as the `board.*` request that carries it with the widget's `ticket`.
+fn widget_call(ticket: &str, method: &str, params: &Value) -> Result<Request, String> {
+    let string = |key: &str| {
+        params
+            .get(key)
+            .and_then(Value::as_str)
+            .ok_or_else(|| format!("{method} needs a string {key}"))
+    };
+    // The gateway takes an object of arguments or none.
+    let arguments = || match params.get("params") {
+        None | Some(Value::Null) => Ok(None),
+        Some(object @ Value::Object(_)) => Ok(Some(object.clone())),
+        Some(_) => Err(format!("{method}'s params must be an object")),
+    };
+    let with_arguments = |mut request: Value, arguments: Option<Value>| {
+        if let Some(arguments) = arguments {
+            request["params"] = arguments;
+        }
+        request
+    };
+    match method {
+        "state.emit" => Ok((
+            "board.event",
+            json!({"ticket": ticket, "payload": params.get("payload").cloned().unwrap_or(Value::Null)}),
+        )),
+        "data.read" => Ok((
+            "board.data.read",
+            with_arguments(
+                json!({"ticket": ticket, "bindingId": string("bindingId")?}),
+                arguments()?,
+            ),
+        )),
+        "action.run" => Ok((
+            "board.action",
+            with_arguments(json!({"ticket": ticket, "action": string("action")?}), arguments()?),
+        )),
+        "cron.trigger" => Ok((
+            "board.action",
+            json!({"ticket": ticket, "action": "cron.trigger", "jobId": string("jobId")?}),
+        )),
+        other => Err(format!("the widget asked for {other:?}, which Tether does not offer")),
     }
 }
 

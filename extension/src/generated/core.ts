@@ -198,7 +198,8 @@ role: string, text: string, };
 export type CanvasUpdate = { "kind": "board", sessionId: string, revision: number, widgets: Array<CanvasWidget>, }
   | { "kind": "document", docId: string, html: string, }
   | { "kind": "surface", surfaceId: string, title: string | null, components: Array<SurfaceComponent>, }
-  | { "kind": "surfaceData", surfaceId: string, model: JsonValue, };
+  | { "kind": "surfaceData", surfaceId: string, model: JsonValue, }
+  | { "kind": "widgetReply", widget: string, callId: string, ok: boolean, result: JsonValue, error: string | null, };
 
 /**
  * A widget on a gateway's board.
@@ -210,16 +211,39 @@ export type CanvasWidget = { name: string, title: string | null,
  */
 contentKind: string, revision: number, 
 /**
- * Its page on the gateway's own origin (absolute); None when the gateway gave none there.
+ * Its page on the gateway's own origin (absolute); None when the gateway gave none there
+ * (a widget waiting for approval or rejected has none).
  */
-frameUrl: string | null, };
+frameUrl: string | null, 
+/**
+ * The view ticket its page and its calls carry (the page gets it from the panel).
+ */
+viewTicket: string | null, 
+/**
+ * How long the ticket lasts from now, in milliseconds.
+ */
+viewTicketTtlMs: number | null, 
+/**
+ * `none`, `pending` (waiting for the user's approval), `granted`, `rejected`.
+ */
+grantState: string, 
+/**
+ * Which instance of the widget this revision is (a grant names it).
+ */
+instanceId: string | null, 
+/**
+ * What the widget asks for (network origins, tools), in the gateway's words, shown when the
+ * user is asked to approve it.
+ */
+declaredSummary: Array<string>, };
 
 /**
  * What the user did in the canvas panel, as the panel sends it back (a backend's `canvasAction`
  * command carries it as its arguments).
  */
 
-export type CanvasAction = { "kind": "widget", widget: string, payload: JsonValue, }
+export type CanvasAction = { "kind": "widgetCall", widget: string, callId: string, method: string, params: JsonValue, }
+  | { "kind": "widgetGrant", widget: string, granted: boolean, revision: number, instanceId: string, }
   | { "kind": "document", docId: string, }
   | { "kind": "surface", surfaceId: string, action: string, context: JsonValue, };
 

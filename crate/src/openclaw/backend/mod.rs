@@ -46,6 +46,11 @@ enum Request {
     NodeList,
     PairApprove(String),
     Canvas,
+    /// A board widget's call, answered back to it.
+    WidgetCall {
+        widget: String,
+        call_id: String,
+    },
 }
 
 struct NodeLink {
@@ -282,7 +287,14 @@ impl OpenClawBackend {
                         .into(),
                 ));
             }
+            // The snapshot a grant returns has no views: read the board again for them.
+            (Request::Canvas, Ok(_)) if method == "board.widget.grant" => self.refresh_canvas(),
             (Request::Canvas, result) => out.extend(self.canvas.on_response(method, result).map(Output::Event)),
+            (Request::WidgetCall { widget, call_id }, result) => out.push(Output::Event(Canvas::widget_reply(
+                widget,
+                call_id,
+                result.map_err(|e| e.to_string()),
+            ))),
             (Request::ListSessions, Err(error)) => {
                 out.push(error_event(format!("Could not list the sessions: {error}")))
             }
@@ -553,8 +565,29 @@ impl Backend for OpenClawBackend {
                     let message = format!("[canvas] {action} on surface {surface_id}: {context}");
                     return Ok(self.prompt(&message, &[]));
                 }
+                // A widget's call is always answered, so its promise never hangs.
+                Ok(action @ CanvasAction::WidgetCall { .. }) => {
+                    let CanvasAction::WidgetCall { widget, call_id, .. } = &action else {
+                        unreachable!("matched above")
+                    };
+                    let purpose = Request::WidgetCall {
+                        widget: widget.clone(),
+                        call_id: call_id.clone(),
+                    };
+                    let sent = self
+                        .canvas
+                        .action(&action, self.operator.session_key())
+                        .and_then(|(method, params)| self.request(method, params, purpose).map_err(|e| e.to_string()));
+                    if let Err(why) = sent {
+                        out.push(Output::Event(Canvas::widget_reply(
+                            widget.clone(),
+                            call_id.clone(),
+                            Err(why),
+                        )));
+                    }
+                }
                 Ok(action) => {
-                    let failure = match Canvas::action(&action, self.operator.session_key()) {
+                    let failure = match self.canvas.action(&action, self.operator.session_key()) {
                         Ok(request) => self.canvas_request(request).map(|e| e.to_string()),
                         Err(why) => Some(why),
                     };
