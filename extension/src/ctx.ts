@@ -12,7 +12,7 @@ import { PermissionBroker } from "./chat/permissionBroker";
 import { ChatSession } from "./chat/session";
 import { loadTetherCore } from "./core/wasm";
 import { handleMessage } from "./messages";
-import { readSettings, type TetherSettings } from "./settings";
+import { gatewayHttpOrigin, readSettings, type TetherSettings } from "./settings";
 import { ChatViewProvider, CHAT_VIEW_ID } from "./vscode/chatView";
 import { Diagnostics } from "./vscode/diagnostics";
 import { DiffReviews } from "./vscode/diffReview";
@@ -44,10 +44,14 @@ export class Ctx implements vscode.Disposable {
     this.current = this.readSettings();
     this.statusBar = new StatusBar();
     this.reviews = new DiffReviews((message) => this.log.info(message));
-    this.view = new ChatViewProvider(vscode.Uri.joinPath(extension.extensionUri, "dist", "webview"), {
-      onReady: () => this.viewReady(),
-      onMessage: (message) => void this.onMessage(message),
-    });
+    this.view = new ChatViewProvider(
+      vscode.Uri.joinPath(extension.extensionUri, "dist", "webview"),
+      {
+        onReady: () => this.viewReady(),
+        onMessage: (message) => void this.onMessage(message),
+      },
+      () => [gatewayHttpOrigin(this.current.openclaw.gatewayUrl)].filter((origin) => origin !== undefined),
+    );
     const initial: UiState = {
       mode: this.current.defaultMode,
       model: this.current.model,
@@ -102,6 +106,8 @@ export class Ctx implements vscode.Disposable {
         this.current = this.readSettings();
         // The picker lists the agents as configured now; the running session keeps its agent.
         if (e.affectsConfiguration("tether.agents")) this.feed.setState(this.agentState(this.session.agent));
+        // The page's policy names the gateway it may frame widgets from.
+        if (e.affectsConfiguration("tether.openclaw.gatewayUrl")) this.view.reload();
       }),
     );
     this.log.info(`Tether ${extension.extension.packageJSON.version} activated (${initial.where}, ${vscode.env.remoteName ?? "local"})`);

@@ -32,6 +32,8 @@ const HANDLERS: Handlers = {
   retry: (ctx) => ctx.session.retry(),
   canvasAction: (ctx, m) => backendCommand(ctx, "the canvas action", "canvasAction", m.action),
   canvasRefresh: (ctx) => backendCommand(ctx, "the canvas refresh", "canvasRefresh"),
+  // VS Code asks the user before it opens a link to a domain they have not trusted.
+  openExternal: (_ctx, m) => /^https?:\/\//i.test(m.url) && vscode.env.openExternal(vscode.Uri.parse(m.url, true)),
   loadOlder: (ctx) => backendCommand(ctx, "the request for earlier messages", "historyOlder"),
 };
 

@@ -23,6 +23,19 @@ export interface TetherSettings {
   openclaw: { gatewayUrl: string; offerWorkspace: boolean };
 }
 
+/** The gateway's HTTP origin (`ws://h:p/x` → `http://h:p`, `wss` → `https`), where its board
+ * widgets' pages are served; undefined without a gateway. */
+export function gatewayHttpOrigin(gatewayUrl: string): string | undefined {
+  if (!gatewayUrl) return undefined;
+  try {
+    const url = new URL(gatewayUrl);
+    const scheme = url.protocol === "wss:" ? "https:" : url.protocol === "ws:" ? "http:" : undefined;
+    return scheme ? `${scheme}//${url.host}` : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export const REMOTE_EXECUTORS = ["auto", "helper", "shellIntegration", "terminal"] as const;
 export type RemoteExecutorSetting = (typeof REMOTE_EXECUTORS)[number];
 

@@ -4,7 +4,7 @@ import * as path from "node:path";
 import { test } from "node:test";
 import { PERMISSION_MODE_INFO } from "../../webview/src/modes";
 import { PERMISSION_MODES } from "../src/generated/core";
-import { readSettings } from "../src/settings";
+import { gatewayHttpOrigin, readSettings } from "../src/settings";
 
 const from = (values: Record<string, unknown>) => (key: string) => values[key];
 
@@ -31,6 +31,14 @@ test("the OpenClaw gateway URL must be ws:// or wss://; another is reported and 
   const bad = readSettings(from({ "openclaw.gatewayUrl": "http://127.0.0.1:18789" }));
   assert.equal(bad.settings.openclaw.gatewayUrl, "");
   assert.deepEqual(bad.problems.map((p) => p.key), ["tether.openclaw.gatewayUrl"]);
+});
+
+test("the gateway's widget pages come from its HTTP origin: ws → http, wss → https, no path", () => {
+  assert.equal(gatewayHttpOrigin("ws://127.0.0.1:18789"), "http://127.0.0.1:18789");
+  assert.equal(gatewayHttpOrigin("wss://gw.example/ws?x=1"), "https://gw.example");
+  assert.equal(gatewayHttpOrigin("ws://[::1]:18789/"), "http://[::1]:18789");
+  assert.equal(gatewayHttpOrigin(""), undefined);
+  assert.equal(gatewayHttpOrigin("ws://"), undefined);
 });
 
 test("the remote executor can be forced to one tier; an unknown one falls back to auto", () => {

@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { REPLY } from "../openclaw/fake-llm.mjs";
-import { TOKEN, startGateway } from "../openclaw/gateway.mjs";
+import { TOKEN, bareClient, startGateway } from "../openclaw/gateway.mjs";
 import { launchVsCode, openTether, runCommand, shot } from "./harness.mjs";
 
 let gateway;
@@ -86,4 +86,37 @@ test("New starts another gateway session; the first one, picked in the history, 
   assert.ok(found, `no session of ${JSON.stringify(ids)} showed the first conversation`);
   assert.equal(await vs.webview.getByText("A second conversation.").count(), 0, "the chat shows the session switched to, only");
   await shot(vs, "openclaw-03-switched-back");
+});
+
+/** A widget whose button sends `{clicked: 1}` through the gateway's widget bridge and prints the answer. */
+const WIDGET_HTML =
+  '<h2>Clicks</h2><button id="emit" class="primary">Count a click</button><p id="out">waiting</p>' +
+  '<script>document.getElementById("emit").onclick=()=>openclaw.state.emit({clicked:1}).then(' +
+  '(r)=>{document.getElementById("out").textContent="sent "+JSON.stringify(r)},' +
+  '(e)=>{document.getElementById("out").textContent="failed "+e.message})</script>';
+
+test("a widget on the session's board runs in the canvas when the user asks, and its event reaches the gateway", { timeout: 180_000 }, async () => {
+  // The session the view shows now (the history marks it).
+  await vs.webview.getByRole("button", { name: "Session history" }).first().click();
+  const sessionKey = await vs.webview.locator(".history-item.current").getAttribute("data-session-id", { timeout: 30_000 });
+  await vs.webview.getByRole("button", { name: "Close history" }).click();
+  assert.match(sessionKey ?? "", /^agent:main:/);
+  await vs.webview.getByRole("button", { name: /^Canvas/ }).click();
+  const panel = vs.webview.getByRole("dialog", { name: "Canvas" });
+  await panel.waitFor();
+  // The gateway's agent puts a widget on that session's board (here an operator does it for it).
+  const operator = await bareClient(gateway.url);
+  try {
+    await operator.request("board.widget.put", { sessionKey, name: "clicks", title: "Clicks", content: { kind: "html", html: WIDGET_HTML } });
+  } finally {
+    operator.close();
+  }
+  // The gateway's board.changed brings it to the open panel.
+  await panel.locator('[data-widget="clicks"]').waitFor({ timeout: 30_000 });
+  await panel.getByRole("button", { name: "Run the widget" }).click();
+  const widget = vs.webview.frameLocator('iframe[title="Widget Clicks"]');
+  await widget.getByRole("button", { name: "Count a click" }).click({ timeout: 30_000 });
+  await widget.getByText('sent {"ok":true,"appended":true}').waitFor({ timeout: 30_000 });
+  await shot(vs, "openclaw-04-board-widget");
+  await panel.getByRole("button", { name: "Close canvas" }).click();
 });

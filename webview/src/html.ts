@@ -9,14 +9,20 @@ function attr(value: string): string {
     .replace(/>/g, "&gt;");
 }
 
-/** The Content-Security-Policy the webview runs under. */
-export function webviewCsp(cspSource: string, nonce: string): string {
+/** An origin the CSP may name: `http(s)://host[:port]`, nothing else (no path, no wildcard). */
+const FRAME_ORIGIN = /^https?:\/\/[A-Za-z0-9.-]+(:[0-9]{1,5})?$|^https?:\/\/\[[0-9A-Fa-f:.]+\](:[0-9]{1,5})?$/;
+
+/** The Content-Security-Policy the webview runs under. Frames only from `frameOrigins` (an
+ * OpenClaw gateway's board widgets); none without. */
+export function webviewCsp(cspSource: string, nonce: string, frameOrigins: string[] = []): string {
+  const frames = frameOrigins.filter((origin) => FRAME_ORIGIN.test(origin));
   return [
     "default-src 'none'",
     `style-src ${cspSource} 'nonce-${nonce}'`,
     `script-src 'nonce-${nonce}'`,
     `font-src ${cspSource}`,
     `img-src ${cspSource} data:`,
+    ...(frames.length ? [`frame-src ${frames.join(" ")}`] : []),
   ].join("; ");
 }
 
@@ -28,7 +34,7 @@ export function renderWebviewHtml(opts: WebviewHtmlOptions): string {
   if (!/^[A-Za-z0-9+/=_-]{8,}$/.test(opts.nonce)) {
     throw new Error("renderWebviewHtml: the nonce must be at least 8 base64/alphanumeric characters");
   }
-  const csp = webviewCsp(opts.cspSource, opts.nonce);
+  const csp = webviewCsp(opts.cspSource, opts.nonce, opts.frameOrigins);
   const title = opts.title ?? "Tether";
   return `<!DOCTYPE html>
 <html lang="en">

@@ -14,7 +14,17 @@ declare global {
 
 window.__tether = { store };
 
+/** Whether a message comes from a frame inside this page (a canvas widget's page): such a page
+ * speaks only to its bridge, never as the extension. */
+function fromOwnFrame(event: MessageEvent): boolean {
+  const source = event.source;
+  if (!source) return false;
+  for (const frame of Array.from(document.getElementsByTagName("iframe"))) if (frame.contentWindow === source) return true;
+  return false;
+}
+
 window.addEventListener("message", (event: MessageEvent) => {
+  if (fromOwnFrame(event)) return;
   const msg = event.data as ExtensionToWebview | undefined;
   if (!msg || typeof msg !== "object" || typeof (msg as { type?: unknown }).type !== "string") return;
   store.enqueue(msg);

@@ -179,6 +179,8 @@ export type WebviewToExtension =
   | { type: "canvasAction"; action: CanvasAction }
   /** Read the session's board again. */
   | { type: "canvasRefresh" }
+  /** Open an http(s) link a canvas widget asked for, outside VS Code. */
+  | { type: "openExternal"; url: string }
   /** Show the page of the session's messages before those shown (a gateway's paged history). */
   | { type: "loadOlder" };
 
@@ -202,4 +204,6 @@ export interface WebviewHtmlOptions {
   codiconUri: string;
   /** Optional document title. */
   title?: string;
+  /** Origins (`http(s)://host:port`) the webview may frame: the OpenClaw gateway's, for its board widgets. */
+  frameOrigins?: string[];
 }

@@ -507,6 +507,19 @@ describe("plumbing", () => {
     assert.throws(() => renderWebviewHtml({ cspSource: "x", nonce: "a\"b", scriptUri: "", styleUri: "", codiconUri: "" }));
   });
 
+  test("renderWebviewHtml frames only the gateway origins it is given, and nothing that is not an origin", T, async () => {
+    const { renderWebviewHtml } = await import("../out/html.js");
+    const render = (frameOrigins) =>
+      renderWebviewHtml({ cspSource: "vscode-resource:", nonce: "abcDEF123456", scriptUri: "", styleUri: "", codiconUri: "", frameOrigins });
+    assert.doesNotMatch(render(undefined), /frame-src/);
+    assert.doesNotMatch(render([]), /frame-src/);
+    assert.match(render(["http://127.0.0.1:18789"]), /; frame-src http:\/\/127\.0\.0\.1:18789"/);
+    assert.match(render(["https://gw.example", "http://[::1]:18789"]), /; frame-src https:\/\/gw\.example http:\/\/\[::1\]:18789"/);
+    for (const bad of ["*", "http:", "http://a.example/path", "http://a.example; script-src *", "javascript:x", "http://*.example"]) {
+      assert.doesNotMatch(render([bad]), /frame-src/, bad);
+    }
+  });
+
   test("the draft survives a reload through vscode.setState", T, async () => {
     const page = await chat.open();
     await init(page);

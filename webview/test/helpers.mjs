@@ -42,6 +42,11 @@ export async function startServer() {
       if (url.searchParams.has("nocsp") && file.endsWith(".html")) {
         body = Buffer.from(body.toString("utf8").replace(/<meta http-equiv="Content-Security-Policy"[^>]*>/, ""));
       }
+      // The frame source the extension adds for an OpenClaw gateway (renderWebviewHtml's frameOrigins).
+      const frameOrigin = url.searchParams.get("frames");
+      if (frameOrigin && /^http:\/\/127\.0\.0\.1:\d+$/.test(frameOrigin) && file.endsWith(".html")) {
+        body = Buffer.from(body.toString("utf8").replace(/(<meta http-equiv="Content-Security-Policy" content="[^"]*)"/, `$1; frame-src ${frameOrigin}"`));
+      }
       res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream", "cache-control": "no-store" });
       res.end(body);
     } catch {

@@ -28,21 +28,14 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, ChatViewPor
   constructor(
     private readonly webviewRoot: vscode.Uri,
     private readonly handler: ChatViewHandler,
+    /** Origins the page may frame (an OpenClaw gateway's, for its board widgets). */
+    private readonly frameOrigins: () => string[],
   ) {}
 
   resolveWebviewView(view: vscode.WebviewView): void {
     this.view = view;
-    this.ready = false;
     view.webview.options = { enableScripts: true, localResourceRoots: [this.webviewRoot] };
-    const asset = (name: string) => view.webview.asWebviewUri(vscode.Uri.joinPath(this.webviewRoot, name)).toString();
-    view.webview.html = renderWebviewHtml({
-      cspSource: view.webview.cspSource,
-      nonce: randomBytes(16).toString("base64url"),
-      scriptUri: asset("main.js"),
-      styleUri: asset("main.css"),
-      codiconUri: asset("codicon.css"),
-      title: "Tether",
-    });
+    this.render(view);
     this.disposables.push(
       view.webview.onDidReceiveMessage((message: WebviewToExtension) => {
         if (message?.type === "ready") {
@@ -60,6 +53,26 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, ChatViewPor
         }
       }),
     );
+  }
+
+  /** Load the page again, under a policy made from the settings as they are now (the handler's
+   * onReady replays the transcript). */
+  reload(): void {
+    if (this.view) this.render(this.view);
+  }
+
+  private render(view: vscode.WebviewView): void {
+    this.ready = false;
+    const asset = (name: string) => view.webview.asWebviewUri(vscode.Uri.joinPath(this.webviewRoot, name)).toString();
+    view.webview.html = renderWebviewHtml({
+      cspSource: view.webview.cspSource,
+      nonce: randomBytes(16).toString("base64url"),
+      scriptUri: asset("main.js"),
+      styleUri: asset("main.css"),
+      codiconUri: asset("codicon.css"),
+      title: "Tether",
+      frameOrigins: this.frameOrigins(),
+    });
   }
 
   /** Show the view (and its container). */

@@ -3,6 +3,7 @@
 // views render it as text (documents through the whitelist in ../components/canvas/sanitize.ts).
 
 import type { CanvasUpdate, CanvasWidget, JsonValue, SurfaceComponent } from "@tether/core";
+import { deliverWidgetReply } from "../components/canvas/widgetHost";
 
 /** Kept at once, so a gateway that sends without end cannot grow the view. */
 const DOCUMENTS_KEPT = 32;
@@ -32,6 +33,8 @@ export class Canvas {
   /** In arrival order (a document sent again moves to the end). */
   documents: CanvasDocument[] = [];
   surfaces: Surface[] = [];
+  /** The widgets (by `widgetKey`) the user chose to run, shown live whenever the panel is open. */
+  live = new Set<string>();
 
   get empty(): boolean {
     return !this.board?.widgets.length && !this.documents.length && !this.surfaces.length;
@@ -41,6 +44,7 @@ export class Canvas {
     this.board = undefined;
     this.documents = [];
     this.surfaces = [];
+    this.live = new Set();
   }
 
   apply(update: CanvasUpdate): void {
@@ -65,6 +69,9 @@ export class Canvas {
         this.put(surface);
         return;
       }
+      case "widgetReply":
+        deliverWidgetReply(update);
+        return;
       case "surfaceData": {
         const old = this.surfaces.find((s) => s.surfaceId === update.surfaceId);
         this.put({ surfaceId: update.surfaceId, title: old?.title ?? null, components: old?.components ?? [], model: update.model });
@@ -78,6 +85,12 @@ export class Canvas {
     if (at >= 0) this.surfaces = this.surfaces.map((s, i) => (i === at ? surface : s));
     else this.surfaces = [...this.surfaces, surface].slice(-SURFACES_KEPT);
   }
+}
+
+/** One widget instance: its new revisions keep running once the user ran it; a widget put again
+ * under the same name (a new instance) is asked about again. */
+export function widgetKey(widget: CanvasWidget): string {
+  return `${widget.name}\u0000${widget.instanceId ?? ""}`;
 }
 
 /** The value at the JSON Pointer `pointer` (RFC 6901) in `model`; undefined when there is none. */

@@ -1,15 +1,19 @@
 // The canvas panel: the session's board widgets, its canvas documents and the A2UI surfaces a
 // gateway pushes (Text, Button, CodeBlock, FileTree; any other component is a placeholder naming
 // it). Everything shown is the gateway's and untrusted: text is rendered as text, documents through
-// the whitelist in ./sanitize, and nothing is loaded. The user's actions go back as `canvasAction`.
+// the whitelist in ./sanitize. A board widget is a page with script: it runs only when the user
+// asks, framed from the gateway's origin (the only frame source the webview's CSP allows) in a
+// sandbox without same-origin, talking to Tether only through its bridge (./widgetHost). The
+// user's actions go back as `canvasAction`.
 
-import { useEffect, useRef } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import type { CanvasAction, CanvasWidget, JsonValue, SurfaceComponent } from "@tether/core";
-import { bound, type Surface } from "../../store";
-import type { Canvas, CanvasDocument } from "../../store/canvas";
+import { bound, store, type Surface } from "../../store";
+import { widgetKey, type Canvas, type CanvasDocument } from "../../store/canvas";
 import { post } from "../../vscode";
 import { Icon } from "../common";
 import { sanitizedHtml } from "./sanitize";
+import { WidgetHost } from "./widgetHost";
 
 const MAX_TEXT = 20_000;
 const MAX_ITEMS = 1_000;
@@ -98,15 +102,117 @@ function SurfaceView({ surface }: { surface: Surface }) {
   );
 }
 
-function WidgetView({ widget }: { widget: CanvasWidget }) {
+/** Before a fresh ticket is due, the board is read again (the page keeps running with it). */
+const TICKET_MARGIN_MS = 60_000;
+
+/** A widget's page, running: framed from the gateway, its bridge served by a WidgetHost. */
+function WidgetFrame({ widget, url, ticket }: { widget: CanvasWidget; url: string; ticket: string }) {
+  const host = useRef<WidgetHost>();
+  // The page as first loaded: a newer ticket reaches it through the bridge instead of a reload.
+  const [src] = useState(url);
+  const [height, setHeight] = useState(200);
+  const [loaded, setLoaded] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  // Made as the frame enters the page, before its page can post anything.
+  const attach = (frame: HTMLIFrameElement | null) => {
+    if (!frame || host.current) return;
+    host.current = new WidgetHost(frame, widget.name, ticket, {
+      call: (callId, method, params) => act({ kind: "widgetCall", widget: widget.name, callId, method, params }),
+      open: (link) => post({ type: "openExternal", url: link }),
+      suggest: (text) => store.enqueue({ type: "prefill", text }),
+      resize: setHeight,
+      failed: setFailure,
+    });
+  };
+  useEffect(() => () => host.current?.dispose(), []);
+  useEffect(() => host.current?.setTicket(ticket), [ticket]);
+  useEffect(() => {
+    const ttl = widget.viewTicketTtlMs;
+    if (!ttl) return;
+    const timer = setTimeout(() => post({ type: "canvasRefresh" }), Math.max(10_000, ttl - TICKET_MARGIN_MS));
+    return () => clearTimeout(timer);
+  }, [ticket]);
+  const name = widget.title || widget.name;
+  return (
+    <div class="canvas-widget-frame">
+      {loaded ? null : (
+        <div class="muted small canvas-widget-loading" role="status">
+          Loading the widget…
+        </div>
+      )}
+      <iframe
+        ref={attach}
+        src={src}
+        sandbox="allow-scripts"
+        referrerpolicy="no-referrer"
+        title={`Widget ${name}`}
+        style={{ height: `${height}px` }}
+        onLoad={() => {
+          host.current?.sendTheme();
+          setLoaded(true);
+        }}
+      />
+      {failure ? (
+        <div class="canvas-widget-error small" role="status">
+          <Icon name="warning" />
+          <span>{`The widget's script failed: ${failure}`}</span>
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+function WidgetView({ canvas, widget }: { canvas: Canvas; widget: CanvasWidget }) {
   const url = widget.frameUrl && SAFE_URL.test(widget.frameUrl) ? widget.frameUrl : null;
+  const key = widgetKey(widget);
+  const [live, setLive] = useState(canvas.live.has(key));
+  const run = (on: boolean) => {
+    if (on) canvas.live.add(key);
+    else canvas.live.delete(key);
+    setLive(on);
+  };
+  const grant = (granted: boolean) =>
+    act({ kind: "widgetGrant", widget: widget.name, granted, revision: widget.revision, instanceId: widget.instanceId ?? "" });
+  const name = widget.title || widget.name;
   return (
     <li class="canvas-card canvas-widget" data-widget={widget.name}>
       <div class="canvas-card-title">
         <Icon name="window" />
-        <span>{widget.title || widget.name}</span>
+        <span>{name}</span>
+        <span class="spacer" />
+        {url && widget.viewTicket ? (
+          <button type="button" class="button button-secondary canvas-widget-run" aria-pressed={live} onClick={() => run(!live)}>
+            {live ? "Stop the widget" : "Run the widget"}
+          </button>
+        ) : null}
       </div>
       <div class="muted small">{`${widget.contentKind || "widget"} · revision ${widget.revision}`}</div>
+      {widget.grantState === "pending" ? (
+        <div class="canvas-widget-grant" role="group" aria-label={`Approve the widget ${name}`}>
+          <p class="small">The agent's widget waits for your approval{widget.declaredSummary.length ? ". It asks for:" : "."}</p>
+          {widget.declaredSummary.length ? (
+            <ul class="small">
+              {widget.declaredSummary.slice(0, 32).map((item, i) => (
+                <li key={`${i}:${item}`}>{text(item)}</li>
+              ))}
+            </ul>
+          ) : null}
+          {widget.instanceId ? (
+            <div class="row">
+              <button type="button" class="button" onClick={() => grant(true)}>
+                Allow
+              </button>
+              <button type="button" class="button button-secondary" onClick={() => grant(false)}>
+                Reject
+              </button>
+            </div>
+          ) : null}
+        </div>
+      ) : null}
+      {widget.grantState === "rejected" ? <div class="muted small">You rejected this widget.</div> : null}
+      {live && url && widget.viewTicket ? (
+        <WidgetFrame key={`${widget.revision}`} widget={widget} url={url} ticket={widget.viewTicket} />
+      ) : null}
       {url ? (
         <a class="canvas-widget-link small" href={url} title={url} rel="noopener noreferrer">
           Open the widget's page in the browser
@@ -173,7 +279,7 @@ export function CanvasPanel({ canvas, onClose }: { canvas: Canvas; onClose: (foc
           {widgets.length ? (
             <ul class="canvas-widgets" aria-label="Board widgets">
               {widgets.map((w) => (
-                <WidgetView key={w.name} widget={w} />
+                <WidgetView key={widgetKey(w)} canvas={canvas} widget={w} />
               ))}
             </ul>
           ) : null}
