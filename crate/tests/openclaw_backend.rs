@@ -508,6 +508,29 @@ fn a_file_outside_the_workspace_is_asked_about_and_a_refusal_is_a_denial() {
 }
 
 #[test]
+fn a_node_command_with_mistyped_params_is_refused_as_invalid_never_read_as_an_empty_one() {
+    let ws = TempWorkspace::new();
+    let agent = paired(&ws);
+    for (id, command, params) in [
+        ("m1", "system.run.prepare", json!({"command": "rm -rf /"})),
+        ("m2", "system.run.prepare", json!({"command": []})),
+        ("m3", "system.run.prepare", json!({"command": ["/bin/sh", 7]})),
+        ("m4", "system.run.prepare", json!({"command": ["true"], "cwd": 7})),
+        ("m5", "system.run", json!({"command": {"argv": ["true"]}})),
+        ("m6", "file.fetch", json!({"path": ["a.txt"]})),
+        ("m7", "file.fetch", json!({})),
+    ] {
+        let outputs = frame(&agent, NODE, &invoke(id, command, params));
+        assert!(permission(&outputs).is_none(), "{id}: nothing asked");
+        let result = result_for(&outputs, id).unwrap_or_else(|| panic!("{id}: answered"));
+        assert_eq!(result["error"]["code"], "INVALID_REQUEST", "{id}: {result}");
+    }
+    let long = frame(&agent, NODE, &invoke("m8", "file.fetch", json!({"path": "x".repeat(200_000)})));
+    let message = result_for(&long, "m8").unwrap()["error"]["message"].as_str().unwrap().to_string();
+    assert!(message.chars().count() <= 2_001, "a hostile path is not echoed whole");
+}
+
+#[test]
 fn unknown_node_commands_are_refused_and_a_symlink_is_not_followed() {
     let ws = TempWorkspace::new();
     let agent = paired(&ws);

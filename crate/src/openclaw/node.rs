@@ -290,6 +290,7 @@ pub fn parse_invocation(payload: &Value) -> Result<Invocation, Option<(String, S
             .map_err(|e| Some((id.clone(), node_id.clone(), format!("paramsJSON is not JSON: {e}"))))?,
         _ => Value::Object(Map::new()),
     };
+    let invalid = |why: String| Some((id.clone(), node_id.clone(), why));
     let strings = |key: &str| -> Vec<String> {
         params
             .get(key)
@@ -297,18 +298,37 @@ pub fn parse_invocation(payload: &Value) -> Result<Invocation, Option<(String, S
             .map(|items| items.iter().filter_map(Value::as_str).map(str::to_string).collect())
             .unwrap_or_default()
     };
+    // What a command runs is exactly what the gateway names: a command that is not a list of
+    // strings is refused, not read as an empty one.
+    let argv = || -> Result<Vec<String>, Option<(String, String, String)>> {
+        match params.get("command") {
+            Some(Value::Array(items)) if !items.is_empty() => items
+                .iter()
+                .map(|item| item.as_str().map(str::to_string))
+                .collect::<Option<Vec<_>>>()
+                .ok_or_else(|| invalid(format!("{command}: command must be a list of strings"))),
+            _ => Err(invalid(format!("{command}: command must be a non-empty list of strings"))),
+        }
+    };
+    let optional_text = |key: &str| -> Result<Option<String>, Option<(String, String, String)>> {
+        match params.get(key) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::String(value)) => Ok(Some(value.clone())),
+            Some(_) => Err(invalid(format!("{command}: {key} must be a string"))),
+        }
+    };
     let command = match command.as_str() {
         "system.run.prepare" => Command::RunPrepare(RunPrepare {
-            argv: strings("command"),
-            raw_command: text(&params, "rawCommand"),
-            cwd: text(&params, "cwd"),
+            argv: argv()?,
+            raw_command: optional_text("rawCommand")?,
+            cwd: optional_text("cwd")?,
             agent_id: text(&params, "agentId"),
             session_key: text(&params, "sessionKey"),
         }),
         "system.run" => Command::Run(RunRequest {
-            argv: strings("command"),
-            raw_command: text(&params, "rawCommand"),
-            cwd: text(&params, "cwd").or_else(|| {
+            argv: argv()?,
+            raw_command: optional_text("rawCommand")?,
+            cwd: optional_text("cwd")?.or_else(|| {
                 params
                     .pointer("/systemRunPlan/cwd")
                     .and_then(Value::as_str)
@@ -319,7 +339,10 @@ pub fn parse_invocation(payload: &Value) -> Result<Invocation, Option<(String, S
         }),
         "system.which" => Command::Which { bins: strings("bins") },
         "file.fetch" => Command::FileFetch(FileFetch {
-            path: text(&params, "path").unwrap_or_default(),
+            path: match optional_text("path")? {
+                Some(path) if !path.is_empty() => path,
+                _ => return Err(invalid("file.fetch: path must be a non-empty string".into())),
+            },
             max_bytes: params.get("maxBytes").and_then(Value::as_u64),
             follow_symlinks: params.get("followSymlinks").and_then(Value::as_bool).unwrap_or(false),
             preflight_only: params.get("preflightOnly").and_then(Value::as_bool).unwrap_or(false),
@@ -337,12 +360,21 @@ pub fn parse_invocation(payload: &Value) -> Result<Invocation, Option<(String, S
     })
 }
 
+/// An error message as sent back: a message that quotes a hostile input (a 200 KB path) is cut.
+fn capped(message: &str) -> String {
+    const MAX_MESSAGE: usize = 2_000;
+    match message.char_indices().nth(MAX_MESSAGE) {
+        Some((at, _)) => format!("{}…", &message[..at]),
+        None => message.to_string(),
+    }
+}
+
 /// `node.invoke.result`'s params.
 pub fn result_params(id: &str, node_id: &str, result: Result<Value, NodeError>) -> Value {
     match result {
         Ok(payload) => json!({"id": id, "nodeId": node_id, "ok": true, "payload": payload}),
         Err(error) => json!({"id": id, "nodeId": node_id, "ok": false,
-            "error": {"code": error.code, "message": error.message}}),
+            "error": {"code": error.code, "message": capped(&error.message)}}),
     }
 }
 
