@@ -276,7 +276,7 @@ test("the canvas shows the session's board with widget pages on the gateway's or
       revision: 1,
       tabs: [],
       widgets: [
-        { name: 'chart', title: 'Chart', contentKind: 'html', revision: 1, frameUrl: '/__openclaw__/board/x/chart/index.html?bt=t' },
+        { name: 'chart', title: 'Chart', contentKind: 'html', revision: 1, frameUrl: '/__openclaw__/board/x/chart/index.html?bt=t', viewTicket: 't' },
         { name: 'evil', contentKind: 'html', revision: 1, frameUrl: 'https://evil.example/page.html' },
       ],
     });
@@ -285,7 +285,7 @@ test("the canvas shows the session's board with widget pages on the gateway's or
     c.event('agent', { kind: 'a2ui', payload: { type: 'updateDataModel', surfaceId: 's1', pointer: '/results/0', value: { status: 'done' } } });
     const action = await c.expect('board.event');
     c.reply(action, { ok: true, appended: true });
-    assert.deepEqual(action.params, { sessionKey: SESSION, widget: 'chart', payload: { action: 'go' } });
+    assert.deepEqual(action.params, { ticket: 't', payload: { action: 'go' } });
   });
   const boards = () => session.ui.filter((e) => e.type === 'canvas' && e.update.kind === 'board');
   await session.waitFor(() => boards().some((b) => b.update.revision === 1), 'the changed board');
@@ -295,8 +295,10 @@ test("the canvas shows the session's board with widget pages on the gateway's or
   const data = await session.waitFor(() => session.ui.filter((e) => e.type === 'canvas' && e.update.kind === 'surfaceData')[1], 'the data model');
   assert.deepEqual(data.update.model, { results: [{ status: 'done' }] });
   assert.ok(session.ui.some((e) => e.type === 'canvas' && e.update.kind === 'surface' && e.update.title === 'Results'));
-  session.driver.command('canvasAction', { kind: 'widget', widget: 'chart', payload: { action: 'go' } });
+  session.driver.command('canvasAction', { kind: 'widgetCall', widget: 'chart', callId: 'c1', method: 'state.emit', params: { payload: { action: 'go' } } });
   await until(() => gateway.connections[0].requests.some((r) => r.method === 'board.event'), 'the widget action');
+  const reply = await session.waitFor(() => session.ui.find((e) => e.type === 'canvas' && e.update.kind === 'widgetReply'), "the widget's answer");
+  assert.deepEqual(reply.update, { kind: 'widgetReply', widget: 'chart', callId: 'c1', ok: true, result: { ok: true, appended: true }, error: null });
   assert.deepEqual(gateway.errors, []);
 });
 
