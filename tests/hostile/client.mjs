@@ -55,6 +55,34 @@ export function killTree(pid) {
   }
 }
 
+/**
+ * Run `node dist/tether-cli.js ARGS` to its end (killed with its process group after `timeoutMs`):
+ * its exit code (or signal), its events (every stdout line must be JSON) and its stderr.
+ */
+export async function runTetherCli(args, { env, cwd, timeoutMs = 30_000 } = {}) {
+  const child = spawn(process.execPath, [TETHER_CLI, ...args], { env, cwd, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  pids.add(child.pid);
+  let stdout = "";
+  let stderr = "";
+  child.stdout.setEncoding("utf8").on("data", (c) => (stdout += c));
+  child.stderr.setEncoding("utf8").on("data", (c) => (stderr += c));
+  const timer = setTimeout(() => killTree(child.pid), timeoutMs);
+  const code = await new Promise((resolve) => child.on("exit", (c, signal) => resolve(c ?? signal)));
+  clearTimeout(timer);
+  killTree(child.pid);
+  const events = stdout
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => {
+      try {
+        return JSON.parse(line);
+      } catch {
+        assert.fail(`tether-cli wrote a line that is not JSON: ${line.slice(0, 200)}`);
+      }
+    });
+  return { code, events, stderr };
+}
+
 /** A fresh workspace with `files` (relative path → string | Buffer). Real path (no /tmp link). */
 export function workspace(files = {}) {
   const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "tether-hostile-")));

@@ -8,12 +8,11 @@
 // file in the workspace changed.
 
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, test } from "node:test";
 import { SESSION, delta, final, hello, startFakeGateway } from "../openclaw/fake-gateway.mjs";
-import { TETHER_CLI, assertIntact, cleanUp, killTree, snapshot, workspace } from "./client.mjs";
+import { assertIntact, cleanUp, runTetherCli, snapshot, workspace } from "./client.mjs";
 
 const gateways = [];
 afterEach(async () => {
@@ -52,27 +51,9 @@ async function runTurn(gatewayScript, { files = { "a.txt": "alpha\n" }, root = w
   const home = workspace();
   fs.writeFileSync(path.join(home, "token"), "fake-token\n");
   const before = snapshot(root);
-  const args = [TETHER_CLI, "run", "--agent", "openclaw", "--gateway", gateway.url, "--token-file", path.join(home, "token"), "--device-key", path.join(home, "keys.json")];
+  const args = ["run", "--agent", "openclaw", "--gateway", gateway.url, "--token-file", path.join(home, "token"), "--device-key", path.join(home, "keys.json")];
   args.push("--session", SESSION, "--root", root, "--prompt", "hi", "--approve", approve, "--verbose", ...(node ? ["--node"] : []));
-  const child = spawn(process.execPath, args, { cwd: home, env: { PATH: process.env.PATH, HOME: home }, stdio: ["ignore", "pipe", "pipe"], detached: true });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.setEncoding("utf8").on("data", (c) => (stdout += c));
-  child.stderr.setEncoding("utf8").on("data", (c) => (stderr += c));
-  const timer = setTimeout(() => killTree(child.pid), 60_000);
-  const code = await new Promise((resolve) => child.on("exit", (c, signal) => resolve(c ?? signal)));
-  clearTimeout(timer);
-  killTree(child.pid);
-  const events = stdout
-    .split("\n")
-    .filter(Boolean)
-    .map((line) => {
-      try {
-        return JSON.parse(line);
-      } catch {
-        assert.fail(`tether-cli wrote a line that is not JSON: ${line.slice(0, 200)}`);
-      }
-    });
+  const { code, events, stderr } = await runTetherCli(args, { cwd: home, env: { PATH: process.env.PATH, HOME: home }, timeoutMs: 60_000 });
   assert.deepEqual(gateway.errors.map(String), [], "the fake gateway's script ran to its end");
   return { root, before, code, events, stderr };
 }

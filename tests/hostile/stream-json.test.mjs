@@ -4,12 +4,11 @@
 // bounded time, only JSON events on stdout, and no file changed.
 
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, test } from "node:test";
-import { TETHER_CLI, assertIntact, cleanUp, killTree, snapshot, workspace } from "./client.mjs";
+import { assertIntact, cleanUp, runTetherCli, snapshot, workspace } from "./client.mjs";
 
 afterEach(cleanUp);
 
@@ -24,29 +23,9 @@ async function runTurn(scenario, approve = "all", files = { "a.txt": "alpha\n" }
   const logDir = workspace();
   const log = path.join(logDir, "stdin.ndjson");
   const before = snapshot(root);
-  const child = spawn(process.execPath, [TETHER_CLI, "run", "--root", root, "--prompt", "hi", "--approve", approve, "--claude", HOSTILE_CLAUDE], {
+  const { code, events, stderr } = await runTetherCli(["run", "--root", root, "--prompt", "hi", "--approve", approve, "--claude", HOSTILE_CLAUDE], {
     env: { PATH: process.env.PATH, HOME: logDir, HOSTILE_SCENARIO: scenario, HOSTILE_LOG: log, HOSTILE_ROOT: root, HOSTILE_OUTSIDE: outside },
-    stdio: ["ignore", "pipe", "pipe"],
-    detached: true,
   });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.setEncoding("utf8").on("data", (c) => (stdout += c));
-  child.stderr.setEncoding("utf8").on("data", (c) => (stderr += c));
-  const timer = setTimeout(() => killTree(child.pid), 30_000);
-  const code = await new Promise((resolve) => child.on("exit", (c, signal) => resolve(c ?? signal)));
-  clearTimeout(timer);
-  killTree(child.pid);
-  const events = stdout
-    .split("\n")
-    .filter(Boolean)
-    .map((line) => {
-      try {
-        return JSON.parse(line);
-      } catch {
-        assert.fail(`tether-cli wrote a line that is not JSON: ${line.slice(0, 200)}`);
-      }
-    });
   const sent = fs.existsSync(log) ? fs.readFileSync(log, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l)) : [];
   return { root, before, code, events, stderr, sent };
 }

@@ -87,6 +87,17 @@ async function openCanvas(page) {
   return panel;
 }
 
+/** A harness page showing one running widget (its ticket received): the page, the panel, the frame's inside. */
+async function runningWidget() {
+  const page = await chat.open({ query: `?frames=${origin}` });
+  await init(page, GATEWAY);
+  await events(page, [board([widget()])]);
+  const panel = await openCanvas(page);
+  await panel.getByRole("button", { name: "Run the widget" }).click();
+  await printed(page, /^ticket T1/);
+  return { page, panel, inside: page.frameLocator('iframe[title="Widget Counter"]') };
+}
+
 /** The page's printed lines, once `pattern` is among them. */
 async function printed(page, pattern) {
   const frame = page.frameLocator('iframe[title="Widget Counter"]');
@@ -116,13 +127,7 @@ describe("board widgets", () => {
   });
 
   test("a widget's call goes out as widgetCall and the backend's reply reaches the page; a newer ticket reaches it without a reload", T, async () => {
-    const page = await chat.open({ query: `?frames=${origin}` });
-    await init(page, GATEWAY);
-    await events(page, [board([widget()])]);
-    const panel = await openCanvas(page);
-    await panel.getByRole("button", { name: "Run the widget" }).click();
-    await printed(page, /^ticket T1/);
-    const inside = page.frameLocator('iframe[title="Widget Counter"]');
+    const { page, panel, inside } = await runningWidget();
     await inside.getByRole("button", { name: "Emit" }).click();
     await page.waitForFunction(() => window.__posted.some((m) => m.type === "canvasAction"));
     const [call] = await posted(page, "canvasAction");
@@ -147,13 +152,7 @@ describe("board widgets", () => {
   });
 
   test("links open through VS Code (http(s) only), a prompt goes to the composer, the frame follows the page's height", T, async () => {
-    const page = await chat.open({ query: `?frames=${origin}` });
-    await init(page, GATEWAY);
-    await events(page, [board([widget()])]);
-    const panel = await openCanvas(page);
-    await panel.getByRole("button", { name: "Run the widget" }).click();
-    await printed(page, /^ticket/);
-    const inside = page.frameLocator('iframe[title="Widget Counter"]');
+    const { page, panel, inside } = await runningWidget();
     await clearPosted(page);
     await inside.getByRole("button", { name: "Open", exact: true }).click();
     await printed(page, /^reply r1/);
@@ -174,13 +173,7 @@ describe("board widgets", () => {
   });
 
   test("a widget's page cannot speak as the extension, and its script errors are shown on its card", T, async () => {
-    const page = await chat.open({ query: `?frames=${origin}` });
-    await init(page, GATEWAY);
-    await events(page, [board([widget()])]);
-    const panel = await openCanvas(page);
-    await panel.getByRole("button", { name: "Run the widget" }).click();
-    await printed(page, /^ticket/);
-    const inside = page.frameLocator('iframe[title="Widget Counter"]');
+    const { page, panel, inside } = await runningWidget();
     await inside.getByRole("button", { name: "Forge" }).click();
     await inside.getByRole("button", { name: "Fail" }).click();
     await panel.getByRole("status").filter({ hasText: "The widget's script failed" }).waitFor();
