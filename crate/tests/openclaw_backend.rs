@@ -525,8 +525,15 @@ fn a_node_command_with_mistyped_params_is_refused_as_invalid_never_read_as_an_em
         let result = result_for(&outputs, id).unwrap_or_else(|| panic!("{id}: answered"));
         assert_eq!(result["error"]["code"], "INVALID_REQUEST", "{id}: {result}");
     }
-    let long = frame(&agent, NODE, &invoke("m8", "file.fetch", json!({"path": "x".repeat(200_000)})));
-    let message = result_for(&long, "m8").unwrap()["error"]["message"].as_str().unwrap().to_string();
+    let long = frame(
+        &agent,
+        NODE,
+        &invoke("m8", "file.fetch", json!({"path": "x".repeat(200_000)})),
+    );
+    let message = result_for(&long, "m8").unwrap()["error"]["message"]
+        .as_str()
+        .unwrap()
+        .to_string();
     assert!(message.chars().count() <= 2_001, "a hostile path is not echoed whole");
 }
 

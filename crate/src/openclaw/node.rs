@@ -307,7 +307,9 @@ pub fn parse_invocation(payload: &Value) -> Result<Invocation, Option<(String, S
                 .map(|item| item.as_str().map(str::to_string))
                 .collect::<Option<Vec<_>>>()
                 .ok_or_else(|| invalid(format!("{command}: command must be a list of strings"))),
-            _ => Err(invalid(format!("{command}: command must be a non-empty list of strings"))),
+            _ => Err(invalid(format!(
+                "{command}: command must be a non-empty list of strings"
+            ))),
         }
     };
     let optional_text = |key: &str| -> Result<Option<String>, Option<(String, String, String)>> {
