@@ -69,9 +69,19 @@ function viewText() {
   });
 }
 
+/** How many of the view's rows are the agent's replies to the gateway's tool results (counted in
+ * the store: the list is virtual, so rows scrolled away are not in the DOM). */
+function toolReplyCount() {
+  return vs.webview.locator("body").evaluate(
+    () =>
+      window.__tether.store.rows.filter((row) => row.kind === "assistant" && row.msg.parts.some((part) => part.kind === "text" && part.text.startsWith("The tool said:")))
+        .length,
+  );
+}
+
 /** Wait until the view's replies to the gateway's tool results number `n`. */
 async function toolReplies(n, what) {
-  await waitFor(async () => (await vs.webview.getByText(/^The tool said:/).count()) >= n, 90_000, what);
+  await waitFor(async () => (await toolReplyCount()) >= n, 90_000, what);
 }
 
 /** Click the permission card's `label` once it shows. */
@@ -122,7 +132,7 @@ test("the workspace is paired from the Tether view, then the gateway agent runs 
   const allow = vs.webview.getByRole("button", { name: "Allow", exact: true });
   await waitFor(async () => {
     if (await allow.count()) await allow.click();
-    return (await vs.webview.getByText(/^The tool said:/).count()) >= 2;
+    return (await toolReplyCount()) >= 2;
   }, 90_000, "the agent's reply to the fetched file");
   assert.match(await viewText(), /notes kept in the remote folder/, "the file's text reached the agent");
   await shot(vs, "openclaw-node-03-fetched");
@@ -133,5 +143,6 @@ test("the workspace is paired from the Tether view, then the gateway agent runs 
   await toolReplies(3, "the agent's reply to the denial");
   assert.match(await viewText(), /SYSTEM_RUN_DENIED: The user denied it in Tether/, "the agent was told of the denial");
   assert.equal(fs.existsSync(path.join(remote, "node-proof.txt")), false, "nothing ran");
+  assert.equal(await toolReplyCount(), 3, "one reply per tool result");
   await shot(vs, "openclaw-node-04-denied");
 });
