@@ -151,6 +151,27 @@ describe("board widgets", () => {
     await finish(page);
   });
 
+  test("a ticket about to lapse is renewed: before the page loads, and while it runs without reloading it", T, async () => {
+    const page = await chat.open({ query: `?frames=${origin}` });
+    await init(page, GATEWAY);
+    // Within the renewal margin already: the board is read again before the page loads.
+    await events(page, [board([widget({ viewTicketTtlMs: 30_000 })])]);
+    const panel = await openCanvas(page);
+    await clearPosted(page);
+    await panel.getByRole("button", { name: "Run the widget" }).click();
+    await panel.getByRole("status").filter({ hasText: "Getting a fresh view of the widget" }).waitFor();
+    assert.equal(await page.locator("iframe").count(), 0, "not loaded with a lapsing ticket");
+    assert.equal((await posted(page, "canvasRefresh")).length, 1);
+    // The fresh board: the page loads with its ticket, which is due again in about a second.
+    await events(page, [board([widget({ viewTicket: "T2", viewTicketTtlMs: 61_000 })])]);
+    await printed(page, /^ticket T2/);
+    await page.waitForFunction(() => window.__posted.filter((m) => m.type === "canvasRefresh").length === 2, null, { timeout: 5_000 });
+    await events(page, [board([widget({ viewTicket: "T3" })])]);
+    const lines = await printed(page, /^ticket T3/);
+    assert.deepEqual(lines.filter((l) => l.startsWith("ticket")), ["ticket T2", "ticket T3"], "the same page, renewed");
+    await finish(page);
+  });
+
   test("links open through VS Code (http(s) only), a prompt goes to the composer, the frame follows the page's height", T, async () => {
     const { page, panel, inside } = await runningWidget();
     await clearPosted(page);

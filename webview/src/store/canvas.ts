@@ -14,6 +14,8 @@ export interface Board {
   sessionId: string;
   revision: number;
   widgets: CanvasWidget[];
+  /** When it arrived (`Date.now()`): its widgets' view tickets count from then. */
+  receivedAt: number;
 }
 
 export interface CanvasDocument {
@@ -50,7 +52,7 @@ export class Canvas {
   apply(update: CanvasUpdate): void {
     switch (update.kind) {
       case "board":
-        this.board = { sessionId: update.sessionId, revision: update.revision, widgets: update.widgets };
+        this.board = { sessionId: update.sessionId, revision: update.revision, widgets: update.widgets, receivedAt: Date.now() };
         return;
       case "document":
         this.documents = [...this.documents.filter((d) => d.docId !== update.docId), { docId: update.docId, html: update.html }].slice(

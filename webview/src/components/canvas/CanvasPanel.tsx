@@ -105,8 +105,13 @@ function SurfaceView({ surface }: { surface: Surface }) {
 /** Before a fresh ticket is due, the board is read again (the page keeps running with it). */
 const TICKET_MARGIN_MS = 60_000;
 
+/** When a widget's ticket, from a board that arrived at `receivedAt`, is due for renewal. */
+function renewAt(widget: CanvasWidget, receivedAt: number): number {
+  return widget.viewTicketTtlMs ? receivedAt + widget.viewTicketTtlMs - TICKET_MARGIN_MS : Infinity;
+}
+
 /** A widget's page, running: framed from the gateway, its bridge served by a WidgetHost. */
-function WidgetFrame({ widget, url, ticket }: { widget: CanvasWidget; url: string; ticket: string }) {
+function WidgetFrame({ widget, url, ticket, renewal }: { widget: CanvasWidget; url: string; ticket: string; renewal: number }) {
   const host = useRef<WidgetHost>();
   // The page as first loaded: a newer ticket reaches it through the bridge instead of a reload.
   const [src] = useState(url);
@@ -127,11 +132,10 @@ function WidgetFrame({ widget, url, ticket }: { widget: CanvasWidget; url: strin
   useEffect(() => () => host.current?.dispose(), []);
   useEffect(() => host.current?.setTicket(ticket), [ticket]);
   useEffect(() => {
-    const ttl = widget.viewTicketTtlMs;
-    if (!ttl) return;
-    const timer = setTimeout(() => post({ type: "canvasRefresh" }), Math.max(10_000, ttl - TICKET_MARGIN_MS));
+    if (renewal === Infinity) return;
+    const timer = setTimeout(() => post({ type: "canvasRefresh" }), Math.max(0, renewal - Date.now()));
     return () => clearTimeout(timer);
-  }, [ticket]);
+  }, [renewal]);
   const name = widget.title || widget.name;
   return (
     <div class="canvas-widget-frame">
@@ -166,6 +170,15 @@ function WidgetView({ canvas, widget }: { canvas: Canvas; widget: CanvasWidget }
   const url = widget.frameUrl && SAFE_URL.test(widget.frameUrl) ? widget.frameUrl : null;
   const key = widgetKey(widget);
   const [live, setLive] = useState(canvas.live.has(key));
+  const renewal = renewAt(widget, canvas.board?.receivedAt ?? 0);
+  // A page is loaded with its ticket in the URL: one about to lapse is renewed before the page
+  // loads. A page already running keeps running (its new ticket reaches it over its port).
+  const running = useRef(false);
+  const showFrame = live && (running.current || Date.now() < renewal);
+  running.current = showFrame;
+  useEffect(() => {
+    if (live && !showFrame) post({ type: "canvasRefresh" });
+  }, [live, showFrame, widget.viewTicket]);
   const run = (on: boolean) => {
     if (on) canvas.live.add(key);
     else canvas.live.delete(key);
@@ -211,7 +224,13 @@ function WidgetView({ canvas, widget }: { canvas: Canvas; widget: CanvasWidget }
       ) : null}
       {widget.grantState === "rejected" ? <div class="muted small">You rejected this widget.</div> : null}
       {live && url && widget.viewTicket ? (
-        <WidgetFrame key={`${widget.revision}`} widget={widget} url={url} ticket={widget.viewTicket} />
+        showFrame ? (
+          <WidgetFrame key={`${widget.revision}`} widget={widget} url={url} ticket={widget.viewTicket} renewal={renewal} />
+        ) : (
+          <div class="muted small" role="status">
+            Getting a fresh view of the widget…
+          </div>
+        )
       ) : null}
       {url ? (
         <a class="canvas-widget-link small" href={url} title={url} rel="noopener noreferrer">
