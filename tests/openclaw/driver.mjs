@@ -99,7 +99,8 @@ export class Session {
       const waiter = { predicate, resolve };
       waiter.timer = setTimeout(() => {
         this.waiters.splice(this.waiters.indexOf(waiter), 1);
-        reject(new Error(`timed out after ${timeoutMs} ms waiting for ${label}; states: ${JSON.stringify(this.states().slice(-3))}; logs: ${this.logs.slice(-5).join(' | ')}`));
+        const states = this.ui.filter((e) => e.type === 'connectionState').slice(-6);
+        reject(new Error(`timed out after ${timeoutMs} ms waiting for ${label}; states: ${JSON.stringify(states)}; logs: ${this.logs.slice(-12).join(' | ')}`));
       }, timeoutMs);
       this.waiters.push(waiter);
     });

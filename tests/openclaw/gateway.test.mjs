@@ -183,7 +183,11 @@ test('the workspace is paired in one step, and the agent runs a command and read
   });
   await s.connected('gateway');
   // The node connects after the operator's hello and its own device check: slow on a loaded machine.
-  await s.connected('node', 120_000);
+  await s.connected('node', 120_000).catch((error) => {
+    const tail = (file) => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').slice(-40).join('\n') : `(no ${file})`);
+    error.message += `\n--- the gateway's output:\n${tail(gateway.log)}\n--- its log:\n${tail(join(gateway.dirs.logs, 'openclaw.log'))}`;
+    throw error;
+  });
   // The one guided step: the gateway's pending command surface, approved from the operator.
   await s.waitFor(() => s.ui.some((e) => e.type === 'error' && /gateway's node now/.test(e.message)), 'the pairing', 30_000);
   const pairing = permissions.find((r) => r.toolName === 'PairNode');
