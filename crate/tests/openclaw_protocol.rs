@@ -310,6 +310,36 @@ fn a_manual_disconnect_while_closing_for_a_retry_stops_the_retry() {
 }
 
 #[test]
+fn a_node_refused_because_its_pairing_changed_during_connect_tries_again() {
+    let mut connection = Connection::new(operator(), Backoff::default());
+    connection.connect(0);
+    let connect = open_and_challenge(&mut connection, 0);
+    let race = json!({"code":"NOT_PAIRED","message":"node pairing changed during connect"});
+    connection.on_frame(&refusal(connect["id"].as_str().unwrap(), race));
+    connection.on_close(1008, "node pairing changed during connect", 10);
+    let outputs = connection.take_outputs();
+    assert!(
+        !states(&outputs)
+            .iter()
+            .any(|(state, _)| *state == ConnectionState::Error),
+        "not a verdict: {outputs:?}"
+    );
+    let at = connection.next_wakeup().expect("another try is planned");
+    connection.advance(at);
+    assert!(connection.take_outputs().contains(&ConnectionOutput::Open));
+    // Not paired for any other reason stays a clear error.
+    let mut refused = Connection::new(operator(), Backoff::default());
+    refused.connect(0);
+    let connect = open_and_challenge(&mut refused, 0);
+    let verdict = json!({"code":"NOT_PAIRED","message":"device is not paired"});
+    refused.on_frame(&refusal(connect["id"].as_str().unwrap(), verdict));
+    refused.on_close(1008, "", 10);
+    assert!(states(&refused.take_outputs())
+        .iter()
+        .any(|(state, _)| *state == ConnectionState::Error));
+}
+
+#[test]
 fn a_refusal_arriving_after_a_manual_disconnect_does_not_bring_a_retry() {
     let mut connection = Connection::new(operator(), Backoff::default());
     connection.connect(0);

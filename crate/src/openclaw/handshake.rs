@@ -367,7 +367,11 @@ pub fn classify_refusal(error: &GatewayError) -> Refusal {
             return Refusal::ProtocolMismatch { expected };
         }
     }
-    if error.retryable || error.code == "UNAVAILABLE" {
+    // A node's pairing that changed while it connected (the gateway's "node pairing changed
+    // during connect", seen when the node connects as its pairing is being recorded) is a race
+    // on the gateway's side, not a verdict: the next try finds the pairing settled.
+    let pairing_race = error.code == "NOT_PAIRED" && error.message.contains("changed during connect");
+    if error.retryable || error.code == "UNAVAILABLE" || pairing_race {
         return Refusal::Retry {
             after_ms: error.retry_after_ms.unwrap_or(1_000),
         };
