@@ -72,10 +72,14 @@ function viewText() {
 /** How many of the view's rows are the agent's replies to the gateway's tool results (counted in
  * the store: the list is virtual, so rows scrolled away are not in the DOM). */
 function toolReplyCount() {
-  return vs.webview.locator("body").evaluate(
-    () =>
-      window.__tether.store.rows.filter((row) => row.kind === "assistant" && row.msg.parts.some((part) => part.kind === "text" && part.text.startsWith("The tool said:")))
-        .length,
+  // A reply may open its own message or follow other text in one (the gateway decides): count the
+  // replies in the assistant messages' text.
+  return vs.webview.locator("body").evaluate(() =>
+    window.__tether.store.rows
+      .filter((row) => row.kind === "assistant")
+      .flatMap((row) => row.msg.parts)
+      .filter((part) => part.kind === "text")
+      .reduce((n, part) => n + (part.text.split("The tool said:").length - 1), 0),
   );
 }
 
