@@ -6,6 +6,7 @@
 //! session's: the session shown (its canonical key), sends with idempotency keys, the sessions
 //! list and the history pages, the canvas, and the pairing of the node.
 
+mod canvas_action;
 mod outputs;
 mod pair;
 
@@ -565,36 +566,7 @@ impl Backend for OpenClawBackend {
                     let message = format!("[canvas] {action} on surface {surface_id}: {context}");
                     return Ok(self.prompt(&message, &[]));
                 }
-                // A widget's call is always answered, so its promise never hangs.
-                Ok(action @ CanvasAction::WidgetCall { .. }) => {
-                    let CanvasAction::WidgetCall { widget, call_id, .. } = &action else {
-                        unreachable!("matched above")
-                    };
-                    let purpose = Request::WidgetCall {
-                        widget: widget.clone(),
-                        call_id: call_id.clone(),
-                    };
-                    let sent = self
-                        .canvas
-                        .action(&action, self.operator.session_key())
-                        .and_then(|(method, params)| self.request(method, params, purpose).map_err(|e| e.to_string()));
-                    if let Err(why) = sent {
-                        out.push(Output::Event(Canvas::widget_reply(
-                            widget.clone(),
-                            call_id.clone(),
-                            Err(why),
-                        )));
-                    }
-                }
-                Ok(action) => {
-                    let failure = match self.canvas.action(&action, self.operator.session_key()) {
-                        Ok(request) => self.canvas_request(request).map(|e| e.to_string()),
-                        Err(why) => Some(why),
-                    };
-                    if let Some(why) = failure {
-                        out.push(notice(format!("The canvas action was not sent: {why}.")));
-                    }
-                }
+                Ok(action) => self.send_canvas_action(&action, &mut out),
                 Err(error) => out.push(notice(format!("The canvas action was not sent: {error}."))),
             },
             "canvasRefresh" => self.refresh_canvas(),
