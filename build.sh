@@ -2,6 +2,8 @@
 # Tether's build.
 #   ./build.sh          build: the wasm core and the dist/ bundles (the VSIX joins with the extension)
 #   ./build.sh test     build, then run every test suite and print the totals
+#   ./build.sh test SUITE...   only the suites named (build, fmt, cargo, acp, e2e, ...; for development)
+#   ./build.sh with CMD...     run CMD with the suites' tools installed and exported (one test file, say)
 #   ./build.sh bench    build, then run tests/bench/run.sh
 #   ./build.sh fuzz [--runs N] [SECONDS] [TARGET...]   a fuzz campaign: every target (or those named)
 #                       for SECONDS each (default 300; with --runs, until N executions if sooner), one
@@ -551,6 +553,7 @@ build() {
 TOTAL_PASSED=0
 TOTAL_FAILED=0
 SUMMARY=()
+ONLY_SUITES=()
 
 # How a suite's output is counted:
 #   check  one check: 1 passed when it exits 0, else 1 failed
@@ -636,6 +639,9 @@ suite() {
     shift 2
   done
   shift
+  if ((${#ONLY_SUITES[@]} > 0)) && [[ " ${ONLY_SUITES[*]} " != *" $name "* ]]; then
+    return 0
+  fi
   local log="$REPO/target/test-logs/$name.log" status=0 passed=0 failed=0 note="" expected="" why="" check
   local started=$SECONDS
   mkdir -p "$(dirname "$log")"
@@ -668,7 +674,8 @@ suite() {
     "$passed" "$failed" "$((SECONDS - started)) s" "$note")")
 }
 
-run_tests() {
+# Installs (once) and exports what the suites use: the Debian packages, the real agents, code-server.
+prepare_test_tools() {
   ensure_prerequisites
   ensure_test_packages
   wasm_bindgen_paths
@@ -684,6 +691,10 @@ run_tests() {
   ensure_vsce
   export TETHER_VSCE="$VSCE"
   export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER="$WASM_BINDGEN_TEST_RUNNER"
+}
+
+run_tests() {
+  prepare_test_tools
   # Suites, in order: name, how its output is counted, what it needs, the command.
   # The build is a suite too, so a broken build still ends in a summary (and the suites that do
   # not need it still run).
@@ -735,7 +746,14 @@ case "${1:-build}" in
     build
     ;;
   test)
+    shift
+    ONLY_SUITES=("$@")
     run_tests
+    ;;
+  with)
+    shift
+    prepare_test_tools
+    exec "$@"
     ;;
   bench)
     build
