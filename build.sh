@@ -4,7 +4,8 @@
 #   ./build.sh test     build, then run every test suite and print the totals
 #   ./build.sh test SUITE...   only the suites named (build, fmt, cargo, acp, e2e, ...; for development)
 #   ./build.sh with CMD...     run CMD with the suites' tools installed and exported (one test file, say)
-#   ./build.sh bench    build, then run tests/bench/run.sh
+#   ./build.sh bench [--check] [--record] [--quick]   build, then run tests/bench/run.sh; --check fails
+#                       when a ratio is over 20% worse than tests/bench/recorded.json's
 #   ./build.sh fuzz [--runs N] [SECONDS] [TARGET...]   a fuzz campaign: every target (or those named)
 #                       for SECONDS each (default 300; with --runs, until N executions if sooner), one
 #                       at a time; its corpus grows in target/fuzz/campaign
@@ -738,7 +739,7 @@ run_tests() {
 # ---------------------------------------------------------------- main
 
 usage() {
-  sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'
 }
 
 case "${1:-build}" in
@@ -756,12 +757,11 @@ case "${1:-build}" in
     exec "$@"
     ;;
   bench)
+    shift
     build
-    ensure_claude_cli || echo "build.sh: no Claude Code $CLAUDE_VERSION; the start-up benchmark is skipped" >&2
-    if [[ -x tests/bench/run.sh || -f tests/bench/run.sh ]]; then
-      exec bash tests/bench/run.sh
-    fi
-    echo "no benchmark yet (tests/bench/run.sh)"
+    # The benchmarks use what the suites use (the CLI, code-server, Node 24 and the gateway).
+    prepare_test_tools
+    exec bash tests/bench/run.sh "$@"
     ;;
   fuzz)
     shift

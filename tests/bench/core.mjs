@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createPatch } from 'diff';
+import { record } from './record.mjs';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const quick = process.argv.includes('--quick');
@@ -65,7 +66,7 @@ function startServer(root, env = {}) {
 function stats(samples) {
   const sorted = [...samples].sort((a, b) => a - b);
   const pick = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-  return { mean: samples.reduce((a, b) => a + b, 0) / samples.length, p50: pick(0.5), p95: pick(0.95), n: samples.length };
+  return { mean: samples.reduce((a, b) => a + b, 0) / samples.length, p50: pick(0.5), p95: pick(0.95), min: sorted[0], n: samples.length };
 }
 
 async function time(fn) {
@@ -126,9 +127,34 @@ async function main() {
       patchSamples.push(await time(() => createPatch('edit-1mb.ts', a, b)));
     }
     const patchStats = stats(patchSamples);
+    const editStats = stats(editSamples);
     report('npm diff createPatch, 1 MB, one line changed', patchStats);
-    report('Edit 1 MB incl. diff (tools/call, core+host)', stats(editSamples), patchStats);
+    report('Edit 1 MB incl. diff (tools/call, core+host)', editStats, patchStats);
+    record('edit-1mb', {
+      ratio: editStats.p50 / patchStats.p50, ratioMin: editStats.min / patchStats.min, goal: 0.3, unit: '×',
+      what: 'Edit of a 1 MB file incl. its diff (tools/call) / npm diff createPatch on the same input',
+    });
     await server.stop();
+
+    // 2b. The first Edit in a fresh process (wasm not tiered up yet) against the 100th in it.
+    const coldServer = startServer(root);
+    await coldServer.request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } });
+    const smallFile = join(root, 'cold-edit.ts');
+    writeFileSync(smallFile, Array.from({ length: 200 }, (_, i) => line(i)).join('\n') + '\n');
+    await coldServer.call('Read', { file_path: smallFile });
+    const coldSamples = [];
+    for (let i = 0; i < 100; i++) {
+      const [from, to] = i % 2 === 0 ? ['compute(7,', 'recompute(7,'] : ['recompute(7,', 'compute(7,'];
+      coldSamples.push(await time(() => coldServer.call('Edit', { file_path: smallFile, old_string: from, new_string: to })));
+    }
+    await coldServer.stop();
+    const hundredth = coldSamples[99];
+    rows.push(`${'first Edit in a fresh process'.padEnd(44)} ${fmt(coldSamples[0])}; 100th ${fmt(hundredth)}: ${(coldSamples[0] / hundredth).toFixed(2)}× the 100th`);
+    console.log(rows.at(-1));
+    record('first-edit-cold', {
+      ratio: coldSamples[0] / hundredth, goal: 2, unit: '×',
+      what: 'the first Edit (200-line file) in a fresh tether-mcp process / the 100th Edit in it',
+    });
 
     // 3. Grep over a generated 20,000-file tree, against rg on the same tree.
     const tree = join(root, 'tree');
@@ -153,7 +179,12 @@ async function main() {
     await grepServer.call('Grep', grepArgs);
     const grepSamples = [];
     for (let i = 0; i < (quick ? 3 : 10); i++) grepSamples.push(await time(() => grepServer.call('Grep', grepArgs)));
-    report(`Grep over ${files} files (tools/call, host rg)`, stats(grepSamples), rgStats);
+    const grepStats = stats(grepSamples);
+    report(`Grep over ${files} files (tools/call, host rg)`, grepStats, rgStats);
+    record('grep-local', {
+      ratio: grepStats.p50 / rgStats.p50, ratioMin: grepStats.min / rgStats.min, goal: 1.05, unit: '×',
+      what: `Grep over ${files} files on a local folder (tools/call, host rg) / rg spawned directly`,
+    });
     await grepServer.stop();
     const walkerServer = startServer(tree, { TETHER_RG: 'none' });
     await walkerServer.call('Grep', grepArgs);

@@ -53,3 +53,5 @@ console.log(`  click on the Tether tab → chat composer usable: median ${median
 
 console.log("\nwebview first paint (5,000-message replay) — webview/bench/first-paint.mjs:");
 execFileSync(process.execPath, [path.join(REPO, "webview/bench/first-paint.mjs"), "--runs", "3"], { stdio: "inherit", cwd: REPO });
+console.log("\nwebview first paint (50,000-message replay):");
+execFileSync(process.execPath, [path.join(REPO, "webview/bench/first-paint.mjs"), "--runs", "3", "--messages", "50000"], { stdio: "inherit", cwd: REPO });

@@ -15,6 +15,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { startFakeApi } from "../fake-api/fake-anthropic.mjs";
 import { CLAUDE, TOOLS, launchVsCode, openTether, sendPrompt, waitFor } from "../e2e/harness.mjs";
+import { record } from "./record.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const FAKE_REMOTE = path.resolve(here, "../e2e/fake-remote");
@@ -114,6 +115,11 @@ try {
     );
   }
 
+  record("helper-trivial-command", {
+    ratio: median(exec.helper) / direct, ratioMin: min(exec.helper) / min(exec.direct), goal: 1.1, unit: "×",
+    what: "`true` through the helper tier / child_process spawn in the extension host",
+  });
+
   const dirs = quick ? 40 : 200;
   const files = makeTree(path.join(vs.remote, "tree"), dirs);
   // The argv the core gives rg for this Grep (crate/src/tools/search/ripgrep.rs, the CLI's own):
@@ -145,6 +151,10 @@ try {
     `  Grep tool through Tether Remote (core + helper → rg)  median ${fmt(grepMedian)}  min ${fmt(min(grepSamples))}  ` +
       `${(grepMedian / rgMedian).toFixed(2)}× direct rg in the extension host (medians), ${(min(grepSamples) / min(rgHostSamples)).toFixed(2)}× (minimums)`,
   );
+  record("grep-remote", {
+    ratio: grepMedian / rgMedian, ratioMin: min(grepSamples) / min(rgHostSamples), goal: 1.05, unit: "×",
+    what: `Grep over ${files} files on the emulated remote / VS Code's rg spawned directly in the extension host`,
+  });
   console.log(`    host calls of one Grep: ${Object.entries(hostCalls).map(([k, v]) => `${k} ${v.count}× (${fmt(v.ms)} summed)`).join(", ")}`);
   fs.rmSync(path.join(vs.remote, "tree"), { recursive: true, force: true });
 
@@ -166,6 +176,10 @@ try {
   const r = median(results.remoteSessions);
   console.log(`\nthe same scripted session (Read, Edit, Bash, Grep; 5 model turns) from Send to the last request:`);
   console.log(`  local folder     median ${fmt(l)}  [${localSessions.map((x) => x.toFixed(0)).join(", ")}]`);
+  record("session-remote", {
+    ratio: r / l, ratioMin: min(results.remoteSessions) / min(localSessions), goal: 1.05, unit: "×",
+    what: "the same scripted session (Read, Edit, Bash, Grep; 5 turns) on the emulated remote / on a local folder",
+  });
   console.log(`  emulated remote  median ${fmt(r)}  [${results.remoteSessions.map((x) => x.toFixed(0)).join(", ")}]  ${(r / l).toFixed(2)}× local`);
 } finally {
   await local.close();

@@ -7,6 +7,7 @@ import { statSync } from "node:fs";
 import { join } from "node:path";
 import { finish, frames, init, launchBrowser, openHarness, startServer, webviewDir } from "../test/helpers.mjs";
 import { syntheticSession } from "../test/fixtures.mjs";
+import { record } from "../../tests/bench/record.mjs";
 
 const arg = (name, dflt) => {
   const i = process.argv.indexOf(name);
@@ -139,4 +140,15 @@ console.log(`  DOM after replay: ${results.nodes} elements, ${results.rows} rows
 console.log(`${DELTAS} streaming deltas into one message, each applied + rendered + laid out alone:`);
 console.log(`  total median ${ms(median(results.streamTotal))}; per delta mean ${ms(results.perDelta.reduce((a, b) => a + b, 0) / results.perDelta.length)}, p50 ${ms(pct(results.perDelta, 50))}, p95 ${ms(pct(results.perDelta, 95))}, max ${ms(Math.max(...results.perDelta))}`);
 console.log(`${DELTAS} deltas delivered in one burst (coalesced per frame) → rendered + next frame: median ${ms(median(results.burst))}`);
+// Rows without a baseline: the guard compares the figure itself with the recorded one.
+const paint = median(results.firstPaint);
+record(`first-paint-${MESSAGES}`, {
+  ratio: paint, value: paint, valueMin: Math.min(...results.firstPaint), goal: MESSAGES >= 50000 ? 200 : 50, unit: "ms",
+  what: `first paint of a ${MESSAGES.toLocaleString("en")}-message replay in the webview (Chromium headless)`,
+});
+const deltaP95 = pct(results.perDelta, 95);
+record(`stream-delta-p95-${MESSAGES}`, {
+  ratio: deltaP95, value: deltaP95, valueMin: Math.min(...results.perDelta), goal: 4, unit: "ms",
+  what: "one streamed text delta applied, rendered and laid out, p95 (min shown as min)",
+});
 console.log(`bundle: main.js ${size("main.js")}, main.css ${size("main.css")}, codicon.css ${size("codicon.css")}, codicon.ttf ${size("codicon.ttf")}`);
