@@ -9,7 +9,7 @@
 
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
@@ -27,6 +27,19 @@ after(() => {
     } catch {}
   }
 });
+
+const CACHE = process.env.TETHER_CACHE ?? join(homedir(), ".cache", "tether");
+
+/**
+ * tether-cli's environment: the agent's HOME and TMPDIR are the run's (under the world-writable
+ * system temp folder, with no settings in HOME), Tether's state folder is private and outside it
+ * (`XDG_STATE_HOME`, in the suite's cache), as on a user's machine.
+ */
+export function cliEnv(folders) {
+  const state = join(CACHE, "test-state");
+  mkdirSync(state, { recursive: true, mode: 0o700 });
+  return { PATH: process.env.PATH, HOME: folders.home, TMPDIR: folders.tmp, XDG_STATE_HOME: state, TETHER_CACHE: CACHE };
+}
 
 /** Fail with the reason when build.sh did not install the agent. */
 function requireAgent(spec) {
@@ -105,12 +118,7 @@ async function runAgent(spec, name, { byCommand = true, extraArgs = [] } = {}) {
   const scriptFile = join(folders.base, "steps.json");
   writeFileSync(scriptFile, JSON.stringify(STEPS));
   try {
-    const env = {
-      PATH: process.env.PATH,
-      HOME: folders.home,
-      TMPDIR: folders.tmp,
-      TETHER_CACHE: process.env.TETHER_CACHE ?? join(homedir(), ".cache", "tether"),
-    };
+    const env = cliEnv(folders);
     const args = [
       "--root", folders.workspace, "--mirror", folders.mirror, "--script", scriptFile,
       "--approve", "Edit,Bash", "--verbose",
@@ -185,7 +193,7 @@ describe("real ACP agents through tether-cli on a remote workspace", { concurren
       // Never started: the refusal comes before the launch.
       const command = join(folders.base, "codex-acp");
       writeFileSync(command, "#!/bin/sh\nexit 3\n", { mode: 0o755 });
-      const env = { PATH: process.env.PATH, HOME: folders.home, TMPDIR: folders.tmp };
+      const env = cliEnv(folders);
       const { code, stderr, events } = await runCli(["--root", folders.workspace, "--mirror", folders.mirror, "--prompt", "hi", "--agent-command", command], env, folders.base);
       assert.equal(code, 1);
       assert.match(stderr, /cannot work on a remote workspace/);
@@ -205,18 +213,39 @@ describe("real ACP agents through tether-cli on a remote workspace", { concurren
       { text: "OK.", repeat: true },
     ]);
     try {
-      const env = { PATH: process.env.PATH, HOME: folders.home, TMPDIR: folders.tmp };
+      const env = cliEnv(folders);
       const launch = spec.launch({ ...folders, api });
       const flags = ["--agent", "codex", "--agent-command", launch.command, ...launch.args.flatMap((a) => ["--agent-arg", a])];
+      // Not the suite's INITIAL_AGENT_MODE: the mode is Tether's to choose.
       for (const [key, value] of Object.entries(launch.env)) {
-        if (!["PATH", "HOME", "TMPDIR"].includes(key)) flags.push("--agent-env", `${key}=${value}`);
+        if (!["PATH", "HOME", "TMPDIR", "INITIAL_AGENT_MODE"].includes(key)) flags.push("--agent-env", `${key}=${value}`);
       }
       const { code, stderr, events } = await runCli(["--root", folders.workspace, "--prompt", "PATCH it", "--approve", "all", ...flags], env, folders.base);
       assert.equal(code, 0, stderr.slice(-4000));
       assert.equal(readFileSync(join(folders.workspace, "patched.txt"), "utf8"), "written by apply_patch\n");
-      assert.ok(events.some((e) => e.type === "permissionRequest"), "Tether asked before the agent's own edit");
+      const asked = events.findIndex((e) => e.type === "permissionRequest");
+      assert.ok(asked >= 0, "Tether asked before the agent's own edit");
+      assert.match(JSON.stringify(events[asked]), /patched\.txt/);
+      const applied = events.findIndex((e) => e.type === "toolCallResult" && e.id === events[asked].toolUseId);
+      assert.ok(applied > asked, "the question came before the patch was applied");
     } finally {
       await api.close();
+      removeFolders(folders);
+    }
+  });
+
+  test("gemini with Tether's state folder under the world-writable temp folder is not started: the error names the agent, the folder and why", async () => {
+    requireAgent(gemini);
+    const folders = makeFolders();
+    try {
+      const env = { ...cliEnv(folders), XDG_STATE_HOME: join(folders.tmp, "state") };
+      const { code, stderr, events } = await runCli(["--root", folders.workspace, "--mirror", folders.mirror, "--prompt", "hi", "--agent", "gemini"], env, folders.base);
+      assert.notEqual(code, 0, stderr);
+      assert.match(stderr, /Gemini CLI cannot be closed: its switches would live in .*\/state\/tether\/cli-/);
+      assert.match(stderr, /the folder \/tmp above it is writable by group or others/);
+      assert.deepEqual(filesUnder(folders.mirror), []);
+      assert.equal(events.filter((e) => e.type === "done" && !e.isError).length, 0);
+    } finally {
       removeFolders(folders);
     }
   });
@@ -226,7 +255,7 @@ describe("real ACP agents through tether-cli on a remote workspace", { concurren
     requireAgent(spec);
     const folders = makeFolders();
     try {
-      const env = { PATH: process.env.PATH, HOME: folders.home, TMPDIR: folders.tmp };
+      const env = cliEnv(folders);
       const flags = ["--agent", "codex", "--agent-command", process.execPath, "--agent-arg", process.env.TETHER_ACP_CODEX];
       const { code, stderr, events } = await runCli(["--root", folders.workspace, "--mirror", folders.mirror, "--prompt", "hi", ...flags], env, folders.base);
       assert.equal(code, 1);
