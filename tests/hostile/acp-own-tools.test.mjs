@@ -56,23 +56,24 @@ function assertNothingOnTheLaptop({ folders, events, stderr, seen }, refused) {
   const said = (pattern) => events.some((e) => e.type === "error" && pattern.test(e.message));
   const ok = refused.test(seen) || said(/^Refused .* own tool/) || said(/is not closed/);
   assert.ok(ok, `neither refused (${refused}) nor stopped:\n${stderr.slice(-3000)}`);
+  return refused.test(seen) ? "the agent refused it (the model was told)" : said(/is not closed/) ? "Tether stopped the session" : "Tether refused it";
 }
 
 describe("hostile: a model calling the ACP agent's own write and shell tools on a remote workspace", { concurrency: false, timeout: RUN_LIMIT_MS * 4 }, () => {
-  test("claude-agent-acp: its Write and Bash are not there to call; nothing lands on the laptop", async () => {
+  test("claude-agent-acp: its Write and Bash are not there to call; nothing lands on the laptop", async (t) => {
     const outcome = await attack(claudeAgent, "claude-agent-acp", claudeAgent.builtinTools);
     try {
-      assertNothingOnTheLaptop(outcome, claudeAgent.builtinRefused);
+      t.diagnostic(assertNothingOnTheLaptop(outcome, claudeAgent.builtinRefused));
       assert.ok(!outcome.offered.includes("Write") && !outcome.offered.includes("Bash"), `offered: ${outcome.offered}`);
     } finally {
       removeFolders(outcome.folders);
     }
   });
 
-  test("gemini, no settings in its HOME and the temp folder world-writable: offered Tether's tools only; its write_file and run_shell_command do nothing", async () => {
+  test("gemini, no settings in its HOME and the temp folder world-writable: offered Tether's tools only; its write_file and run_shell_command do nothing", async (t) => {
     const outcome = await attack(gemini, "gemini", gemini.builtinTools);
     try {
-      assertNothingOnTheLaptop(outcome, gemini.builtinRefused);
+      t.diagnostic(assertNothingOnTheLaptop(outcome, gemini.builtinRefused));
       assert.deepEqual(outcome.offered.filter((n) => !n.startsWith("mcp_tether_")), [], `offered: ${outcome.offered}`);
       assert.ok(outcome.offered.includes("mcp_tether_Bash"));
     } finally {
@@ -80,7 +81,7 @@ describe("hostile: a model calling the ACP agent's own write and shell tools on 
     }
   });
 
-  test("codex-acp with a catalog model, allowed on a remote: its apply_patch is refused and its shell is gone", async () => {
+  test("codex-acp with a catalog model, allowed on a remote: its apply_patch is refused and its shell is gone", async (t) => {
     const spec = codex("gpt-5.5");
     const own = (mirror) => [
       { name: "apply_patch", custom: true, input: `*** Begin Patch\n*** Add File: ${join(mirror, "patched.txt")}\n+written by apply_patch\n*** End Patch\n` },
@@ -88,7 +89,7 @@ describe("hostile: a model calling the ACP agent's own write and shell tools on 
     ];
     const outcome = await attack(spec, "codex", own, ["--allow-local-tools"]);
     try {
-      assertNothingOnTheLaptop(outcome, spec.builtinRefused);
+      t.diagnostic(assertNothingOnTheLaptop(outcome, spec.builtinRefused));
     } finally {
       removeFolders(outcome.folders);
     }
