@@ -5,10 +5,13 @@
 // exists nowhere, the workspace holds only what Tether's tools wrote. The session either refuses
 // the call (the model is told) or stops with the error that the agent is not closed. gemini runs
 // with the system temp folder world-writable (its HOME and TMPDIR are under it) and no settings in
-// its HOME: only Tether's own switches close it.
+// its HOME: only Tether's own switches close it. A last gemini case loses those switches on the way
+// (a wrapper drops them) and shows the session stopping at its first own command.
 
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import { describe, test } from "node:test";
 import { claudeAgent, codex, gemini } from "../acp/agents.mjs";
 import { cliEnv, RUN_LIMIT_MS, requireAgent, runCli } from "../acp/cli.mjs";
@@ -78,6 +81,36 @@ describe("hostile: a model calling the ACP agent's own write and shell tools on 
       assert.ok(outcome.offered.includes("mcp_tether_Bash"));
     } finally {
       removeFolders(outcome.folders);
+    }
+  });
+
+  test("gemini whose switches are lost on the way (a wrapper drops them): its own shell is refused and the session stops with the error", async (t) => {
+    // The real gemini, started by a wrapper that drops --admin-policy and the settings path, as if
+    // gemini ignored both: it offers its own tools and asks to run its shell.
+    const wrapper = join(mkdtempSync(join(tmpdir(), "tether-wrapper-")), "gemini-unclosed.mjs");
+    writeFileSync(
+      wrapper,
+      `import { spawn } from "node:child_process";
+const args = process.argv.slice(2);
+const at = args.indexOf("--admin-policy");
+if (at >= 0) args.splice(at, 2);
+const env = { ...process.env };
+delete env.GEMINI_CLI_SYSTEM_SETTINGS_PATH;
+const child = spawn(process.execPath, [${JSON.stringify(process.env.TETHER_ACP_GEMINI ?? "")}, ...args], { stdio: "inherit", env });
+child.on("exit", (code) => process.exit(code ?? 1));
+process.on("SIGTERM", () => child.kill("SIGTERM"));
+`,
+    );
+    const shell = (mirror) => [gemini.builtinTools(mirror)[1]];
+    const outcome = await attack(gemini, "gemini", shell, ["--agent-command", process.execPath, "--agent-arg", wrapper, "--agent-arg=--acp"]);
+    try {
+      t.diagnostic(assertNothingOnTheLaptop(outcome, /^$/));
+      assert.ok(outcome.offered.includes("run_shell_command"), `the switch was not lost: ${outcome.offered}`);
+      const error = outcome.events.find((e) => e.type === "error" && /is not closed/.test(e.message));
+      assert.match(error?.message ?? "", /^Gemini CLI is not closed: its own tool .*echo local > local\.txt.* \(execute\) asked to run/);
+    } finally {
+      removeFolders(outcome.folders);
+      rmSync(dirname(wrapper), { recursive: true, force: true });
     }
   });
 
