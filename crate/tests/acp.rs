@@ -63,6 +63,8 @@ fn gemini_is_started_with_its_switches_and_hears_the_brief_with_the_first_prompt
         ("NODE_OPTIONS".into(), "--x".into()),
     ]);
     assert!(launch.args.contains(&"--skip-trust".to_string()));
+    let policy = launch.args.iter().position(|a| a == "--admin-policy").unwrap();
+    assert_eq!(launch.args[policy + 1], "/state/gemini-policy");
     assert_eq!(
         launch.env["GEMINI_CLI_SYSTEM_SETTINGS_PATH"],
         "/state/gemini-system-settings.json"
@@ -70,6 +72,7 @@ fn gemini_is_started_with_its_switches_and_hears_the_brief_with_the_first_prompt
     assert!(!launch.env.contains_key("NODE_OPTIONS"));
     let files = s.agent.launch_files();
     assert!(files[0].1.contains("mcp_tether_Bash"));
+    assert_eq!(files[1].0, "/state/gemini-policy/tether.toml");
     let (_, outputs) = open(&s, gemini_caps());
     assert_eq!(
         of_type(&events(&outputs), "authMethods")[0]["methods"][0]["id"],

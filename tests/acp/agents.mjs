@@ -68,6 +68,12 @@ export const claudeAgent = {
   offeredTools: (api) => [...new Set(api.messageRequests().flatMap((r) => (r.body?.tools ?? []).map((t) => t.name)))],
 };
 
+/** The admin policy Tether gives gemini-cli (profile.rs `gemini_policy`): Tether's tools, nothing else. */
+export function geminiPolicy() {
+  const names = TETHER_TOOLS.map((tool) => `mcp_${SERVER}_${tool}`);
+  return `[[rule]]\ntoolName = ${JSON.stringify(names)}\ndecision = "allow"\npriority = 999\n\n[[rule]]\ntoolName = "*"\ndecision = "deny"\npriority = 998\n`;
+}
+
 /** gemini-cli 0.61.0 in ACP mode. */
 export const gemini = {
   name: "gemini-cli",
@@ -80,24 +86,21 @@ export const gemini = {
     { name: "run_shell_command", input: { command: "echo local > local.txt" } },
   ],
   builtinRefused: /Tool "(write_file|run_shell_command)" not found in registry/,
-  launch({ home, tmp, api }) {
-    // Force-local: `tools.core` lists Tether's MCP tools by their gemini names, so nothing else is
-    // offered; `--skip-trust`, or the MCP servers of session/new are silently dropped.
-    mkdirSync(join(home, ".gemini"), { recursive: true });
-    const names = TETHER_TOOLS.map((tool) => `mcp_${SERVER}_${tool}`);
-    const settings = {
-      security: { folderTrust: { enabled: false } },
-      privacy: { usageStatisticsEnabled: false },
-      tools: {
-        core: names,
-        // tools.core entries also run without asking; these still ask the client.
-        confirmationRequired: ["Write", "Edit", "MultiEdit", "NotebookEdit", "Bash", "KillShell"].map((t) => `mcp_${SERVER}_${t}`),
-      },
-    };
-    writeFileSync(join(home, ".gemini", "settings.json"), JSON.stringify(settings, null, 2));
+  /**
+   * `policyDir`: close it as Tether does, with an admin policy there allowing Tether's tools and
+   * denying every other (the raw tests). Nothing goes into the agent's HOME: settings there would
+   * close it whatever Tether does (through tether-cli the policy is Tether's own).
+   */
+  launch({ home, tmp, api, policyDir }) {
+    const args = [process.env.TETHER_ACP_GEMINI, "--acp", "--skip-trust"];
+    if (policyDir) {
+      mkdirSync(policyDir, { recursive: true, mode: 0o700 });
+      writeFileSync(join(policyDir, "tether.toml"), geminiPolicy());
+      args.push("--admin-policy", policyDir);
+    }
     return {
       command: process.execPath,
-      args: [process.env.TETHER_ACP_GEMINI, "--acp", "--skip-trust"],
+      args,
       env: { PATH: process.env.PATH, HOME: home, TMPDIR: tmp, GEMINI_API_KEY: "fake", GOOGLE_GEMINI_BASE_URL: api.url },
     };
   },

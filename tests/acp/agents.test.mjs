@@ -178,7 +178,7 @@ describe("real ACP agents, force-local, against fake model APIs", { timeout: TIM
     }
   });
 
-  test("gemini-cli with tools.core naming Tether's tools (and --skip-trust) offers nothing else and works through them", async (t) => {
+  test("gemini-cli with an admin policy allowing Tether's tools (and --skip-trust) offers nothing else and works through them", async (t) => {
     const outcome = await forceLocalSession(gemini);
     try {
       assertWorkedThroughTether(gemini, outcome, t);

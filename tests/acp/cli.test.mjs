@@ -8,33 +8,12 @@
 // new entries of the system temp folder).
 
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { homedir } from "node:os";
 import { join } from "node:path";
-import { after, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import { claudeAgent, codex, gemini } from "./agents.mjs";
-import { REPO } from "./bridge-host.mjs";
+import { cliEnv, requireAgent, RUN_LIMIT_MS, runCli } from "./cli.mjs";
 import { filesContaining, filesUnder, makeFolders, newTempEntries, removeFolders, tempEntries } from "./scenario.mjs";
-
-const CLI = join(REPO, "dist", "tether-cli.js");
-const RUN_LIMIT_MS = 150_000;
-const live = new Set();
-after(() => {
-  for (const child of live) {
-    try {
-      process.kill(-child.pid, "SIGKILL");
-    } catch {}
-  }
-});
-
-/** Fail with the reason when build.sh did not install the agent. */
-function requireAgent(spec) {
-  for (const name of [spec.entryEnv, ...spec.extraEnv]) {
-    const path = process.env[name];
-    assert.ok(path && existsSync(path), `${name} is not set to an installed file (./build.sh test installs the ACP agents)`);
-  }
-}
 
 /** The model's side: read and edit, write (refused by the user), run a command, then a write the
  * user never answers because the turn is stopped. */
@@ -61,30 +40,6 @@ const STEPS = [
   { prompt: "Please do STEP-FOUR: write another file.", interrupt: "onPermission" },
 ];
 
-/** `tether-cli run` with `args`; resolves to {code, events, stderr}. */
-function runCli(args, env, cwd) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, "run", ...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
-    live.add(child);
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (c) => (stdout += c));
-    child.stderr.setEncoding("utf8").on("data", (c) => (stderr += c));
-    const timer = setTimeout(() => {
-      try {
-        process.kill(-child.pid, "SIGKILL");
-      } catch {}
-      reject(new Error(`tether-cli ran over ${RUN_LIMIT_MS} ms:\n${stderr.slice(-3000)}`));
-    }, RUN_LIMIT_MS);
-    child.on("exit", (code) => {
-      clearTimeout(timer);
-      live.delete(child);
-      const events = stdout.split("\n").filter(Boolean).map((l) => JSON.parse(l));
-      resolve({ code, events, stderr });
-    });
-  });
-}
-
 /** The agent's flags and environment for tether-cli (its launch from agents.mjs). */
 function agentFlags(spec, name, folders, api, { byCommand }) {
   const launch = spec.launch({ ...folders, api });
@@ -105,12 +60,7 @@ async function runAgent(spec, name, { byCommand = true, extraArgs = [] } = {}) {
   const scriptFile = join(folders.base, "steps.json");
   writeFileSync(scriptFile, JSON.stringify(STEPS));
   try {
-    const env = {
-      PATH: process.env.PATH,
-      HOME: folders.home,
-      TMPDIR: folders.tmp,
-      TETHER_CACHE: process.env.TETHER_CACHE ?? join(homedir(), ".cache", "tether"),
-    };
+    const env = cliEnv(folders);
     const args = [
       "--root", folders.workspace, "--mirror", folders.mirror, "--script", scriptFile,
       "--approve", "Edit,Bash", "--verbose",
@@ -185,7 +135,7 @@ describe("real ACP agents through tether-cli on a remote workspace", { concurren
       // Never started: the refusal comes before the launch.
       const command = join(folders.base, "codex-acp");
       writeFileSync(command, "#!/bin/sh\nexit 3\n", { mode: 0o755 });
-      const env = { PATH: process.env.PATH, HOME: folders.home, TMPDIR: folders.tmp };
+      const env = cliEnv(folders);
       const { code, stderr, events } = await runCli(["--root", folders.workspace, "--mirror", folders.mirror, "--prompt", "hi", "--agent-command", command], env, folders.base);
       assert.equal(code, 1);
       assert.match(stderr, /cannot work on a remote workspace/);
@@ -205,18 +155,39 @@ describe("real ACP agents through tether-cli on a remote workspace", { concurren
       { text: "OK.", repeat: true },
     ]);
     try {
-      const env = { PATH: process.env.PATH, HOME: folders.home, TMPDIR: folders.tmp };
+      const env = cliEnv(folders);
       const launch = spec.launch({ ...folders, api });
       const flags = ["--agent", "codex", "--agent-command", launch.command, ...launch.args.flatMap((a) => ["--agent-arg", a])];
+      // Not the suite's INITIAL_AGENT_MODE: the mode is Tether's to choose.
       for (const [key, value] of Object.entries(launch.env)) {
-        if (!["PATH", "HOME", "TMPDIR"].includes(key)) flags.push("--agent-env", `${key}=${value}`);
+        if (!["PATH", "HOME", "TMPDIR", "INITIAL_AGENT_MODE"].includes(key)) flags.push("--agent-env", `${key}=${value}`);
       }
       const { code, stderr, events } = await runCli(["--root", folders.workspace, "--prompt", "PATCH it", "--approve", "all", ...flags], env, folders.base);
       assert.equal(code, 0, stderr.slice(-4000));
       assert.equal(readFileSync(join(folders.workspace, "patched.txt"), "utf8"), "written by apply_patch\n");
-      assert.ok(events.some((e) => e.type === "permissionRequest"), "Tether asked before the agent's own edit");
+      const asked = events.findIndex((e) => e.type === "permissionRequest");
+      assert.ok(asked >= 0, "Tether asked before the agent's own edit");
+      assert.match(JSON.stringify(events[asked]), /patched\.txt/);
+      const applied = events.findIndex((e) => e.type === "toolCallResult" && e.id === events[asked].toolUseId);
+      assert.ok(applied > asked, "the question came before the patch was applied");
     } finally {
       await api.close();
+      removeFolders(folders);
+    }
+  });
+
+  test("gemini with Tether's state folder under the world-writable temp folder is not started: the error names the agent, the folder and why", async () => {
+    requireAgent(gemini);
+    const folders = makeFolders();
+    try {
+      const env = { ...cliEnv(folders), XDG_STATE_HOME: join(folders.tmp, "state") };
+      const { code, stderr, events } = await runCli(["--root", folders.workspace, "--mirror", folders.mirror, "--prompt", "hi", "--agent", "gemini"], env, folders.base);
+      assert.notEqual(code, 0, stderr);
+      assert.match(stderr, /Gemini CLI cannot be closed: its switches would live in .*\/state\/tether\/cli-/);
+      assert.match(stderr, /the folder \/tmp above it is writable by group or others/);
+      assert.deepEqual(filesUnder(folders.mirror), []);
+      assert.equal(events.filter((e) => e.type === "done" && !e.isError).length, 0);
+    } finally {
       removeFolders(folders);
     }
   });
@@ -226,7 +197,7 @@ describe("real ACP agents through tether-cli on a remote workspace", { concurren
     requireAgent(spec);
     const folders = makeFolders();
     try {
-      const env = { PATH: process.env.PATH, HOME: folders.home, TMPDIR: folders.tmp };
+      const env = cliEnv(folders);
       const flags = ["--agent", "codex", "--agent-command", process.execPath, "--agent-arg", process.env.TETHER_ACP_CODEX];
       const { code, stderr, events } = await runCli(["--root", folders.workspace, "--mirror", folders.mirror, "--prompt", "hi", ...flags], env, folders.base);
       assert.equal(code, 1);

@@ -10,10 +10,12 @@
 //   pending-cancel    asks permission for its own edit and waits: the turn is cancelled
 //   dies              sends a chunk, then exits mid-turn
 //   read-bench        FAKE_ACP_READS round trips of fs/read_text_file, timed (BENCH {...})
+//   broken-switch     asks to run its own shell command (as gemini-cli whose switch did not
+//                     take) and runs it in its cwd when allowed
 //
 // Its cwd stands for the workspace as Tether gives it (the mirror on a remote workspace).
 
-import { appendFileSync } from "node:fs";
+import { appendFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 
@@ -140,7 +142,22 @@ async function readBench() {
   return "end_turn";
 }
 
-const SCENARIOS = { "every-update": everyUpdate, "pending-cancel": pendingCancel, "read-bench": readBench };
+/** gemini-cli whose switch did not take: it asks to run its own shell (no tool_call before, as
+ * gemini does) and runs it in its cwd when allowed. */
+async function brokenSwitch() {
+  const command = "echo local > local.txt";
+  const answer = await request("session/request_permission", {
+    sessionId,
+    toolCall: { toolCallId: "run_shell_command-1", title: command, kind: "execute", status: "pending", rawInput: { command } },
+    options: [{ optionId: "proceed_once", name: "Allow", kind: "allow_once" }, { optionId: "cancel", name: "Reject", kind: "reject_once" }],
+  });
+  log("checks", { permissionOutcome: answer.result?.outcome });
+  if (answer.result?.outcome?.optionId !== "proceed_once") return "cancelled";
+  writeFileSync(join(cwd, "local.txt"), "local\n");
+  return "end_turn";
+}
+
+const SCENARIOS = { "every-update": everyUpdate, "pending-cancel": pendingCancel, "read-bench": readBench, "broken-switch": brokenSwitch };
 
 async function onPrompt(id) {
   if (scenario === "dies") {

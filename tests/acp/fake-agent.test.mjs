@@ -2,15 +2,17 @@
 // remote workspace's shape): every session/update kind reaches the events, the agent's own
 // requests are served on the workspace behind the gate, hostile frames each get a clear notice and
 // the session goes on; a permission pending when the turn is cancelled is answered `cancelled`; an
-// agent that dies mid-turn ends the run with a crash, not a hang; a resumed session is resumed.
+// agent that dies mid-turn ends the run with a crash, not a hang; a resumed session is resumed; a
+// closed agent asking to run its own shell (its switch did not take) stops the session.
 
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { after, describe, test } from "node:test";
 import { REPO } from "./bridge-host.mjs";
+import { cliEnv } from "./cli.mjs";
 import { makeFolders, removeFolders } from "./scenario.mjs";
 
 const CLI = join(REPO, "dist", "tether-cli.js");
@@ -20,7 +22,7 @@ const folders = makeFolders();
 after(() => removeFolders(folders));
 
 /** tether-cli with the fake agent playing `scenario`; resolves to {code, events, stderr, frames}. */
-function run(scenario, args) {
+function run(scenario, args, env = {}) {
   const log = join(folders.base, `${scenario}-${Date.now()}.ndjson`);
   writeFileSync(log, "");
   const argv = [
@@ -31,7 +33,7 @@ function run(scenario, args) {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, argv, {
       cwd: folders.base,
-      env: { PATH: process.env.PATH, HOME: folders.home, TMPDIR: folders.tmp },
+      env: { PATH: process.env.PATH, HOME: folders.home, TMPDIR: folders.tmp, ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";
@@ -111,6 +113,20 @@ describe("the scripted fake ACP agent through tether-cli", { concurrency: false 
     assert.deepEqual(asked.options.map((o) => o.optionId), ["yes", "no"], "the agent's own options");
     assert.deepEqual(of(events, "permissionCancelled").map((e) => e.id), [asked.id]);
     assert.equal(of(events, "done")[0].stopReason, "cancelled");
+  });
+
+  test("a closed agent whose switch did not take (asking to run its own shell) is refused and the session stops, even with --approve all", async () => {
+    // gemini's switches are written, in a private state folder, for an agent that ignores them.
+    const { XDG_STATE_HOME } = cliEnv(folders);
+    const { events, stderr, frames } = await run("broken-switch", ["--agent", "gemini", "--prompt", "go", "--approve", "all"], { XDG_STATE_HOME });
+    const error = of(events, "error").find((e) => /is not closed/.test(e.message));
+    assert.ok(error, stderr.slice(-3000));
+    assert.match(error.message, /^Gemini CLI is not closed: its own tool "echo local > local\.txt" \(execute\)/);
+    assert.deepEqual(of(events, "permissionRequest"), [], "never put to the user");
+    assert.deepEqual(frames.find((f) => f.dir === "checks").message.permissionOutcome, { outcome: "selected", optionId: "cancel" });
+    assert.ok(frames.some((f) => f.dir === "in" && f.message.method === "session/cancel"), "the turn was stopped");
+    assert.equal(of(events, "done").at(-1).isError, true);
+    assert.equal(existsSync(join(folders.mirror, "local.txt")), false);
   });
 
   test("an agent that dies mid-turn ends the run with the crash, without hanging", async () => {

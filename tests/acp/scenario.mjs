@@ -79,7 +79,8 @@ export async function startRun(spec, folders, turns) {
     mcpServers: [tetherServer(tether.bridge)],
     /** A new agent process, initialized; its permission requests answered by `spec.answerPermission`. */
     async startAgent() {
-      const launch = spec.launch({ ...folders, api });
+      // gemini's admin policy, in a private folder of the run (as Tether's state folder).
+      const launch = spec.launch({ ...folders, api, policyDir: join(folders.base, "gemini-policy") });
       const agent = spawnAgent({ ...launch, cwd: folders.mirror });
       agents.push(agent);
       agent.onRequest = async (method, params) => {

@@ -143,11 +143,15 @@ impl Backend for AcpBackend {
         env.extend(self.env.clone());
         let mut args = self.config.agent_args.clone().unwrap_or_default();
         if let Some(profile) = &self.profile {
-            for arg in profile.extra_args() {
-                if !args.iter().any(|a| a == arg) {
-                    args.push(arg.to_string());
+            let extra = profile.extra_args(self.config.state_dir.as_deref(), self.windows);
+            // A flag the user gave already is not repeated; one with a value always comes.
+            let (flags, valued): (Vec<Vec<String>>, Vec<Vec<String>>) = extra.into_iter().partition(|a| a.len() == 1);
+            for flag in flags.into_iter().flatten() {
+                if !args.contains(&flag) {
+                    args.push(flag);
                 }
             }
+            args.extend(valued.into_iter().flatten());
             // A failure here is reported by `notices`; the switch is then missing, not wrong.
             let _ = profile.env(&mut env, self.config.state_dir.as_deref(), self.windows);
         }

@@ -7,6 +7,7 @@
 
 mod backend;
 mod calls;
+mod closed;
 mod commands;
 mod config;
 pub mod profile;

@@ -4,12 +4,19 @@
 //!
 //! - claude-agent-acp: `session/new` `_meta.claudeCode.options.tools: []` (not remembered: sent
 //!   again on every load and resume); Tether's tools pre-allowed so Tether's gate is the only one.
-//! - gemini-cli: system settings whose `tools.core` names Tether's tools only (a settings file
-//!   that wins over the user's, named by `GEMINI_CLI_SYSTEM_SETTINGS_PATH`), and `--skip-trust`
-//!   (without it the MCP servers of `session/new` are dropped, local workspaces included).
+//! - gemini-cli: an admin policy (`--admin-policy`, its highest tier) allowing Tether's tools and
+//!   denying every other, so the model is offered Tether's only; system settings with the same
+//!   `tools.core` (`GEMINI_CLI_SYSTEM_SETTINGS_PATH`; gemini skips them unless root owns them and
+//!   every folder above); `--skip-trust` (without it the MCP servers of `session/new` are
+//!   dropped, local workspaces included). Both files live in Tether's private state folder,
+//!   checked by the host before the launch (extension/src/session/stateFolder.ts).
 //! - codex-acp: its shell and other tools off (`CODEX_CONFIG` features) and the read-only mode,
 //!   but it keeps `apply_patch` for the models of its catalog, which writes the laptop's folder:
 //!   it cannot be closed, so it is refused on a remote workspace unless the user overrides that.
+//!   On a local folder it starts in read-only mode too, so it asks Tether before apply_patch.
+//!
+//! Whatever a switch says, `closed` stops a closed session whose agent asks to run, or runs, a
+//! write or command of its own (the switch did not take).
 
 use crate::mcp::SERVER_NAME;
 use crate::tools::TOOL_NAMES;
@@ -71,6 +78,9 @@ pub fn known_agent(name: &str) -> Option<&'static KnownAgent> {
 
 /// The name of gemini's system settings file in the state folder.
 const GEMINI_SETTINGS_FILE: &str = "gemini-system-settings.json";
+/// gemini's admin policy folder in the state folder, and the policy file in it.
+const GEMINI_POLICY_DIR: &str = "gemini-policy";
+const GEMINI_POLICY_FILE: &str = "tether.toml";
 
 /// How one known agent is launched and opened by Tether, closed or not.
 #[derive(Clone, Debug)]
@@ -81,11 +91,17 @@ pub struct Profile {
 }
 
 impl Profile {
-    /// Arguments to add to the user's.
-    pub fn extra_args(&self) -> Vec<&'static str> {
-        match self.agent.name {
-            // Untrusted folders silently lose the MCP servers of session/new, Tether's included.
-            "gemini" => vec!["--skip-trust"],
+    /// Arguments to add to the user's, a flag with its value together; `state_dir` holds the
+    /// files of [`Self::files`].
+    pub fn extra_args(&self, state_dir: Option<&str>, windows: bool) -> Vec<Vec<String>> {
+        // Untrusted folders silently lose the MCP servers of session/new, Tether's included.
+        let skip_trust = vec!["--skip-trust".to_string()];
+        match (self.agent.name, self.closed, state_dir) {
+            ("gemini", true, Some(dir)) => vec![
+                skip_trust,
+                vec!["--admin-policy".into(), in_state_dir(dir, GEMINI_POLICY_DIR, windows)],
+            ],
+            ("gemini", _, _) => vec![skip_trust],
             _ => Vec::new(),
         }
     }
@@ -106,13 +122,22 @@ impl Profile {
                 let Some(dir) = state_dir else {
                     return Err("gemini needs a folder for its settings (stateDir) to be closed".into());
                 };
-                env.insert("GEMINI_CLI_SYSTEM_SETTINGS_PATH".into(), settings_path(dir, windows));
+                env.insert(
+                    "GEMINI_CLI_SYSTEM_SETTINGS_PATH".into(),
+                    in_state_dir(dir, GEMINI_SETTINGS_FILE, windows),
+                );
             }
             ("codex", true) => {
                 let config = codex_config(env.get("CODEX_CONFIG").map(String::as_str))?;
                 env.insert("CODEX_CONFIG".into(), config);
                 // The default mode sends approvals to a model request; read-only asks the client.
                 env.insert("INITIAL_AGENT_MODE".into(), "read-only".into());
+            }
+            // On a local folder too: in its default mode (`agent`) codex applies apply_patch
+            // without asking anyone; read-only asks Tether first. The user's own choice stays.
+            ("codex", false) => {
+                env.entry("INITIAL_AGENT_MODE".into())
+                    .or_insert_with(|| "read-only".into());
             }
             _ => {}
         }
@@ -122,7 +147,13 @@ impl Profile {
     /// Files to write before the launch (absolute path → content).
     pub fn files(&self, state_dir: Option<&str>, windows: bool) -> Vec<(String, String)> {
         match (self.agent.name, self.closed, state_dir) {
-            ("gemini", true, Some(dir)) => vec![(settings_path(dir, windows), gemini_settings())],
+            ("gemini", true, Some(dir)) => {
+                let policy_dir = in_state_dir(dir, GEMINI_POLICY_DIR, windows);
+                vec![
+                    (in_state_dir(dir, GEMINI_SETTINGS_FILE, windows), gemini_settings()),
+                    (in_state_dir(&policy_dir, GEMINI_POLICY_FILE, windows), gemini_policy()),
+                ]
+            }
             _ => Vec::new(),
         }
     }
@@ -153,24 +184,46 @@ impl Profile {
     }
 }
 
-fn settings_path(dir: &str, windows: bool) -> String {
+fn in_state_dir(dir: &str, name: &str, windows: bool) -> String {
     let separator = if windows { '\\' } else { '/' };
-    format!("{}{separator}{GEMINI_SETTINGS_FILE}", dir.trim_end_matches(['/', '\\']))
+    format!("{}{separator}{name}", dir.trim_end_matches(['/', '\\']))
 }
 
-/// gemini's system settings (they win over the user's): only Tether's tools, by gemini's names
-/// for them; MCP servers kept in any folder; no usage statistics (an installation id file).
-fn gemini_settings() -> String {
-    let core: Vec<String> = TOOL_NAMES
+/// The tools gemini-cli keeps in a closed session, by its names: Tether's only.
+fn gemini_core_tools() -> Vec<String> {
+    TOOL_NAMES
         .iter()
         .map(|tool| format!("mcp_{SERVER_NAME}_{tool}"))
-        .collect();
+        .collect()
+}
+
+/// gemini's system settings: only Tether's tools (`tools.core`), MCP servers kept in any folder,
+/// no usage statistics (an installation id file). gemini-cli 0.61.0 skips a system settings file
+/// unless it and every folder above it belong to root and no group or other may write them
+/// (`isFileAndDirectorySecureSync`): for anyone but root this file is ignored, and the admin
+/// policy ([`gemini_policy`]) is what closes the agent.
+fn gemini_settings() -> String {
     json!({
         "security": {"folderTrust": {"enabled": false}},
         "privacy": {"usageStatisticsEnabled": false},
-        "tools": {"core": core},
+        "tools": {"core": gemini_core_tools()},
     })
     .to_string()
+}
+
+/// gemini's admin policy (`--admin-policy DIR`, its highest tier, read without an ownership
+/// check): the tools of [`gemini_core_tools`] allowed, every other tool denied, which also takes
+/// them out of what the model is offered. gemini ignores `--admin-policy` when its system
+/// policies folder (`/etc/gemini-cli/policies`) holds a policy: the backstop in `closed` then
+/// stops the session at the first write or command of its own.
+fn gemini_policy() -> String {
+    let allowed = serde_json::to_string(&gemini_core_tools()).unwrap_or_default();
+    format!(
+        "# Tether: gemini-cli's own file and shell tools off; the workspace is reached through Tether's tools only.\n\
+         [[rule]]\ntoolName = {allowed}\ndecision = \"allow\"\npriority = 999\n\n\
+         [[rule]]\ntoolName = \"*\"\ndecision = \"deny\"\npriority = 998\n\
+         denyMessage = \"This session works on a remote workspace through Tether's tools only.\"\n"
+    )
 }
 
 /// The user's `CODEX_CONFIG` (session overrides, JSON) with codex's own tools switched off.
@@ -228,9 +281,27 @@ mod tests {
         let settings: Value = serde_json::from_str(&files[0].1).unwrap();
         assert_eq!(settings["tools"]["core"].as_array().unwrap().len(), TOOL_NAMES.len());
         assert_eq!(settings["tools"]["core"][0], "mcp_tether_Read");
-        assert_eq!(gemini.extra_args(), ["--skip-trust"]);
+        assert_eq!(
+            gemini.extra_args(Some("/state"), false),
+            [vec!["--skip-trust"], vec!["--admin-policy", "/state/gemini-policy"]]
+        );
+        assert_eq!(
+            profile("gemini", false).extra_args(Some("/state"), false),
+            [vec!["--skip-trust"]]
+        );
         assert!(gemini.env(&mut BTreeMap::new(), None, false).is_err());
         assert!(profile("gemini", false).files(Some("/state"), false).is_empty());
+    }
+
+    #[test]
+    fn gemini_is_closed_by_an_admin_policy_allowing_tethers_tools_and_denying_the_rest() {
+        let files = profile("gemini", true).files(Some("C:\\state"), true);
+        let (path, policy) = &files[1];
+        assert_eq!(path, "C:\\state\\gemini-policy\\tether.toml");
+        let allow = policy.find("decision = \"allow\"").unwrap();
+        let deny = policy.find("toolName = \"*\"\ndecision = \"deny\"").unwrap();
+        assert!(policy[..allow].contains(r#""mcp_tether_Read","mcp_tether_Write""#));
+        assert!(policy.contains("priority = 999") && policy.contains("priority = 998") && allow < deny);
     }
 
     #[test]
@@ -246,6 +317,15 @@ mod tests {
         assert_eq!(config["features"]["shell_tool"], false);
         assert_eq!(config["web_search"], "disabled");
         assert_eq!(env["INITIAL_AGENT_MODE"], "read-only");
+        let mut local = BTreeMap::new();
+        profile("codex", false).env(&mut local, None, false).unwrap();
+        assert_eq!(
+            local["INITIAL_AGENT_MODE"], "read-only",
+            "asks before apply_patch on a local folder too"
+        );
+        let mut chosen = BTreeMap::from([("INITIAL_AGENT_MODE".to_string(), "agent".to_string())]);
+        profile("codex", false).env(&mut chosen, None, false).unwrap();
+        assert_eq!(chosen["INITIAL_AGENT_MODE"], "agent");
         env.insert("CODEX_CONFIG".into(), "[1]".into());
         assert!(profile("codex", true).env(&mut env, None, false).is_err());
     }

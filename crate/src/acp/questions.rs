@@ -35,6 +35,13 @@ impl AcpBackend {
             actions.push(Action::Output(self.answer_option(&id, allow)));
             return actions;
         }
+        if self.own_tool_breaks_closure(&tracked) {
+            let reject = pick(&request.options, PermissionOptionKind::RejectOnce);
+            actions.push(Action::Output(self.answer_option(&id, reject)));
+            let stop = self.stop_not_closed(&tracked, "asked to run");
+            actions.extend(stop.into_iter().map(Action::Output));
+            return actions;
+        }
         if self.remote && self.profile.as_ref().is_some_and(|p| !p.agent.closable) {
             let reject = pick(&request.options, PermissionOptionKind::RejectOnce);
             actions.push(Action::Output(self.answer_option(&id, reject)));

@@ -262,6 +262,8 @@ impl AcpBackend {
                     }));
                 }
                 let (subtype, is_error) = match stop.as_str() {
+                    // Tether stopped the session (its error says why), not the user.
+                    _ if matches!(self.phase, Phase::Failed(_)) => ("error", true),
                     "end_turn" => ("success", false),
                     "cancelled" => {
                         out.push(Output::Event(UiEvent::error(

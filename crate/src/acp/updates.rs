@@ -100,11 +100,18 @@ impl AcpBackend {
                 }
             }
             SessionUpdate::ToolCall(call) if !self.silent_replay => {
+                let id = call.tool_call_id.clone();
                 let mut out = self.close_message();
                 out.extend(self.track_call(call));
+                out.extend(self.check_still_closed(&id));
                 out
             }
-            SessionUpdate::ToolCallUpdate(update) if !self.silent_replay => self.track_update(update),
+            SessionUpdate::ToolCallUpdate(update) if !self.silent_replay => {
+                let id = update.tool_call_id.clone();
+                let mut out = self.track_update(update);
+                out.extend(self.check_still_closed(&id));
+                out
+            }
             SessionUpdate::ToolCall(_) | SessionUpdate::ToolCallUpdate(_) => Vec::new(),
             SessionUpdate::Plan(plan) => vec![Output::Event(UiEvent::TodoUpdate {
                 todos: plan

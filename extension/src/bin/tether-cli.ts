@@ -3,8 +3,7 @@
 // through Tether from a terminal or a script, printing the normalized UI events as NDJSON. The same
 // SessionDriver runs the VS Code extension's sessions.
 
-import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
-import * as os from "node:os";
+import { readFileSync, rmSync, statSync } from "node:fs";
 import * as path from "node:path";
 import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
@@ -14,6 +13,7 @@ import { FileSecretStore } from "../openclaw/deviceKey";
 import { PERMISSION_MODES, type PermissionAnswer, type PermissionMode } from "../session/agent";
 import { SessionDriver, type AcpAgentLaunch, type GatewayOptions, type TurnOutcome } from "../session/driver";
 import type { PermissionRequestEvent, UiEvent } from "../session/events";
+import { defaultStateRoot, makeStateFolder } from "../session/stateFolder";
 
 const ACP_AGENT_NAMES = agentEntries()
   .filter((e) => e.kind === "acp")
@@ -418,8 +418,9 @@ async function main(): Promise<number> {
     return answer;
   };
 
-  // Tether's own files for the agent's launch (gemini's settings), gone with the run.
-  const stateDir = options.acp ? mkdtempSync(path.join(os.tmpdir(), "tether-cli-")) : undefined;
+  // Tether's own files for the agent's launch (gemini's policy and settings), in a private folder
+  // under the user's state folder (never the temp folder: see session/stateFolder.ts), gone with the run.
+  const stateDir = options.acp ? makeStateFolder(defaultStateRoot(), "cli-") : undefined;
   process.on("exit", () => {
     if (stateDir) rmSync(stateDir, { recursive: true, force: true });
   });

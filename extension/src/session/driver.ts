@@ -14,6 +14,7 @@ import type { TetherHost } from "../core/host";
 import type { BackoffConfig, CommonConfig } from "../generated/core";
 import { gatewaySecretName, loadCredentials } from "../openclaw/credentials";
 import type { SecretStore } from "../openclaw/deviceKey";
+import { defaultStateRoot, stateFolderProblem } from "./stateFolder";
 import { loadDelayMs, SessionBridge, bridgeCommand, sessionStarted, writeLaunchFiles, type AcpAgentLaunch } from "./acp";
 import { createTetherAgent, type AgentConfig, type AgentOutput, type PermissionAnswer, type PermissionMode, type TetherAgent } from "./agent";
 import { isEvent, type DoneEvent, type ErrorEvent, type PermissionRequestEvent, type UiEvent } from "./events";
@@ -169,6 +170,8 @@ export class SessionDriver {
     const acp = options.acp;
     let config: AgentConfig;
     let programPath: string;
+    // Tether's folder for the files that close the agent: private, never under the temp folder.
+    const stateDir = acp ? (options.stateDir ?? path.join(defaultStateRoot(), `acp-${process.pid}`)) : undefined;
     if (acp) {
       // Tether's tools reach the agent's MCP client through the bridge, behind this session's gate.
       this.bridge = await SessionBridge.start((connection, message) => this.feedMcp(connection, message), this.log);
@@ -179,7 +182,7 @@ export class SessionDriver {
         agentName: acp.displayName,
         agentArgs: acp.args,
         bridge: bridgeCommand(this.bridge.server),
-        stateDir: options.stateDir ?? path.join(os.tmpdir(), `tether-acp-${process.pid}`),
+        stateDir,
         ...defined({ profile: acp.profile, allowLocalTools: acp.allowLocalTools, replay: options.replay }),
       };
       programPath = acp.command;
@@ -214,6 +217,11 @@ export class SessionDriver {
     this.log(`spawning ${programPath} ${launch.args.join(" ")} in ${cwd}`);
     let transport: StdioTransport;
     try {
+      if (acp && launch.files.length > 0) {
+        const dir = stateDir ?? "";
+        const problem = stateFolderProblem(dir);
+        if (problem) throw new Error(`${acp.displayName} cannot be closed: its switches would live in ${dir}, and ${problem}. Tether does not start it.`);
+      }
       writeLaunchFiles(launch.files);
       transport = await StdioTransport.start({
         displayName: this.label.displayName,
