@@ -67,8 +67,14 @@ fn tethers_mode_picker_moves_the_agent_into_plan_mode_and_out() {
 #[test]
 fn the_agent_entering_plan_mode_puts_tether_in_plan_mode_and_writes_are_refused_without_a_question() {
     let (s, _) = ready(None);
-    let shown = events(&from_agent(&s, update(json!({"sessionUpdate": "current_mode_update", "currentModeId": "plan"}))));
-    assert!(shown.contains(&json!({"type": "modeChanged", "mode": "plan"})), "{shown:?}");
+    let shown = events(&from_agent(
+        &s,
+        update(json!({"sessionUpdate": "current_mode_update", "currentModeId": "plan"})),
+    ));
+    assert!(
+        shown.contains(&json!({"type": "modeChanged", "mode": "plan"})),
+        "{shown:?}"
+    );
     assert_eq!(s.agent.mode(), PermissionMode::Plan);
     let out = from_agent(&s, write_request(&s, 1, "planned.txt"));
     assert!(of_type(&events(&out), "permissionRequest").is_empty());
@@ -77,7 +83,11 @@ fn the_agent_entering_plan_mode_puts_tether_in_plan_mode_and_writes_are_refused_
     assert_eq!(s.ws.read("planned.txt"), None);
     let out = from_agent(
         &s,
-        agent_request(2, "terminal/create", json!({"sessionId": "s1", "command": "touch", "args": ["x"]})),
+        agent_request(
+            2,
+            "terminal/create",
+            json!({"sessionId": "s1", "command": "touch", "args": ["x"]}),
+        ),
     );
     assert!(of_type(&events(&out), "permissionRequest").is_empty());
     assert!(response_to(&out, 2)["error"]["message"]
@@ -109,11 +119,21 @@ fn an_approved_exit_plan_mode_leaves_plan_mode_and_the_next_write_is_asked_about
         json!({"outcome": "selected", "optionId": "exit-plan-default"})
     );
     // What claude-agent-acp sends once the plan is approved.
-    let shown = events(&from_agent(&s, update(json!({"sessionUpdate": "current_mode_update", "currentModeId": "default"}))));
-    assert!(shown.contains(&json!({"type": "modeChanged", "mode": "default"})), "{shown:?}");
+    let shown = events(&from_agent(
+        &s,
+        update(json!({"sessionUpdate": "current_mode_update", "currentModeId": "default"})),
+    ));
+    assert!(
+        shown.contains(&json!({"type": "modeChanged", "mode": "default"})),
+        "{shown:?}"
+    );
     assert_eq!(s.agent.mode(), PermissionMode::Default);
     let out = from_agent(&s, write_request(&s, 8, "planned.txt"));
-    assert_eq!(of_type(&events(&out), "permissionRequest").len(), 1, "the usual question");
+    assert_eq!(
+        of_type(&events(&out), "permissionRequest").len(),
+        1,
+        "the usual question"
+    );
 }
 
 #[test]
@@ -126,7 +146,10 @@ fn always_on_exit_plan_mode_leaves_no_rule_behind() {
             .answer_permission(ask["id"].as_str().unwrap(), UserAnswer::option("exit-plan-auto")),
     )
     .unwrap();
-    from_agent(&s, update(json!({"sessionUpdate": "current_mode_update", "currentModeId": "auto"})));
+    from_agent(
+        &s,
+        update(json!({"sessionUpdate": "current_mode_update", "currentModeId": "auto"})),
+    );
     assert_eq!(s.agent.mode(), PermissionMode::Default);
     // Another of the agent's own tools is still asked about.
     let out = from_agent(

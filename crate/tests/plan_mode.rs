@@ -48,17 +48,31 @@ fn every_file_changing_tool_is_refused_without_asking() {
     let engine = plan_engine(json!({}));
     let cases = [
         ("Write", json!({"file_path": "/work/proj/new.txt", "content": "x"})),
-        ("Edit", json!({"file_path": "src/a.rs", "old_string": "a", "new_string": "b"})),
+        (
+            "Edit",
+            json!({"file_path": "src/a.rs", "old_string": "a", "new_string": "b"}),
+        ),
         ("MultiEdit", json!({"file_path": "/work/proj/src/a.rs", "edits": []})),
-        ("mcp__tether__Write", json!({"file_path": "/work/proj/new.txt", "content": "x"})),
+        (
+            "mcp__tether__Write",
+            json!({"file_path": "/work/proj/new.txt", "content": "x"}),
+        ),
     ];
     for (tool, input) in cases {
         let path = input["file_path"].as_str().unwrap();
-        let shown = if path.starts_with('/') { path.to_string() } else { format!("{ROOT}/{path}") };
+        let shown = if path.starts_with('/') {
+            path.to_string()
+        } else {
+            format!("{ROOT}/{path}")
+        };
         let decision = decide(&engine, tool, input.clone());
         assert_plan_refusal(&decision, &format!("Cannot write to {shown} while in plan mode."));
     }
-    let notebook = decide(&engine, "NotebookEdit", json!({"notebook_path": "/work/proj/n.ipynb", "new_source": ""}));
+    let notebook = decide(
+        &engine,
+        "NotebookEdit",
+        json!({"notebook_path": "/work/proj/n.ipynb", "new_source": ""}),
+    );
     assert_plan_refusal(&notebook, "Cannot write to /work/proj/n.ipynb while in plan mode.");
 }
 
@@ -84,14 +98,23 @@ fn reads_and_read_only_commands_keep_working() {
         ("BashOutput", json!({"bash_id": "1"})),
     ] {
         let decision = decide(&engine, tool, input.clone());
-        assert!(matches!(decision, Decision::Allow { .. }), "{tool} {input}: {decision:?}");
+        assert!(
+            matches!(decision, Decision::Allow { .. }),
+            "{tool} {input}: {decision:?}"
+        );
     }
 }
 
 #[test]
 fn commands_that_are_not_read_only_are_refused_without_asking() {
     let engine = plan_engine(json!({}));
-    for command in ["npm install", "echo hi > out.txt", "ls && rm -rf build", "cat $(which x)", "touch a"] {
+    for command in [
+        "npm install",
+        "echo hi > out.txt",
+        "ls && rm -rf build",
+        "cat $(which x)",
+        "touch a",
+    ] {
         let decision = decide(&engine, "Bash", json!({ "command": command }));
         assert_plan_refusal(&decision, "Cannot call Bash while in plan mode.");
     }
@@ -100,7 +123,11 @@ fn commands_that_are_not_read_only_are_refused_without_asking() {
 #[test]
 fn allow_rules_and_accept_edits_rules_open_nothing() {
     let engine = plan_engine(json!({"allow": ["Write", "Edit(src/**)", "Bash(npm install:*)", "Bash"]}));
-    let write = decide(&engine, "Write", json!({"file_path": "/work/proj/a.txt", "content": ""}));
+    let write = decide(
+        &engine,
+        "Write",
+        json!({"file_path": "/work/proj/a.txt", "content": ""}),
+    );
     assert_plan_refusal(&write, "Cannot write to /work/proj/a.txt while in plan mode.");
     let edit = decide(&engine, "Edit", json!({"file_path": "/work/proj/src/a.rs"}));
     assert_plan_refusal(&edit, "Cannot write to /work/proj/src/a.rs while in plan mode.");
@@ -111,20 +138,46 @@ fn allow_rules_and_accept_edits_rules_open_nothing() {
 #[test]
 fn deny_rules_keep_their_own_refusal() {
     let engine = plan_engine(json!({"deny": ["Edit(secret/**)", "Bash(curl:*)", "Bash(cat .env)", "NotebookEdit"]}));
-    let edit = refusal(&decide(&engine, "Write", json!({"file_path": "/work/proj/secret/a", "content": ""}))).to_string();
-    assert!(edit.starts_with("Permission to edit /work/proj/secret/a has been denied."), "{edit}");
+    let edit = refusal(&decide(
+        &engine,
+        "Write",
+        json!({"file_path": "/work/proj/secret/a", "content": ""}),
+    ))
+    .to_string();
+    assert!(
+        edit.starts_with("Permission to edit /work/proj/secret/a has been denied."),
+        "{edit}"
+    );
     let command = refusal(&decide(&engine, "Bash", json!({"command": "curl x"}))).to_string();
-    assert!(command.starts_with("Permission to use Bash with command curl x has been denied."), "{command}");
+    assert!(
+        command.starts_with("Permission to use Bash with command curl x has been denied."),
+        "{command}"
+    );
     let read_only = refusal(&decide(&engine, "Bash", json!({"command": "cat .env"}))).to_string();
-    assert!(read_only.starts_with("Permission to use Bash with command cat .env"), "{read_only}");
-    let tool = refusal(&decide(&engine, "NotebookEdit", json!({"notebook_path": "/work/proj/n.ipynb"}))).to_string();
-    assert!(tool.starts_with("Permission to use NotebookEdit has been denied."), "{tool}");
+    assert!(
+        read_only.starts_with("Permission to use Bash with command cat .env"),
+        "{read_only}"
+    );
+    let tool = refusal(&decide(
+        &engine,
+        "NotebookEdit",
+        json!({"notebook_path": "/work/proj/n.ipynb"}),
+    ))
+    .to_string();
+    assert!(
+        tool.starts_with("Permission to use NotebookEdit has been denied."),
+        "{tool}"
+    );
 }
 
 #[test]
 fn ask_rules_do_not_turn_a_refusal_into_a_question() {
     let engine = plan_engine(json!({"ask": ["Write", "Bash(make:*)"]}));
-    let write = decide(&engine, "Write", json!({"file_path": "/work/proj/a.txt", "content": ""}));
+    let write = decide(
+        &engine,
+        "Write",
+        json!({"file_path": "/work/proj/a.txt", "content": ""}),
+    );
     assert_plan_refusal(&write, "Cannot write to /work/proj/a.txt while in plan mode.");
     let command = decide(&engine, "Bash", json!({"command": "make"}));
     assert_plan_refusal(&command, "Cannot call Bash while in plan mode.");
@@ -134,7 +187,11 @@ fn ask_rules_do_not_turn_a_refusal_into_a_question() {
 fn acp_requests_and_the_agents_own_tools_are_judged_the_same_way() {
     let engine = plan_engine(json!({}));
     // fs/write_text_file and terminal/create reach the engine as Write and Bash.
-    let write = decide(&engine, "Write", json!({"file_path": "/work/proj/a.txt", "content": "x"}));
+    let write = decide(
+        &engine,
+        "Write",
+        json!({"file_path": "/work/proj/a.txt", "content": "x"}),
+    );
     assert_plan_refusal(&write, "Cannot write to /work/proj/a.txt while in plan mode.");
     let terminal = decide(&engine, "Bash", json!({"command": "cargo build"}));
     assert_plan_refusal(&terminal, "Cannot call Bash while in plan mode.");
@@ -163,6 +220,10 @@ fn other_tools_still_ask_so_exit_plan_mode_can_be_approved() {
 fn leaving_plan_mode_brings_back_the_usual_questions() {
     let mut engine = plan_engine(json!({}));
     engine.set_mode(PermissionMode::Default).unwrap();
-    let write = decide(&engine, "Write", json!({"file_path": "/work/proj/a.txt", "content": ""}));
+    let write = decide(
+        &engine,
+        "Write",
+        json!({"file_path": "/work/proj/a.txt", "content": ""}),
+    );
     assert!(matches!(write, Decision::Ask { .. }), "{write:?}");
 }
