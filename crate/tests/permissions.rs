@@ -129,18 +129,6 @@ fn accept_edits_allows_edits_inside_but_asks_outside() {
 }
 
 #[test]
-fn plan_mode_asks_for_edits_and_says_so() {
-    let mut e = engine();
-    e.set_mode(PermissionMode::Plan).unwrap();
-    let d = e.decide_tool("Edit", &read("/work/proj/src/a.rs"));
-    assert!(is_ask(&d));
-    assert!(d.reason().contains("plan mode"), "{}", d.reason());
-    assert!(is_allow(&e.decide_tool("Read", &read("/work/proj/src/a.rs"))));
-    assert!(is_allow(&e.decide_tool("Bash", &bash("git status"))));
-    assert!(is_ask(&e.decide_tool("Bash", &bash("npm install"))));
-}
-
-#[test]
 fn dont_ask_mode_denies_whatever_would_ask() {
     let mut e = engine();
     e.set_mode(PermissionMode::DontAsk).unwrap();

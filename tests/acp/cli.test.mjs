@@ -40,6 +40,21 @@ const STEPS = [
   { prompt: "Please do STEP-FOUR: write another file.", interrupt: "onPermission" },
 ];
 
+/** The text of every tool result the model was sent. */
+function toolResultTexts(api) {
+  const texts = [];
+  for (const request of api.messageRequests()) {
+    for (const message of request.body?.messages ?? []) {
+      if (message.role !== "user" || !Array.isArray(message.content)) continue;
+      for (const block of message.content) {
+        if (block?.type !== "tool_result") continue;
+        texts.push(typeof block.content === "string" ? block.content : (block.content ?? []).map((c) => c.text ?? "").join(""));
+      }
+    }
+  }
+  return texts;
+}
+
 /** The agent's flags and environment for tether-cli (its launch from agents.mjs). */
 function agentFlags(spec, name, folders, api, { byCommand }) {
   const launch = spec.launch({ ...folders, api });
@@ -126,6 +141,61 @@ describe("real ACP agents through tether-cli on a remote workspace", { concurren
       assertTheSession(outcome, t);
     } finally {
       removeFolders(outcome.folders);
+    }
+  });
+
+  test("claude-agent-acp in plan mode: a write is refused without a question, even with --approve all", async () => {
+    requireAgent(claudeAgent);
+    const folders = makeFolders();
+    const api = await claudeAgent.startApi([
+      { when: { lastUserText: /PLAN-WRITE/ }, toolUse: claudeAgent.tetherTool("Write", { file_path: join(folders.mirror, "planned.txt"), content: "planned\n" }) },
+      { when: { lastToolResult: /while in plan mode/ }, text: "PLAN-WRITE refused." },
+      { text: "OK.", repeat: true },
+    ]);
+    try {
+      const env = cliEnv(folders);
+      const args = ["--root", folders.workspace, "--mirror", folders.mirror, "--prompt", "Please PLAN-WRITE.", "--mode", "plan", "--approve", "all",
+        ...agentFlags(claudeAgent, "claude-agent-acp", folders, api, { byCommand: true })];
+      const { code, stderr, events } = await runCli(args, env, folders.base);
+      assert.equal(code, 0, stderr.slice(-4000));
+      assert.deepEqual(events.filter((e) => e.type === "permissionRequest"), [], "nobody was asked");
+      assert.equal(existsSync(join(folders.workspace, "planned.txt")), false);
+      assert.equal(existsSync(join(folders.mirror, "planned.txt")), false);
+      const results = toolResultTexts(api);
+      assert.ok(results.some((r) => /Cannot write to \S*planned\.txt while in plan mode\. .*present your plan/.test(r)), results.join("\n"));
+      assert.ok(api.messageRequests().some((r) => JSON.stringify(r.body).includes("Plan mode is active")), "the agent itself was in plan mode");
+    } finally {
+      await api.close();
+      removeFolders(folders);
+    }
+  });
+
+  test("claude-agent-acp's ExitPlanMode, approved, leaves plan mode in both, and the next write goes through the gate", async () => {
+    requireAgent(claudeAgent);
+    const folders = makeFolders();
+    const planned = join(folders.workspace, "planned.txt");
+    const api = await claudeAgent.startApi([
+      { when: { lastUserText: /PLAN-EXIT/ }, toolUse: { name: "ExitPlanMode", input: { plan: "Write planned.txt." } } },
+      { when: { lastToolResult: /User has approved/ }, toolUse: claudeAgent.tetherTool("Write", { file_path: planned, content: "planned\n" }) },
+      { when: { lastToolResult: /created successfully/ }, text: "PLAN-EXIT done." },
+      { text: "OK.", repeat: true },
+    ]);
+    try {
+      const env = cliEnv(folders);
+      // A local folder: the agent keeps its own tools, ExitPlanMode among them.
+      const args = ["--root", folders.workspace, "--prompt", "Please PLAN-EXIT.", "--mode", "plan", "--approve", "all",
+        ...agentFlags(claudeAgent, "claude-agent-acp", folders, api, { byCommand: true })];
+      const { code, stderr, events } = await runCli(args, env, folders.base);
+      assert.equal(code, 0, stderr.slice(-4000));
+      const asked = events.filter((e) => e.type === "permissionRequest");
+      assert.equal(asked.length, 2, JSON.stringify(asked));
+      assert.deepEqual(asked[0].options.map((o) => o.optionId), ["exit-plan-default", "exit-plan-auto", "reject"], "the agent's own options");
+      assert.equal(asked[1].toolName, "Write", "the write after the plan is asked about as usual");
+      assert.ok(events.some((e) => e.type === "modeChanged" && e.mode === "default"), "Tether left plan mode");
+      assert.equal(readFileSync(planned, "utf8"), "planned\n");
+    } finally {
+      await api.close();
+      removeFolders(folders);
     }
   });
 

@@ -180,3 +180,33 @@ test("plan mode: reads go on, ExitPlanMode is asked, and once approved the edit 
     dirs.cleanup();
   }
 });
+
+test("plan mode: a write and a command are refused without a question, even with --approve all", async () => {
+  const dirs = makeDirs({ "a.txt": "alpha\n" });
+  try {
+    const planned = path.join(dirs.root, "planned.txt");
+    const result = await runTether({
+      dirs,
+      script: [
+        { when: { lastUserText: "SCENARIO plan-refusal" }, toolUse: { name: "mcp__tether__Write", input: { file_path: planned, content: "x\n" } } },
+        { when: { lastToolResult: "while in plan mode" }, toolUse: { name: "mcp__tether__Bash", input: { command: "touch made.txt" } } },
+        { when: { lastToolResult: "Cannot call Bash" }, toolUse: { name: "mcp__tether__Bash", input: { command: "ls" } } },
+        { when: { lastToolResult: "a.txt" }, text: "Here is my plan." },
+      ],
+      args: ["--prompt", "SCENARIO plan-refusal", "--mode", "plan", "--approve", "all"],
+    });
+    assert.equal(result.code, 0, result.stderr);
+    assert.deepEqual(ofType(result.events, "permissionRequest"), [], "nobody was asked");
+    assert.equal(fs.existsSync(planned), false);
+    assert.equal(fs.existsSync(path.join(dirs.root, "made.txt")), false);
+    const [write, touch, ls] = toolResults(result.requests);
+    assert.equal(write.isError, true);
+    assert.match(write.text, new RegExp(`^Cannot write to ${planned} while in plan mode\\. .*present your plan`));
+    assert.equal(touch.isError, true);
+    assert.match(touch.text, /^Cannot call Bash while in plan mode\. .*present your plan/);
+    assert.equal(ls.isError, false, "a read-only command runs");
+    assert.equal(lastDone(result).result, "Here is my plan.");
+  } finally {
+    dirs.cleanup();
+  }
+});

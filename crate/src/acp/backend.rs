@@ -102,6 +102,7 @@ impl AcpBackend {
             approved_writes: HashMap::new(),
             notices: Vec::new(),
             pending_options: Vec::new(),
+            mode: context.mode,
             config,
         })
     }
@@ -321,9 +322,11 @@ impl Backend for AcpBackend {
         self.on_mcp_reply(call, reply)
     }
 
-    /// Tether's permission mode is Tether's gate's; the agent's own modes are its options.
-    fn set_mode(&mut self, _mode: PermissionMode) -> Vec<Output> {
-        Vec::new()
+    /// Tether's permission mode is Tether's gate's; the agent follows it into and out of its
+    /// own plan mode, where it has one.
+    fn set_mode(&mut self, mode: PermissionMode) -> Vec<Output> {
+        self.mode = mode;
+        self.sync_agent_mode()
     }
 
     fn set_config_option(&mut self, option: &str, value: Option<&str>) -> Supported<Vec<Output>> {

@@ -1,7 +1,7 @@
 //! The Agent Client Protocol (ACP) behind the backend seam: any ACP agent (claude-agent-acp,
 //! gemini-cli, codex-acp, …) as [`AcpBackend`]. Its wire types are in [`protocol`]; the session
 //! state machine in `backend`, the agent's requests in `requests`, its updates as UI events in
-//! `updates`, terminals Tether runs for it in `terminals`, its options in `session_state`, the
+//! `updates`, terminals Tether runs for it in `terminals`, its options in `session_state`, plan mode kept in step with Tether's in `modes`, the
 //! prompt and what the model is told in `prompt`, and the agents Tether knows with the switches
 //! that close them in [`profile`].
 
@@ -10,6 +10,7 @@ mod calls;
 mod closed;
 mod commands;
 mod config;
+mod modes;
 pub mod profile;
 mod prompt;
 pub mod protocol;

@@ -107,10 +107,18 @@ impl AcpBackend {
                 writes,
             },
         );
+        // A plan to approve (ExitPlanMode) is the user's question, with no rule to remember.
+        let policy = match tracked.kind {
+            super::protocol::tool_call::ToolKind::SwitchMode => AskPolicy::User {
+                reason: "the plan needs your approval".into(),
+                always: None,
+            },
+            _ => AskPolicy::Engine,
+        };
         actions.push(Action::AskPermission(PermissionAsk {
             request: ui_request,
             access,
-            policy: AskPolicy::Engine,
+            policy,
         }));
         actions
     }

@@ -185,6 +185,7 @@ impl AcpBackend {
                 options: self.options.to_events(),
             }),
         ];
+        out.extend(self.sync_agent_mode());
         for (option, value) in std::mem::take(&mut self.pending_options) {
             match self.set_config_option(&option, Some(&value)) {
                 Ok(outputs) => out.extend(outputs),
@@ -328,14 +329,14 @@ impl AcpBackend {
             Pending::SetMode { mode } => match result {
                 Ok(_) => {
                     self.options.set_mode(&mode);
-                    vec![self.options_event()]
+                    self.options_changed()
                 }
                 Err(error) => vec![self.control_failed(method, error)],
             },
             Pending::SetConfigOption => match result {
                 Ok(value) => {
                     self.options.replace_config(&value);
-                    vec![self.options_event()]
+                    self.options_changed()
                 }
                 Err(error) => vec![self.control_failed(method, error)],
             },

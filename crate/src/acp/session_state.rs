@@ -69,6 +69,24 @@ impl SessionOptions {
         }
     }
 
+    /// The agent's mode now, by id.
+    pub fn mode(&self) -> Option<String> {
+        if let Some(ConfigOptionValue::Select { current_value, .. }) = self.by_category("mode").map(|o| &o.value) {
+            return Some(current_value.clone());
+        }
+        self.modes.as_ref().map(|m| m.current_mode_id.clone())
+    }
+
+    /// Whether the agent has a mode with this id.
+    pub fn offers_mode(&self, id: &str) -> bool {
+        if let Some(ConfigOptionValue::Select { options, .. }) = self.by_category("mode").map(|o| &o.value) {
+            return options.all().iter().any(|o| o.value == id);
+        }
+        self.modes
+            .as_ref()
+            .is_some_and(|m| m.available_modes.iter().any(|mode| mode.id == id))
+    }
+
     fn by_category(&self, category: &str) -> Option<&SessionConfigOption> {
         self.config
             .iter()

@@ -12,6 +12,7 @@ use super::terminals::Terminals;
 use crate::backend::Action;
 use crate::events::AuthMethodInfo;
 use crate::paths::PathMapper;
+use crate::permissions::PermissionMode;
 use crate::rpc::{Id, Peer};
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap, VecDeque};
@@ -118,6 +119,8 @@ pub struct AcpBackend {
     pub notices: Vec<String>,
     /// Options set before the session was open, set once it is.
     pub pending_options: Vec<(String, String)>,
+    /// Tether's permission mode, as last set or followed from the agent's plan mode.
+    pub mode: PermissionMode,
 }
 
 /// A question of the agent's, waiting for the gate or the user.

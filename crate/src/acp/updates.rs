@@ -137,12 +137,12 @@ impl AcpBackend {
             })],
             SessionUpdate::CurrentModeUpdate(update) => {
                 self.options.set_mode(&update.current_mode_id);
-                vec![self.options_event()]
+                self.options_changed()
             }
             SessionUpdate::ConfigOptionUpdate(update) => {
                 self.options
                     .replace_config(&json!({"configOptions": update.config_options}));
-                vec![self.options_event()]
+                self.options_changed()
             }
             SessionUpdate::SessionInfoUpdate(update) => vec![Output::Event(UiEvent::SessionInfo {
                 title: update.title,

@@ -2,6 +2,8 @@
 //! check (path rules and sensitive files for reads and edits, command rules, read-only commands
 //! and dangerous removals for Bash), then the mode.
 
+mod plan;
+
 use super::bash;
 use super::command_prefixes;
 use super::engine::{PathKind, StoredRule};
@@ -118,6 +120,11 @@ impl PermissionEngine {
                 message: format!("Permission to use {tool} has been denied. {DENIAL_ADVICE}"),
                 reason: format!("denied by rule {}", rule.describe()),
             };
+        }
+        if self.mode == PermissionMode::Plan {
+            if let Some(refusal) = self.plan_refusal(request) {
+                return refusal;
+            }
         }
         if let Some(rule) = self.tool_rule(Behavior::Ask, tool) {
             return self.finish_ask(tool, format!("ask rule {}", rule.describe()), None);
@@ -306,9 +313,6 @@ impl PermissionEngine {
         if self.is_sensitive(&path) {
             return Check::firm_ask(format!("{shown} is a sensitive file"));
         }
-        if self.mode == PermissionMode::Plan {
-            return Check::ask(format!("plan mode: cannot write to {shown} while in plan mode"), None);
-        }
         let inside = self.is_inside(&path);
         if inside && self.mode == PermissionMode::AcceptEdits {
             return Check::Allow(format!("acceptEdits mode: {shown} is inside the workspace"));
@@ -484,6 +488,23 @@ impl PermissionEngine {
         None
     }
 
+    /// A command the read-only table accepts, reading only inside the working directories, with
+    /// nothing expanded, substituted or redirected into a file.
+    fn is_read_only_command(&self, command: &SimpleCommand, cwd: Option<&str>) -> bool {
+        if command.opaque || !command.substitutions.is_empty() || command.has_expansion {
+            return false;
+        }
+        let words = command_prefixes::strip_prefixes(&command.words, false);
+        let arguments_inside = bash::path_arguments(words)
+            .into_iter()
+            .all(|arg| self.argument_inside(arg, cwd));
+        let only_harmless_redirects = command
+            .redirects
+            .iter()
+            .all(|r| !r.writes_file() && !r.op.contains('<'));
+        only_harmless_redirects && arguments_inside && read_only::is_read_only(words)
+    }
+
     /// Why one simple command may run without asking; None when it needs approval.
     fn command_status(&self, command: &SimpleCommand, cwd: Option<&str>) -> Option<String> {
         if command.opaque || !command.substitutions.is_empty() {
@@ -497,17 +518,13 @@ impl PermissionEngine {
         if let Some(rule) = self.command_rule(Behavior::Allow, command) {
             return writes_inside.then(|| format!("allowed by rule {}", rule.describe()));
         }
+        if self.is_read_only_command(command, cwd) {
+            return Some("is read-only".into());
+        }
         let words = command_prefixes::strip_prefixes(&command.words, false);
         let arguments_inside = bash::path_arguments(words)
             .into_iter()
             .all(|arg| self.argument_inside(arg, cwd));
-        let only_harmless_redirects = command
-            .redirects
-            .iter()
-            .all(|r| !r.writes_file() && !r.op.contains('<'));
-        if !command.has_expansion && only_harmless_redirects && arguments_inside && read_only::is_read_only(words) {
-            return Some("is read-only".into());
-        }
         if self.mode == PermissionMode::AcceptEdits
             && !command.has_expansion
             && arguments_inside
