@@ -8,33 +8,15 @@
 // new entries of the system temp folder).
 
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import { claudeAgent, codex, gemini } from "./agents.mjs";
-import { REPO } from "./bridge-host.mjs";
+import { RUN_LIMIT_MS, agentFlags, killRuns, requireAgent, runCli } from "./cli-run.mjs";
 import { filesContaining, filesUnder, makeFolders, newTempEntries, removeFolders, tempEntries } from "./scenario.mjs";
 
-const CLI = join(REPO, "dist", "tether-cli.js");
-const RUN_LIMIT_MS = 150_000;
-const live = new Set();
-after(() => {
-  for (const child of live) {
-    try {
-      process.kill(-child.pid, "SIGKILL");
-    } catch {}
-  }
-});
-
-/** Fail with the reason when build.sh did not install the agent. */
-function requireAgent(spec) {
-  for (const name of [spec.entryEnv, ...spec.extraEnv]) {
-    const path = process.env[name];
-    assert.ok(path && existsSync(path), `${name} is not set to an installed file (./build.sh test installs the ACP agents)`);
-  }
-}
+after(killRuns);
 
 /** The model's side: read and edit, write (refused by the user), run a command, then a write the
  * user never answers because the turn is stopped. */
@@ -60,42 +42,6 @@ const STEPS = [
   { prompt: "Please do STEP-THREE: run a command." },
   { prompt: "Please do STEP-FOUR: write another file.", interrupt: "onPermission" },
 ];
-
-/** `tether-cli run` with `args`; resolves to {code, events, stderr}. */
-function runCli(args, env, cwd) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, "run", ...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
-    live.add(child);
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (c) => (stdout += c));
-    child.stderr.setEncoding("utf8").on("data", (c) => (stderr += c));
-    const timer = setTimeout(() => {
-      try {
-        process.kill(-child.pid, "SIGKILL");
-      } catch {}
-      reject(new Error(`tether-cli ran over ${RUN_LIMIT_MS} ms:\n${stderr.slice(-3000)}`));
-    }, RUN_LIMIT_MS);
-    child.on("exit", (code) => {
-      clearTimeout(timer);
-      live.delete(child);
-      const events = stdout.split("\n").filter(Boolean).map((l) => JSON.parse(l));
-      resolve({ code, events, stderr });
-    });
-  });
-}
-
-/** The agent's flags and environment for tether-cli (its launch from agents.mjs). */
-function agentFlags(spec, name, folders, api, { byCommand }) {
-  const launch = spec.launch({ ...folders, api });
-  const flags = ["--agent", name];
-  if (byCommand) flags.push("--agent-command", launch.command, ...launch.args.flatMap((a) => ["--agent-arg", a]));
-  // The profile's own switches come from Tether; the test's launch env carries the fake API.
-  for (const [key, value] of Object.entries(launch.env)) {
-    if (!["PATH", "HOME", "TMPDIR"].includes(key) && value !== undefined) flags.push("--agent-env", `${key}=${value}`);
-  }
-  return flags;
-}
 
 async function runAgent(spec, name, { byCommand = true, extraArgs = [] } = {}) {
   requireAgent(spec);
