@@ -62,7 +62,7 @@ describe("claude-agent-acp keeps its subagents and the tools that touch no disk"
       { when: { lastToolResult: /has been updated/ }, text: "SUBAGENT-DONE: the notes now say goodbye." },
       { when: { lastToolResult: /SUBAGENT-DONE/ }, text: "The subagent edited the notes." },
       { text: "OK.", repeat: true },
-    ], { extraArgs: ["--agent-option", "mode=default"] });
+    ]);
   });
   after(() => outcome && removeFolders(outcome.folders));
 

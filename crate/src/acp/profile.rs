@@ -7,7 +7,8 @@
 //! - claude-agent-acp: `session/new` `_meta.claudeCode.options.tools` = the built-ins Claude
 //!   Code's backend keeps (subagents, todos, web, plan mode, skills), `disallowedTools` = the file
 //!   and shell ones (not remembered: sent again on every load and resume; subagents get the same
-//!   lists); Tether's tools pre-allowed so Tether's gate is the only one.
+//!   lists); Tether's tools and the built-ins Claude Code runs unasked pre-allowed, so Tether's
+//!   gate is the only one.
 //! - gemini-cli: system settings whose `tools.core` names Tether's tools and gemini's web search,
 //!   web fetch and todos (a settings file that wins over the user's, named by
 //!   `GEMINI_CLI_SYSTEM_SETTINGS_PATH`), and `--skip-trust` (without it the MCP servers of
@@ -80,6 +81,20 @@ pub fn known_agent(name: &str) -> Option<&'static KnownAgent> {
 /// beside [`ALLOWED_BUILTIN_TOOLS`]; the list lives in the agent's own home, not the project.
 const TASK_LIST_TOOLS: &[&str] = &["TaskCreate", "TaskGet", "TaskList", "TaskUpdate"];
 
+/// Built-ins Claude Code runs without asking (delegating, the todo list, loading deferred tools):
+/// pre-allowed too, or the adapter's initial mode `auto` sends each to its classifier. A
+/// subagent's own calls still go through Tether's gate.
+const UNASKED_BUILTIN_TOOLS: &[&str] = &[
+    "Agent",
+    "ListAgents",
+    "ToolSearch",
+    "TodoWrite",
+    "TaskCreate",
+    "TaskGet",
+    "TaskList",
+    "TaskUpdate",
+];
+
 /// The name of gemini's system settings file in the state folder.
 const GEMINI_SETTINGS_FILE: &str = "gemini-system-settings.json";
 
@@ -146,6 +161,7 @@ impl Profile {
         let allowed: Vec<String> = TOOL_NAMES
             .iter()
             .map(|tool| format!("mcp__{SERVER_NAME}__{tool}"))
+            .chain(UNASKED_BUILTIN_TOOLS.iter().map(|tool| tool.to_string()))
             .collect();
         // Tether's tools run without the agent asking: Tether's gate asks instead.
         let mut options = json!({"allowedTools": allowed, "promptSuggestions": false});
@@ -238,6 +254,9 @@ mod tests {
             assert!(denied.contains(&json!(tool)), "{tool} denied");
         }
         assert_eq!(options["allowedTools"][0], "mcp__tether__Read");
+        let allowed = options["allowedTools"].as_array().unwrap();
+        assert!(allowed.contains(&json!("Agent")));
+        assert!(!allowed.contains(&json!("ExitPlanMode")) && !allowed.contains(&json!("WebFetch")));
         assert_eq!(options["promptSuggestions"], false);
         let open = profile("claude-agent-acp", false).session_meta().unwrap();
         assert!(open["claudeCode"]["options"].get("tools").is_none());
