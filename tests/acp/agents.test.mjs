@@ -155,17 +155,19 @@ describe("real ACP agents, force-local, against fake model APIs", { timeout: TIM
       await prompt(first, sessionId, "first prompt");
       await first.close();
 
+      // Load (with the _meta) before the resume without it: once a resume has given the built-ins
+      // back, a load with a non-empty `tools` list does not take them away again (measured).
+      const loaded = await run.startAgent();
+      await loaded.request("session/load", { sessionId, cwd: folders.mirror, mcpServers: run.mcpServers, _meta: claudeAgent.sessionMeta });
+      await claudeAgent.afterSession(loaded, sessionId);
+      await prompt(loaded, sessionId, "third prompt");
+      await loaded.close();
+
       const resumed = await run.startAgent();
       assert.ok(resumed.initialize.agentCapabilities.sessionCapabilities.resume);
       await resumed.request("session/resume", { sessionId, cwd: folders.mirror, mcpServers: run.mcpServers });
       await claudeAgent.afterSession(resumed, sessionId);
       await prompt(resumed, sessionId, "second prompt");
-      await resumed.close();
-
-      const loaded = await run.startAgent();
-      await loaded.request("session/load", { sessionId, cwd: folders.mirror, mcpServers: run.mcpServers, _meta: claudeAgent.sessionMeta });
-      await claudeAgent.afterSession(loaded, sessionId);
-      await prompt(loaded, sessionId, "third prompt");
 
       const isTether = (name) => name.startsWith("mcp__tether__") || name === "DeferredToolPlaceholder" || CLAUDE_KEPT_TOOLS.includes(name);
       assert.deepEqual(toolsAsked("first prompt").filter((n) => !isTether(n)), []);

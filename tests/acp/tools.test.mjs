@@ -62,7 +62,9 @@ describe("claude-agent-acp keeps its subagents and the tools that touch no disk"
       { when: { lastToolResult: /has been updated/ }, text: "SUBAGENT-DONE: the notes now say goodbye." },
       { when: { lastToolResult: /SUBAGENT-DONE/ }, text: "The subagent edited the notes." },
       { text: "OK.", repeat: true },
-    ]);
+      // The agent's initial mode `auto` drops the allow rule for Agent and asks its classifier,
+      // which a fake API cannot be: it blocks the call. Manual runs it.
+    ], { extraArgs: ["--agent-option", "mode=default"] });
   });
   after(() => outcome && removeFolders(outcome.folders));
 
