@@ -31,7 +31,9 @@ fn a_remote_claude_agent_session_is_closed_gets_tethers_server_and_is_told_the_r
         json!([{"name": "tether", "command": "/usr/bin/node", "args": ["/x/dist/tether-mcp-bridge.js"],
                 "env": [{"name": "TETHER_BRIDGE_TOKEN", "value": "t0k3n"}]}])
     );
-    assert_eq!(new["params"]["_meta"]["claudeCode"]["options"]["tools"], json!([]));
+    let options = &new["params"]["_meta"]["claudeCode"]["options"];
+    assert!(options["tools"].as_array().unwrap().contains(&json!("Agent")));
+    assert!(options["disallowedTools"].as_array().unwrap().contains(&json!("Write")));
     let brief = new["params"]["systemPrompt"]["content"][0]["text"].as_str().unwrap();
     assert!(
         brief.contains(&format!("Working directory: {}", s.ws.root())),
@@ -175,7 +177,9 @@ fn resuming_sends_the_switches_again_and_a_silent_load_shows_no_replay() {
     let resumed = sent(&s.agent.resume_session("s0").unwrap());
     let resume = request(&resumed, "session/resume");
     assert_eq!(resume["params"]["sessionId"], "s0");
-    assert_eq!(resume["params"]["_meta"]["claudeCode"]["options"]["tools"], json!([]));
+    let options = &resume["params"]["_meta"]["claudeCode"]["options"];
+    assert!(options["tools"].as_array().unwrap().contains(&json!("Agent")));
+    assert!(options["disallowedTools"].as_array().unwrap().contains(&json!("Bash")));
 }
 
 // -- updates ---------------------------------------------------------------------------------------

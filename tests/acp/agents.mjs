@@ -15,6 +15,17 @@ import { startFakeOpenAi } from "../fake-api/fake-openai.mjs";
 
 /** Tether's tools (tools::TOOL_NAMES in the core). */
 export const TETHER_TOOLS = ["Read", "Write", "Edit", "MultiEdit", "NotebookEdit", "Glob", "Grep", "LS", "Bash", "BashOutput", "KillShell"];
+/** claude-agent-acp's built-ins that touch no disk and run no command: kept (the core's
+ * claude::launch::ALLOWED_BUILTIN_TOOLS, what Claude Code's backend keeps, and the SDK's todo list
+ * tools, acp::profile's TASK_LIST_TOOLS). */
+export const CLAUDE_KEPT_TOOLS = [
+  "Agent", "AskUserQuestion", "EnterPlanMode", "ExitPlanMode", "ListAgents", "SendMessage", "Skill", "TaskStop", "ToolSearch", "TodoWrite", "WebFetch", "WebSearch",
+  "TaskCreate", "TaskGet", "TaskList", "TaskUpdate",
+];
+/** Its built-ins that would read, write or run on the laptop: denied as well (disallowed_builtin_tools). */
+export const CLAUDE_DENIED_TOOLS = [...TETHER_TOOLS, "Monitor", "PowerShell", "EnterWorktree", "ExitWorktree"];
+/** gemini-cli's own tools that touch no disk and run no command: kept in tools.core. */
+export const GEMINI_KEPT_TOOLS = ["google_web_search", "web_fetch", "write_todos"];
 /** The MCP server name the agents see Tether's tools under. */
 export const SERVER = "tether";
 
@@ -56,8 +67,9 @@ export const claudeAgent = {
     };
   },
   clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false, auth: { terminal: false }, _meta: { terminal_output: true } },
-  /** Force-local: no built-in tools at all (subagents included). Not remembered: sent again on load/resume. */
-  sessionMeta: { claudeCode: { options: { tools: [], promptSuggestions: false } } },
+  /** Force-local: only the built-ins that touch no disk (subagents get the same lists). Not
+   * remembered: sent again on load/resume. */
+  sessionMeta: { claudeCode: { options: { tools: CLAUDE_KEPT_TOOLS, disallowedTools: CLAUDE_DENIED_TOOLS, promptSuggestions: false } } },
   /** The initial mode is `auto`, whose classifier cannot work against a fake API. */
   async afterSession(agent, sessionId) {
     await agent.request("session/set_mode", { sessionId, modeId: "default" });
@@ -68,9 +80,10 @@ export const claudeAgent = {
   offeredTools: (api) => [...new Set(api.messageRequests().flatMap((r) => (r.body?.tools ?? []).map((t) => t.name)))],
 };
 
-/** The admin policy Tether gives gemini-cli (profile.rs `gemini_policy`): Tether's tools, nothing else. */
+/** The admin policy Tether gives gemini-cli (profile.rs `gemini_policy`): Tether's tools and
+ * gemini's own that touch no disk, nothing else. */
 export function geminiPolicy() {
-  const names = TETHER_TOOLS.map((tool) => `mcp_${SERVER}_${tool}`);
+  const names = [...TETHER_TOOLS.map((tool) => `mcp_${SERVER}_${tool}`), ...GEMINI_KEPT_TOOLS];
   return `[[rule]]\ntoolName = ${JSON.stringify(names)}\ndecision = "allow"\npriority = 999\n\n[[rule]]\ntoolName = "*"\ndecision = "deny"\npriority = 998\n`;
 }
 
@@ -136,9 +149,9 @@ export function codex(model) {
         model_provider: "fake",
         model,
         model_providers: { fake: { name: "fake", base_url: `${api.url}/v1`, env_key: "OPENAI_API_KEY", wire_api: "responses" } },
-        // Force-local, as far as it goes: its shells and the rest of its own tools off.
+        // Force-local, as far as it goes: its shells and the rest of its own local tools off (its
+        // web search, a tool of the model's API, stays).
         features: { shell_tool: false, unified_exec: false, view_image: false, multi_agent: false, goals: false },
-        web_search: "disabled",
       };
       return {
         command: process.execPath,

@@ -14,7 +14,7 @@ import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
-import { claudeAgent, codex, gemini } from "./agents.mjs";
+import { CLAUDE_DENIED_TOOLS, CLAUDE_KEPT_TOOLS, GEMINI_KEPT_TOOLS, claudeAgent, codex, gemini } from "./agents.mjs";
 import { killAll, updatesOf } from "./client.mjs";
 import { filesContaining, filesUnder, makeFolders, newTempEntries, removeFolders, script, startRun, tempEntries } from "./scenario.mjs";
 
@@ -124,12 +124,13 @@ function assertWorkedThroughTether(spec, outcome, t) {
 }
 
 describe("real ACP agents, force-local, against fake model APIs", { timeout: TIMEOUT_MS, concurrency: false }, () => {
-  test("claude-agent-acp with tools: [] offers the model Tether's tools only and works on the workspace through them", async (t) => {
+  test("claude-agent-acp with only its no-disk built-ins kept offers no file or shell built-in and works on the workspace through Tether's", async (t) => {
     const outcome = await forceLocalSession(claudeAgent);
     try {
       assertWorkedThroughTether(claudeAgent, outcome, t);
       const offered = claudeAgent.offeredTools(outcome.run.api);
-      assert.deepEqual(offered.filter((name) => !name.startsWith("mcp__tether__") && name !== "DeferredToolPlaceholder"), []);
+      assert.deepEqual(offered.filter((name) => CLAUDE_DENIED_TOOLS.includes(name)), []);
+      assert.ok(offered.includes("Agent"), "subagents kept");
     } finally {
       removeFolders(outcome.folders);
     }
@@ -154,22 +155,24 @@ describe("real ACP agents, force-local, against fake model APIs", { timeout: TIM
       await prompt(first, sessionId, "first prompt");
       await first.close();
 
+      // Load (with the _meta) before the resume without it: once a resume has given the built-ins
+      // back, a load with a non-empty `tools` list does not take them away again (measured).
+      const loaded = await run.startAgent();
+      await loaded.request("session/load", { sessionId, cwd: folders.mirror, mcpServers: run.mcpServers, _meta: claudeAgent.sessionMeta });
+      await claudeAgent.afterSession(loaded, sessionId);
+      await prompt(loaded, sessionId, "third prompt");
+      await loaded.close();
+
       const resumed = await run.startAgent();
       assert.ok(resumed.initialize.agentCapabilities.sessionCapabilities.resume);
       await resumed.request("session/resume", { sessionId, cwd: folders.mirror, mcpServers: run.mcpServers });
       await claudeAgent.afterSession(resumed, sessionId);
       await prompt(resumed, sessionId, "second prompt");
-      await resumed.close();
 
-      const loaded = await run.startAgent();
-      await loaded.request("session/load", { sessionId, cwd: folders.mirror, mcpServers: run.mcpServers, _meta: claudeAgent.sessionMeta });
-      await claudeAgent.afterSession(loaded, sessionId);
-      await prompt(loaded, sessionId, "third prompt");
-
-      const isTether = (name) => name.startsWith("mcp__tether__") || name === "DeferredToolPlaceholder";
+      const isTether = (name) => name.startsWith("mcp__tether__") || name === "DeferredToolPlaceholder" || CLAUDE_KEPT_TOOLS.includes(name);
       assert.deepEqual(toolsAsked("first prompt").filter((n) => !isTether(n)), []);
       assert.ok(toolsAsked("second prompt").includes("Write") && toolsAsked("second prompt").includes("Bash"), "resume without the _meta: built-ins back");
-      assert.deepEqual(toolsAsked("third prompt").filter((n) => !isTether(n)), [], "load with the _meta: Tether's tools only");
+      assert.deepEqual(toolsAsked("third prompt").filter((n) => !isTether(n)), [], "load with the _meta: Tether's tools and the kept built-ins only");
       assert.ok(toolsAsked("third prompt").includes("mcp__tether__Edit"));
     } finally {
       await run.stop();
@@ -178,24 +181,27 @@ describe("real ACP agents, force-local, against fake model APIs", { timeout: TIM
     }
   });
 
-  test("gemini-cli with an admin policy allowing Tether's tools (and --skip-trust) offers nothing else and works through them", async (t) => {
+  test("gemini-cli with an admin policy allowing Tether's tools and its no-disk ones (and --skip-trust) offers nothing else and works through Tether's", async (t) => {
     const outcome = await forceLocalSession(gemini);
     try {
       assertWorkedThroughTether(gemini, outcome, t);
-      assert.deepEqual(gemini.offeredTools(outcome.run.api).sort(), [...gemini.offeredTools(outcome.run.api)].filter((n) => n.startsWith("mcp_tether_")).sort());
+      const offered = gemini.offeredTools(outcome.run.api);
+      assert.deepEqual(offered.filter((n) => !n.startsWith("mcp_tether_") && !GEMINI_KEPT_TOOLS.includes(n)), []);
+      assert.ok(offered.includes("google_web_search"), "its web search kept");
       assert.ok(gemini.offeredTools(outcome.run.api).includes("mcp_tether_Bash"));
     } finally {
       removeFolders(outcome.folders);
     }
   });
 
-  test("codex-acp with its shell off and a model outside its catalog has no tool of its own left and works through Tether's", async (t) => {
+  test("codex-acp with its shell off and a model outside its catalog has no local tool of its own left and works through Tether's", async (t) => {
     const spec = codex("tether-fake-model");
     const outcome = await forceLocalSession(spec);
     try {
       assertWorkedThroughTether(spec, outcome, t);
       const offered = spec.offeredTools(outcome.run.api);
-      for (const own of ["exec_command", "shell", "apply_patch", "write_stdin", "view_image", "web_search"]) assert.ok(!offered.includes(own), `${own} offered`);
+      for (const own of ["exec_command", "shell", "apply_patch", "write_stdin", "view_image"]) assert.ok(!offered.includes(own), `${own} offered`);
+      assert.ok(offered.includes("web_search"), "its web search (the API's own) kept");
     } finally {
       removeFolders(outcome.folders);
     }

@@ -57,7 +57,6 @@ export function runCli(args, env, cwd) {
   });
 }
 
-
 /** Fail with the reason when build.sh did not install the agent. */
 export function requireAgent(spec) {
   for (const name of [spec.entryEnv, ...spec.extraEnv]) {
@@ -66,3 +65,14 @@ export function requireAgent(spec) {
   }
 }
 
+/** The agent's flags and environment for tether-cli (its launch from agents.mjs). */
+export function agentFlags(spec, name, folders, api, { byCommand }) {
+  const launch = spec.launch({ ...folders, api });
+  const flags = ["--agent", name];
+  if (byCommand) flags.push("--agent-command", launch.command, ...launch.args.flatMap((a) => ["--agent-arg", a]));
+  // The profile's own switches come from Tether; the test's launch env carries the fake API.
+  for (const [key, value] of Object.entries(launch.env)) {
+    if (!["PATH", "HOME", "TMPDIR"].includes(key) && value !== undefined) flags.push("--agent-env", `${key}=${value}`);
+  }
+  return flags;
+}

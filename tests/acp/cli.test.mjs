@@ -12,7 +12,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { claudeAgent, codex, gemini } from "./agents.mjs";
-import { cliEnv, requireAgent, RUN_LIMIT_MS, runCli } from "./cli.mjs";
+import { agentFlags, cliEnv, requireAgent, RUN_LIMIT_MS, runCli } from "./cli.mjs";
 import { filesContaining, filesUnder, makeFolders, newTempEntries, removeFolders, tempEntries } from "./scenario.mjs";
 
 /** The model's side: read and edit, write (refused by the user), run a command, then a write the
@@ -53,18 +53,6 @@ function toolResultTexts(api) {
     }
   }
   return texts;
-}
-
-/** The agent's flags and environment for tether-cli (its launch from agents.mjs). */
-function agentFlags(spec, name, folders, api, { byCommand }) {
-  const launch = spec.launch({ ...folders, api });
-  const flags = ["--agent", name];
-  if (byCommand) flags.push("--agent-command", launch.command, ...launch.args.flatMap((a) => ["--agent-arg", a]));
-  // The profile's own switches come from Tether; the test's launch env carries the fake API.
-  for (const [key, value] of Object.entries(launch.env)) {
-    if (!["PATH", "HOME", "TMPDIR"].includes(key) && value !== undefined) flags.push("--agent-env", `${key}=${value}`);
-  }
-  return flags;
 }
 
 async function runAgent(spec, name, { byCommand = true, extraArgs = [] } = {}) {

@@ -1,7 +1,8 @@
 // A real ACP agent (claude-agent-acp 0.101.0, from Tether's build cache, running the pinned Claude
 // Code against the fake Messages API) in a real VS Code on the emulated remote (`tetherfake:`):
-// the user picks it in the chat header, it reads and edits a file and runs a command, all on the
-// remote through Tether's tools, and afterwards nothing of the project is on the laptop's disk
+// the user picks it in the chat header, it reads and edits a file, runs a command and delegates to
+// a subagent that edits the file too, all on the remote through Tether's tools (the subagent's
+// built-in Write refused), the subagent's calls shown nested in its group; and afterwards nothing of the project is on the laptop's disk
 // beyond what DESIGN.md allows: a unique marker in a remote file far from anything the
 // conversation reads is searched for in HOME, the temp folder and Tether's storage.
 
@@ -72,6 +73,18 @@ before(async () => {
     { when: { lastToolResult: /hello remote/ }, toolUse: { name: "mcp__tether__Edit", input: input({ file_path: r("hello.txt"), old_string: "hello remote", new_string: "hello from an ACP agent" }) } },
     { when: { lastToolResult: /has been updated/ }, toolUse: { name: "mcp__tether__Bash", input: { command: "echo ran-by-acp > acp-proof.txt; pwd", description: "Where am I" } } },
     { when: { lastToolResult: /tether-e2e-acp/ }, text: "Edited the file and ran the command on the remote." },
+    // The next prompt: a subagent, whose built-in Write is refused and Tether's Edit works on the remote.
+    {
+      when: { lastUserText: /ACP delegate/ },
+      toolUse: { name: "Agent", input: { description: "Sign the hello file", prompt: "SUBTASK: sign the hello file", subagent_type: "general-purpose", run_in_background: false } },
+    },
+    { when: { lastUserText: /SUBTASK/ }, toolUse: { name: "Write", input: input({ file_path: r("hello.txt"), content: "written by the built-in\n" }) } },
+    {
+      when: { lastToolResult: /No such tool available: Write/ },
+      toolUse: { name: "mcp__tether__Edit", input: input({ file_path: r("hello.txt"), old_string: "an ACP agent", new_string: "an ACP subagent" }) },
+    },
+    { when: { lastToolResult: /has been updated/ }, text: "SUBAGENT-DONE: signed." },
+    { when: { lastToolResult: /SUBAGENT-DONE/ }, text: "A subagent signed the file on the remote." },
     // The session title and anything else the adapter asks on the side.
     { text: "OK.", repeat: true },
   ]);
@@ -121,14 +134,42 @@ test("an ACP agent picked in the header edits a file and runs a command on the r
   await shot(vs, "20-acp-remote-edit");
 });
 
-test("the model was told the remote folder; the mirror holds only the agent's context", { timeout: 60_000 }, async () => {
+test("a subagent edits the file on the remote; its refused Write and its Edit show nested in its group, once", { timeout: 180_000 }, async () => {
+  // The agent's own mode: its initial `auto` sends an Agent call to a classifier the fake API
+  // cannot be (it blocks the call); Manual runs it (Tether's gate judges the subagent's calls).
+  await vs.webview.locator(".agent-option-picker").getByRole("button", { name: /^Mode:/ }).click();
+  await vs.webview.getByRole("option", { name: /^Manual/ }).click();
+  await vs.webview.locator(".agent-option-picker").getByRole("button", { name: /^Mode: Manual/ }).waitFor({ timeout: 10_000 });
+  await sendPrompt(vs, "ACP delegate the signing");
+  await waitFor(async () => fs.readFileSync(path.join(remote, "hello.txt"), "utf8").includes("subagent"), 120_000, "the subagent's edit on the remote");
+  assert.equal(fs.readFileSync(path.join(remote, "hello.txt"), "utf8"), "hello from an ACP subagent\n");
+  const group = vs.webview.locator('.tool[data-tool="Agent"]');
+  await group.waitFor({ timeout: 60_000 });
+  await vs.webview.getByText("A subagent signed the file on the remote.").waitFor({ timeout: 60_000 });
+  assert.equal(await group.count(), 1, "one subagent group");
+  // A finished group folds away: open it.
+  const nested = group.locator('.tool[data-tool="Edit"]');
+  if (!(await nested.count())) await group.locator(".tool-toggle").first().click();
+  await nested.first().waitFor({ timeout: 10_000 });
+  assert.equal(await nested.count(), 1, "the subagent's Edit, once, inside its group");
+  assert.equal(await vs.webview.locator('.tool[data-tool="Edit"]').count(), 2, "the main Edit and the subagent's, each shown once");
+  const refused = group.locator('.tool[data-tool="Write"]');
+  assert.equal(await refused.count(), 1, "the refused built-in Write, inside the group");
+  await group.getByText("SUBAGENT-DONE").first().waitFor({ timeout: 10_000 });
+  await group.scrollIntoViewIfNeeded();
+  await shot(vs, "21-acp-subagent");
+});
+
+test("the model was told the remote folder and offered no built-in that touches the disk; the mirror holds only the agent's context", { timeout: 60_000 }, async () => {
   // The agent's own system prompt names its cwd (the mirror); Tether's brief is appended to it
   // (claude-agent-acp takes session/new's systemPrompt). The first request with tools is the
   // turn's: the adapter's title request comes before it.
   const turn = messageRequests().find((r) => Array.isArray(r.body.tools) && r.body.tools.length > 0);
   const system = JSON.stringify(turn.body.system);
   assert.ok(system.includes("Remote workspace (Tether)") && system.includes(`Working directory: ${remote}`), "the remote working directory");
-  assert.ok(turn.body.tools.every((t) => t.name.startsWith("mcp__tether__") || t.name === "DeferredToolPlaceholder"), "Tether's tools only");
+  const names = turn.body.tools.map((t) => t.name);
+  assert.ok(names.includes("Agent") && names.includes("mcp__tether__Edit"), `subagents and Tether's tools: ${names}`);
+  for (const builtin of ["Read", "Write", "Edit", "Bash", "Glob", "Grep"]) assert.ok(!names.includes(builtin), `${builtin} offered`);
   const base = path.join(vs.userData, "User/globalStorage/tether.tether/mirrors");
   const mirrors = fs.readdirSync(base).flatMap((h) => fs.readdirSync(path.join(base, h)).map((f) => path.join(base, h, f)));
   assert.equal(mirrors.length, 1);

@@ -20,6 +20,8 @@
 //                                                              codex wants MCP tools as namespace "mcp__<server>"
 //   { toolUse: {name: "apply_patch", input: "*** Begin Patch…", custom: true} } → a custom_tool_call item
 //   { toolUses: [...] }                                      → several calls in one response
+//   { webSearch: {query}, text? }                            → a web_search_call item (the API's own hosted
+//                                                              search, done on its side), then the text
 //   { error: { status: 429, message?, type?, code? } }       → an HTTP error in the API's error shape
 // `when` sees the trailing tool outputs (function_call_output / custom_tool_call_output items after
 // the last assistant item) as the tool result, the last user message's text, the tools offered
@@ -95,6 +97,9 @@ function outputItems(turn, nextSeq) {
   const items = [];
   if (turn.thinking !== undefined) {
     items.push({ type: "reasoning", id: `rs_fake_${nextSeq()}`, summary: [{ type: "summary_text", text: turn.thinking }] });
+  }
+  if (turn.webSearch !== undefined) {
+    items.push({ type: "web_search_call", id: `ws_fake_${nextSeq()}`, status: "completed", action: { type: "search", query: turn.webSearch.query } });
   }
   if (turn.text !== undefined) items.push(messageItem(`msg_fake_${nextSeq()}`, turn.text));
   const uses = turn.toolUses ?? (turn.toolUse ? [turn.toolUse] : []);

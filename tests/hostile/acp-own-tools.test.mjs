@@ -13,7 +13,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { describe, test } from "node:test";
-import { claudeAgent, codex, gemini } from "../acp/agents.mjs";
+import { GEMINI_KEPT_TOOLS, claudeAgent, codex, gemini } from "../acp/agents.mjs";
 import { cliEnv, RUN_LIMIT_MS, requireAgent, runCli } from "../acp/cli.mjs";
 import { filesUnder, makeFolders, removeFolders } from "../acp/scenario.mjs";
 
@@ -73,11 +73,11 @@ describe("hostile: a model calling the ACP agent's own write and shell tools on 
     }
   });
 
-  test("gemini, no settings in its HOME and the temp folder world-writable: offered Tether's tools only; its write_file and run_shell_command do nothing", async (t) => {
+  test("gemini, no settings in its HOME and the temp folder world-writable: offered Tether's tools and its no-disk ones only; its write_file and run_shell_command do nothing", async (t) => {
     const outcome = await attack(gemini, "gemini", gemini.builtinTools);
     try {
       t.diagnostic(assertNothingOnTheLaptop(outcome, gemini.builtinRefused));
-      assert.deepEqual(outcome.offered.filter((n) => !n.startsWith("mcp_tether_")), [], `offered: ${outcome.offered}`);
+      assert.deepEqual(outcome.offered.filter((n) => !n.startsWith("mcp_tether_") && !GEMINI_KEPT_TOOLS.includes(n)), [], `offered: ${outcome.offered}`);
       assert.ok(outcome.offered.includes("mcp_tether_Bash"));
     } finally {
       removeFolders(outcome.folders);

@@ -2,15 +2,22 @@
 //! own file and shell tools off when its working directory is a laptop stand-in for a remote
 //! workspace, so everything it does goes through Tether's tools. Measured in tests/acp (README):
 //!
-//! - claude-agent-acp: `session/new` `_meta.claudeCode.options.tools: []` (not remembered: sent
-//!   again on every load and resume); Tether's tools pre-allowed so Tether's gate is the only one.
+//! Everything that touches no disk and runs no command stays on (DESIGN.md):
+//!
+//! - claude-agent-acp: `session/new` `_meta.claudeCode.options.tools` = the built-ins Claude
+//!   Code's backend keeps (subagents, todos, web, plan mode, skills), `disallowedTools` = the file
+//!   and shell ones (not remembered: sent again on every load and resume; subagents get the same
+//!   lists); Tether's tools and the built-ins Claude Code runs unasked pre-allowed, so Tether's
+//!   gate is the only one.
 //! - gemini-cli: an admin policy (`--admin-policy`, its highest tier) allowing Tether's tools and
-//!   denying every other, so the model is offered Tether's only; system settings with the same
-//!   `tools.core` (`GEMINI_CLI_SYSTEM_SETTINGS_PATH`; gemini skips them unless root owns them and
-//!   every folder above); `--skip-trust` (without it the MCP servers of `session/new` are
-//!   dropped, local workspaces included). Both files live in Tether's private state folder,
-//!   checked by the host before the launch (extension/src/session/stateFolder.ts).
-//! - codex-acp: its shell and other tools off (`CODEX_CONFIG` features) and the read-only mode,
+//!   gemini's web search, web fetch and todos, and denying every other, so the model is offered
+//!   those only; system settings with the same `tools.core` (`GEMINI_CLI_SYSTEM_SETTINGS_PATH`;
+//!   gemini skips them unless root owns them and every folder above); `--skip-trust` (without it
+//!   the MCP servers of `session/new` are dropped, local workspaces included). Both files live in
+//!   Tether's private state folder, checked by the host before the launch
+//!   (extension/src/session/stateFolder.ts).
+//! - codex-acp: its shell and other local tools off (`CODEX_CONFIG` features; its web search, a
+//!   tool of the model's API, stays) and the read-only mode,
 //!   but it keeps `apply_patch` for the models of its catalog, which writes the laptop's folder:
 //!   it cannot be closed, so it is refused on a remote workspace unless the user overrides that.
 //!   On a local folder it starts in read-only mode too, so it asks Tether before apply_patch.
@@ -18,6 +25,7 @@
 //! Whatever a switch says, `closed` stops a closed session whose agent asks to run, or runs, a
 //! write or command of its own (the switch did not take).
 
+use crate::claude::launch::{disallowed_builtin_tools, ALLOWED_BUILTIN_TOOLS};
 use crate::mcp::SERVER_NAME;
 use crate::tools::TOOL_NAMES;
 use serde_json::{json, Map, Value};
@@ -75,6 +83,24 @@ pub const KNOWN_AGENTS: [KnownAgent; 3] = [
 pub fn known_agent(name: &str) -> Option<&'static KnownAgent> {
     KNOWN_AGENTS.iter().find(|agent| agent.name == name)
 }
+
+/// Claude Code's todo list as the agent SDK offers it (2.1.330 offers no `TodoWrite` there): kept
+/// beside [`ALLOWED_BUILTIN_TOOLS`]; the list lives in the agent's own home, not the project.
+const TASK_LIST_TOOLS: &[&str] = &["TaskCreate", "TaskGet", "TaskList", "TaskUpdate"];
+
+/// Built-ins Claude Code runs without asking (delegating, the todo list, loading deferred tools):
+/// pre-allowed too, or the adapter's initial mode `auto` sends each to its classifier. A
+/// subagent's own calls still go through Tether's gate.
+const UNASKED_BUILTIN_TOOLS: &[&str] = &[
+    "Agent",
+    "ListAgents",
+    "ToolSearch",
+    "TodoWrite",
+    "TaskCreate",
+    "TaskGet",
+    "TaskList",
+    "TaskUpdate",
+];
 
 /// The name of gemini's system settings file in the state folder.
 const GEMINI_SETTINGS_FILE: &str = "gemini-system-settings.json";
@@ -166,11 +192,17 @@ impl Profile {
         let allowed: Vec<String> = TOOL_NAMES
             .iter()
             .map(|tool| format!("mcp__{SERVER_NAME}__{tool}"))
+            .chain(UNASKED_BUILTIN_TOOLS.iter().map(|tool| tool.to_string()))
             .collect();
         // Tether's tools run without the agent asking: Tether's gate asks instead.
         let mut options = json!({"allowedTools": allowed, "promptSuggestions": false});
         if self.closed {
-            options["tools"] = json!([]);
+            // The same split as Claude Code's backend: the built-ins that touch no disk and run no
+            // command stay (subagents, todos, web, plan mode, skills), in subagents too; the file
+            // and shell ones are denied as well, so a call gets a clear "disabled" error.
+            let kept: Vec<&str> = ALLOWED_BUILTIN_TOOLS.iter().chain(TASK_LIST_TOOLS).copied().collect();
+            options["tools"] = json!(kept);
+            options["disallowedTools"] = json!(disallowed_builtin_tools().collect::<Vec<_>>());
         }
         let mut meta = Map::new();
         meta.insert("claudeCode".into(), json!({ "options": options }));
@@ -189,19 +221,24 @@ fn in_state_dir(dir: &str, name: &str, windows: bool) -> String {
     format!("{}{separator}{name}", dir.trim_end_matches(['/', '\\']))
 }
 
-/// The tools gemini-cli keeps in a closed session, by its names: Tether's only.
+/// gemini's own tools that touch no disk and run no command: web search and fetch (requests to
+/// the model's API or the web, from the laptop) and its todo list (kept in the conversation).
+const GEMINI_KEPT_TOOLS: &[&str] = &["google_web_search", "web_fetch", "write_todos"];
+
+/// The tools gemini-cli keeps in a closed session, by its names: Tether's and [`GEMINI_KEPT_TOOLS`].
 fn gemini_core_tools() -> Vec<String> {
     TOOL_NAMES
         .iter()
         .map(|tool| format!("mcp_{SERVER_NAME}_{tool}"))
+        .chain(GEMINI_KEPT_TOOLS.iter().map(|tool| tool.to_string()))
         .collect()
 }
 
-/// gemini's system settings: only Tether's tools (`tools.core`), MCP servers kept in any folder,
-/// no usage statistics (an installation id file). gemini-cli 0.61.0 skips a system settings file
-/// unless it and every folder above it belong to root and no group or other may write them
-/// (`isFileAndDirectorySecureSync`): for anyone but root this file is ignored, and the admin
-/// policy ([`gemini_policy`]) is what closes the agent.
+/// gemini's system settings: the tools of [`gemini_core_tools`] (`tools.core`), MCP servers kept
+/// in any folder, no usage statistics (an installation id file). gemini-cli 0.61.0 skips a system
+/// settings file unless it and every folder above it belong to root and no group or other may
+/// write them (`isFileAndDirectorySecureSync`): for anyone but root this file is ignored, and the
+/// admin policy ([`gemini_policy`]) is what closes the agent.
 fn gemini_settings() -> String {
     json!({
         "security": {"folderTrust": {"enabled": false}},
@@ -242,7 +279,6 @@ fn codex_config(user: Option<&str>) -> Result<String, String> {
     for feature in ["shell_tool", "unified_exec", "view_image", "multi_agent", "goals"] {
         features[feature] = Value::Bool(false);
     }
-    config.insert("web_search".into(), Value::from("disabled"));
     Ok(Value::Object(config).to_string())
 }
 
@@ -258,11 +294,21 @@ mod tests {
     }
 
     #[test]
-    fn claude_agent_is_closed_with_no_tools_and_tethers_pre_allowed() {
+    fn claude_agent_is_closed_to_built_ins_that_touch_no_disk_and_tethers_pre_allowed() {
         let meta = profile("claude-agent-acp", true).session_meta().unwrap();
         let options = &meta["claudeCode"]["options"];
-        assert_eq!(options["tools"], json!([]));
+        let kept = options["tools"].as_array().unwrap();
+        for tool in ["Agent", "WebSearch", "ExitPlanMode", "Skill", "TaskCreate"] {
+            assert!(kept.contains(&json!(tool)), "{tool} kept");
+        }
+        let denied = options["disallowedTools"].as_array().unwrap();
+        for tool in ["Write", "Bash", "Read", "Monitor"] {
+            assert!(denied.contains(&json!(tool)), "{tool} denied");
+        }
         assert_eq!(options["allowedTools"][0], "mcp__tether__Read");
+        let allowed = options["allowedTools"].as_array().unwrap();
+        assert!(allowed.contains(&json!("Agent")));
+        assert!(!allowed.contains(&json!("ExitPlanMode")) && !allowed.contains(&json!("WebFetch")));
         assert_eq!(options["promptSuggestions"], false);
         let open = profile("claude-agent-acp", false).session_meta().unwrap();
         assert!(open["claudeCode"]["options"].get("tools").is_none());
@@ -279,7 +325,10 @@ mod tests {
         );
         let files = gemini.files(Some("/state"), false);
         let settings: Value = serde_json::from_str(&files[0].1).unwrap();
-        assert_eq!(settings["tools"]["core"].as_array().unwrap().len(), TOOL_NAMES.len());
+        let core = settings["tools"]["core"].as_array().unwrap();
+        assert_eq!(core.len(), TOOL_NAMES.len() + GEMINI_KEPT_TOOLS.len());
+        assert!(core.contains(&json!("google_web_search")));
+        assert!(!core.iter().any(|t| t == "write_file" || t == "run_shell_command"));
         assert_eq!(settings["tools"]["core"][0], "mcp_tether_Read");
         assert_eq!(
             gemini.extra_args(Some("/state"), false),
@@ -315,7 +364,8 @@ mod tests {
         assert_eq!(config["model"], "m");
         assert_eq!(config["features"]["apps"], true);
         assert_eq!(config["features"]["shell_tool"], false);
-        assert_eq!(config["web_search"], "disabled");
+        // Its web search is the model API's own (a hosted tool): nothing on the laptop.
+        assert!(config.get("web_search").is_none());
         assert_eq!(env["INITIAL_AGENT_MODE"], "read-only");
         let mut local = BTreeMap::new();
         profile("codex", false).env(&mut local, None, false).unwrap();
