@@ -5,8 +5,8 @@
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
-import type { AgentConfig } from "../../generated/core";
-import type { BackendModule } from "../backend";
+import type { AgentConfig, BackoffConfig } from "../../generated/core";
+import type { BackendModule, Connector } from "../backend";
 import { gatewaySecretName, loadCredentials } from "./credentials";
 import { FileSecretStore, type SecretStore } from "./deviceKey";
 import { GatewayTransport } from "./gatewayTransport";
@@ -17,6 +17,63 @@ export const OPENCLAW_TOKEN_SECRET = "tether.openclaw.gatewayToken";
 /** A gateway needs no program to end: closing its sockets is immediate. */
 const STOP_GRACE_MS = 5000;
 
+/** The gateway and what Tether keeps for it. */
+export interface GatewayOptions {
+  /** ws:// or wss://. */
+  url: string;
+  /** The gateway's shared token. */
+  token?: string;
+  /** Where the device keys and the tokens the gateway issues are kept. */
+  secrets: SecretStore;
+  /** Offer the workspace as the gateway's node (its exec and file_fetch then act there). */
+  node?: { displayName?: string; platform?: string };
+  backoff?: BackoffConfig;
+  clientVersion?: string;
+}
+
+/** The connector of one session with a gateway (the suites make one with their own options). */
+export function gatewayConnector(displayName: string, gateway: GatewayOptions): Connector {
+  const { url, node } = gateway;
+  let transport: GatewayTransport | undefined;
+  let keys: Awaited<ReturnType<typeof loadCredentials>> | undefined;
+  return {
+    label: { displayName, command: "openclaw" },
+    stopGraceMs: STOP_GRACE_MS,
+    async config(common): Promise<AgentConfig> {
+      keys = await loadCredentials(gateway.secrets, url, node !== undefined);
+      const { operatorKey, nodeKey } = keys;
+      return {
+        ...common,
+        backend: "openclaw",
+        gatewayUrl: url,
+        instanceId: randomUUID(),
+        device: operatorKey.identity,
+        ...(gateway.token ? { token: gateway.token } : {}),
+        ...(keys.deviceToken ? { deviceToken: keys.deviceToken } : {}),
+        ...(gateway.backoff ? { backoff: gateway.backoff } : {}),
+        ...(gateway.clientVersion ? { clientVersion: gateway.clientVersion } : {}),
+        ...(nodeKey && node ? { node: { device: nodeKey.identity, ...(keys.nodeDeviceToken ? { deviceToken: keys.nodeDeviceToken } : {}), ...node } } : {}),
+      };
+    },
+    async connect(agent, session) {
+      const { operatorKey, nodeKey } = keys!;
+      transport = new GatewayTransport({
+        keys: { gateway: operatorKey, ...(nodeKey ? { node: nodeKey } : {}) },
+        secrets: gateway.secrets,
+        secretName: (name) => gatewaySecretName(url, name),
+        log: session.log,
+      });
+      session.log(`connecting to the ${displayName} gateway at ${url}${nodeKey ? " (offering the workspace as its node)" : ""}`);
+      transport.onTransportEvent((event) => session.run("handling the gateway connection", agent.onTransport(event)));
+      transport.onWake(() => session.run("handling a timer", agent.wake()));
+      return transport;
+    },
+    deliver(output) {
+      if (output.type === "transport") transport?.carry(output.request);
+    },
+  };
+}
+
 export const openclawBackend: BackendModule<null> = {
   agents: () => [{ name: "openclaw", displayName: "OpenClaw", backend: openclawBackend, spec: null }],
 
@@ -26,46 +83,14 @@ export const openclawBackend: BackendModule<null> = {
     if (!url) throw new Error(`${entry.displayName} needs a gateway: set tether.openclaw.gatewayUrl (ws://host:18789)`);
     // The stored token first; else the one the gateway's own CLI reads (a gateway started from this shell).
     const token = (await place.secrets.get(OPENCLAW_TOKEN_SECRET)) ?? (process.env["OPENCLAW_GATEWAY_TOKEN"]?.trim() || undefined);
-    const node = settings.openclaw.offerWorkspace ? { displayName: `Tether (${path.basename(request.root)})`, platform: nodePlatform() } : undefined;
-    request.log(`connecting to the OpenClaw gateway at ${url}${node ? `, offering ${request.root} as its node` : ""}${request.resume ? ` (session ${request.resume})` : ""}`);
-    let transport: GatewayTransport | undefined;
-    let keys: Awaited<ReturnType<typeof loadCredentials>> | undefined;
-    return {
-      label: { displayName: entry.displayName, command: "openclaw" },
-      stopGraceMs: STOP_GRACE_MS,
-      async config(common): Promise<AgentConfig> {
-        keys = await loadCredentials(place.secrets, url, node !== undefined);
-        const { operatorKey, nodeKey } = keys;
-        return {
-          ...common,
-          backend: "openclaw",
-          gatewayUrl: url,
-          instanceId: randomUUID(),
-          device: operatorKey.identity,
-          ...(token ? { token } : {}),
-          ...(keys.deviceToken ? { deviceToken: keys.deviceToken } : {}),
-          ...(nodeKey && node
-            ? { node: { device: nodeKey.identity, ...(keys.nodeDeviceToken ? { deviceToken: keys.nodeDeviceToken } : {}), ...node } }
-            : {}),
-        };
-      },
-      async connect(agent, session) {
-        const { operatorKey, nodeKey } = keys!;
-        transport = new GatewayTransport({
-          keys: { gateway: operatorKey, ...(nodeKey ? { node: nodeKey } : {}) },
-          secrets: place.secrets,
-          secretName: (name) => gatewaySecretName(url, name),
-          log: session.log,
-        });
-        session.log(`connecting to the ${entry.displayName} gateway at ${url}${nodeKey ? " (offering the workspace as its node)" : ""}`);
-        transport.onTransportEvent((event) => session.run("handling the gateway connection", agent.onTransport(event)));
-        transport.onWake(() => session.run("handling a timer", agent.wake()));
-        return transport;
-      },
-      deliver(output) {
-        if (output.type === "transport") transport?.carry(output.request);
-      },
-    };
+    const offer = settings.openclaw.offerWorkspace;
+    request.log(`connecting to the OpenClaw gateway at ${url}${offer ? `, offering ${request.root} as its node` : ""}${request.resume ? ` (session ${request.resume})` : ""}`);
+    return gatewayConnector(entry.displayName, {
+      url,
+      ...(token ? { token } : {}),
+      secrets: place.secrets,
+      ...(offer ? { node: { displayName: `Tether (${path.basename(request.root)})`, platform: nodePlatform() } } : {}),
+    });
   },
 
   history: { kind: "agent" },
