@@ -80,7 +80,11 @@ export class Ctx implements vscode.Disposable {
         busy: false,
       }),
       onState: (state) => this.statusBar.update(state, this.workspace.executor),
-      agent: (name) => chatAgent(this.entry(name)),
+      // An agent the registry lacks (a stale `tether.agent`) is told by its start, with the names there are.
+      agent: (name) => {
+        const entry = findAgent(this.agents(), name);
+        return entry ? chatAgent(entry) : { name, displayName: name, history: "agent" };
+      },
       workspace: () => {
         this.loadWasm();
         return this.workspace.source();

@@ -218,25 +218,25 @@ function parseCommandLine(): Options {
       usageError(`--user-content-file: ${(error as Error).message}`);
     }
   }
-  const options: Omit<Options, "setup"> & { setup?: CliSetup } = {
-    root: directory("--root", values.root),
-    steps: values.script !== undefined ? parseScript(values.script) : [{ prompt: values.prompt ?? "" }],
-    agentOptions: (values["agent-option"] ?? []).map((spec) => pair("--agent-option", spec)),
-    verbose: values.verbose,
-  };
   const storageDir = mkdtempSync(path.join(os.tmpdir(), "tether-cli-"));
   // Tether's own files for the agent's launch (gemini's settings), gone with the run.
   process.on("exit", () => rmSync(storageDir, { recursive: true, force: true }));
-  const place: LaunchPlace = { storageDir, secrets: memorySecrets() };
-  options.setup = { agent: values.agent, settings: defaultSettings(), place, usageError };
-  for (const backend of BACKENDS) backend.cli?.apply(values as Record<string, unknown>, options.setup);
-  if (values.resume !== undefined) options.setup.resume = values.resume;
+  const setup: CliSetup = { agent: values.agent, settings: defaultSettings(), place: { storageDir, secrets: memorySecrets() }, usageError };
+  for (const backend of BACKENDS) backend.cli?.apply(values as Record<string, unknown>, setup);
+  const options: Options = {
+    root: directory("--root", values.root),
+    steps: values.script !== undefined ? parseScript(values.script) : [{ prompt: values.prompt ?? "" }],
+    agentOptions: (values["agent-option"] ?? []).map((spec) => pair("--agent-option", spec)),
+    setup,
+    verbose: values.verbose,
+  };
+  if (values.resume !== undefined) setup.resume = values.resume;
   if (values.mirror !== undefined) options.mirror = directory("--mirror", values.mirror);
   if (values.mode !== undefined) options.mode = parseMode("--mode", values.mode);
   if (values.model !== undefined) options.model = values.model;
   if (values.approve !== undefined) options.approval = parseApproval(values.approve);
   if (userContent !== undefined) options.userContent = userContent;
-  return options as Options;
+  return options;
 }
 
 function pair(flag: string, spec: string): [string, string] {

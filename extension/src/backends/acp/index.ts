@@ -14,23 +14,10 @@ import { bridgeCommand, loadDelayMs, SessionBridge, sessionStarted, writeLaunchF
  * process group is ended then). */
 const STOP_GRACE_MS = 2500;
 
-/** What the driver starts: the agent's program, resolved. */
-export interface AcpLaunch {
-  name: string;
-  displayName: string;
-  /** The program, resolved to an absolute path. */
-  command: string;
-  args: string[];
-  env: Record<string, string>;
-  profile?: string;
-  allowLocalTools?: boolean;
-  /** A folder of Tether's own for the files the agent's launch names. */
-  stateDir: string;
-}
-
-/** The connector of one session of an ACP agent (the scripted test backend runs its fake agent
- * with it too). */
-export function acpConnector(launch: AcpLaunch, request: SessionRequest): Connector {
+/** The connector of one session of an ACP agent whose command and args are resolved (the scripted
+ * test backend runs its fake agent with it too); `stateDir`: a folder of Tether's own for the files
+ * its launch names. */
+export function acpConnector(launch: Omit<AcpAgent, "builtIn">, stateDir: string, request: SessionRequest): Connector {
   let bridge: SessionBridge | undefined;
   // Until connect(): nothing calls (the agent's MCP client starts with the agent).
   let route = (_connection: number, _message: string): void => undefined;
@@ -48,7 +35,7 @@ export function acpConnector(launch: AcpLaunch, request: SessionRequest): Connec
         agentName: launch.displayName,
         agentArgs: launch.args,
         bridge: bridgeCommand(bridge.server),
-        stateDir: launch.stateDir,
+        stateDir,
         ...(launch.profile ? { profile: launch.profile } : {}),
         ...(launch.allowLocalTools ? { allowLocalTools: true } : {}),
         ...(request.replay ? { replay: true } : {}),
@@ -113,19 +100,7 @@ export const acpBackend: BackendModule<AcpAgent> = {
       `starting ${entry.displayName} (${command} ${args.join(" ")}) in ${request.mirror ?? request.root}${request.mirror ? ` (mirror of ${request.root})` : ""}` +
         (request.resume ? ` (resume ${request.resume})` : ""),
     );
-    return acpConnector(
-      {
-        name: entry.name,
-        displayName: entry.displayName,
-        command,
-        args,
-        env: entry.spec.env,
-        ...(entry.spec.profile ? { profile: entry.spec.profile } : {}),
-        ...(entry.spec.allowLocalTools ? { allowLocalTools: true } : {}),
-        stateDir: path.join(request.place.storageDir, "agents", entry.name),
-      },
-      request,
-    );
+    return acpConnector({ ...entry.spec, command, args }, path.join(request.place.storageDir, "agents", entry.name), request);
   },
 
   history: { kind: "agent" },
