@@ -111,7 +111,12 @@ export class Ctx implements vscode.Disposable {
         this.current = this.readSettings();
         // The picker lists the agents as configured now; the running session keeps its agent.
         if (e.affectsConfiguration("tether.agents")) {
-          for (const session of this.sessions.list()) session.feed.setState(this.agentState(session.agent.name));
+          const entries = this.agents();
+          for (const session of [...this.sessions.list()]) {
+            // A session whose agent is gone from the settings ends, unless it is the one shown.
+            if (!findAgent(entries, session.agent.name) && session !== this.session) void this.sessions.dispose(session, "Its agent was removed from tether.agents.");
+            else session.feed.setState(this.agentState(session.agent.name));
+          }
         }
         // The page's policy names the origins it may frame (a gateway's widgets).
         if (this.frameSources().join(" ") !== frames) this.view.reload();

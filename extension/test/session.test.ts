@@ -177,8 +177,11 @@ test("picking another agent shows its own session while the first keeps running,
   assert.equal(manager.active, session);
   assert.equal(feed.state.agent, "claude");
   assert.ok(feed.transcript.some((e) => e.type === "userMessage" && e.text === "hi"), "its chat is as it was");
+  await manager.dispose(gemini);
+  assert.equal(agents[1]!.stopped, true, "a disposed session's agent stops");
+  assert.deepEqual(manager.list(), [session]);
   await manager.disposeAll("done");
-  assert.equal(agents[0]!.stopped && agents[1]!.stopped, true);
+  assert.equal(agents[0]!.stopped, true);
 });
 
 test("an agent's history comes from its own session list, and resuming one replays it at once", async () => {

@@ -4,12 +4,15 @@
 
 import * as os from "node:os";
 import * as path from "node:path";
-import type { AgentConfig } from "../../generated/core";
+import { AGENT_PROGRAMS, type AgentConfig } from "../../generated/core";
 import { StdioTransport } from "../../session/transport";
 import { findProgram } from "../../session/program";
 import type { BackendModule } from "../backend";
 import { listSessions, projectDir, transcriptToEntries } from "./history";
 import { promises as fsp } from "node:fs";
+
+/** The CLI as the core describes it (crate/src/claude/mod.rs). */
+const PROGRAM = AGENT_PROGRAMS.claude;
 
 /** After its input is closed, how long the CLI gets to finish and exit before it is killed. */
 const STOP_GRACE_MS = 5000;
@@ -20,7 +23,7 @@ export function findClaude(explicit?: string, env: NodeJS.ProcessEnv = process.e
 }
 
 export const claudeBackend: BackendModule<null> = {
-  agents: () => [{ name: "claude", displayName: "Claude Code", chatName: "Claude", backend: claudeBackend, spec: null }],
+  agents: () => [{ name: "claude", displayName: PROGRAM.displayName, chatName: "Claude", backend: claudeBackend, spec: null }],
 
   async connector(entry, request) {
     const { settings } = request;
@@ -30,7 +33,7 @@ export const claudeBackend: BackendModule<null> = {
         (request.resume ? ` (resume ${request.resume})` : ""),
     );
     return {
-      label: { displayName: entry.displayName, command: "claude" },
+      label: { displayName: entry.displayName, command: PROGRAM.command },
       stopGraceMs: STOP_GRACE_MS,
       async config(common): Promise<AgentConfig> {
         return {
@@ -49,7 +52,7 @@ export const claudeBackend: BackendModule<null> = {
         session.log(`spawning ${program} ${launch.args.join(" ")} in ${cwd}`);
         return StdioTransport.start({
           displayName: entry.displayName,
-          logName: "claude",
+          logName: PROGRAM.command,
           program,
           args: launch.args,
           cwd,

@@ -5,7 +5,7 @@
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
-import type { AgentConfig, BackoffConfig } from "../../generated/core";
+import { CONNECTED_BACKENDS, type AgentConfig, type BackoffConfig } from "../../generated/core";
 import type { BackendModule, Connector } from "../backend";
 import { gatewaySecretName, loadCredentials } from "./credentials";
 import { FileSecretStore, type SecretStore } from "./deviceKey";
@@ -75,7 +75,7 @@ export function gatewayConnector(displayName: string, gateway: GatewayOptions): 
 }
 
 export const openclawBackend: BackendModule<null> = {
-  agents: () => [{ name: "openclaw", displayName: "OpenClaw", backend: openclawBackend, spec: null }],
+  agents: () => [{ name: "openclaw", displayName: CONNECTED_BACKENDS.openclaw.displayName, backend: openclawBackend, spec: null }],
 
   async connector(entry, request) {
     const { settings, place } = request;
