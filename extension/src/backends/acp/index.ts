@@ -5,7 +5,7 @@
 
 import * as path from "node:path";
 import type { AgentConfig } from "../../generated/core";
-import { StdioTransport } from "../../session/transport";
+import { StdioTransport, stringEnv } from "../../session/transport";
 import type { AgentEntry, BackendModule, CliSetup, Connector, SessionRequest } from "../backend";
 import { acpAgents, profileFor, resolveCommand, type AcpAgent } from "./agents";
 import { bridgeCommand, loadDelayMs, SessionBridge, sessionStarted, writeLaunchFiles } from "./bridge";
@@ -75,12 +75,6 @@ export function acpConnector(launch: Omit<AcpAgent, "builtIn">, stateDir: string
       await bridge?.close();
     },
   };
-}
-
-function stringEnv(env: NodeJS.ProcessEnv): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(env)) if (value !== undefined) out[name] = value;
-  return out;
 }
 
 export const acpBackend: BackendModule<AcpAgent> = {

@@ -5,7 +5,7 @@
 import * as os from "node:os";
 import * as path from "node:path";
 import { AGENT_PROGRAMS, type AgentConfig } from "../../generated/core";
-import { StdioTransport } from "../../session/transport";
+import { StdioTransport, stringEnv } from "../../session/transport";
 import { findProgram } from "../../session/program";
 import type { BackendModule } from "../backend";
 import { listSessions, projectDir, transcriptToEntries } from "./history";
@@ -79,9 +79,3 @@ export const claudeBackend: BackendModule<null> = {
     },
   },
 };
-
-function stringEnv(env: NodeJS.ProcessEnv): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(env)) if (value !== undefined) out[name] = value;
-  return out;
-}
