@@ -459,6 +459,8 @@ build_bundles() {
   rm -rf "$REPO/target/ext-tests"
   run "$NODE_BIN/esbuild" extension/test/*.test.ts --bundle --platform=node --target=node20 --format=cjs \
     --tsconfig=extension/tsconfig.json --outdir="$REPO/target/ext-tests" --log-level=warning
+  # The wasm beside them: the sessions test runs real agents through the core.
+  run cp "$WASM_PKG/tether_core_bg.wasm" "$REPO/target/ext-tests/tether_core_bg.wasm"
   # The Node host as a CommonJS module for the wasm-bindgen tests (crate/tests/wasm/host.js).
   run "$NODE_BIN/esbuild" extension/src/node/nodeHost.ts --bundle --platform=node --target=node20 --format=cjs \
     --outfile="$NODE_HOST_FOR_TESTS" --log-level=warning

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Builds the chat webview: src/main.tsx → out/main.js + out/main.css, codicons → out/codicon.{css,ttf},
-// and src/html.ts → out/html.js (renderWebviewHtml, for the extension and the tests).
+// and the page shell (extension/src/contract/html.ts) → out/html.js (renderWebviewHtml, for the extension and the tests).
 //
 //   node webview/build.mjs            production build (minified)
 //   node webview/build.mjs --watch    rebuild on change (with source maps)
@@ -49,7 +49,7 @@ const appOptions = {
 
 const htmlOptions = {
   ...common,
-  entryPoints: { html: join(here, "src/html.ts") },
+  entryPoints: { html: join(here, "../extension/src/contract/html.ts") },
   outdir: out,
   format: "esm",
   platform: "neutral",

@@ -1,8 +1,9 @@
 // The commands, one small function each over the extension's context, registered from this table.
 
 import * as vscode from "vscode";
-import { OPENCLAW_TOKEN_SECRET } from "./chat/launch";
-import { PERMISSION_MODE_INFO } from "../../webview/src/modes";
+import { BACKENDS } from "./backends";
+import type { BackendCommand } from "./backends/backend";
+import { PERMISSION_MODE_INFO } from "./contract/modes";
 import type { Ctx } from "./ctx";
 import type { DiagnosticsTier } from "./vscode/diagnostics";
 import { exportTranscript, pickSessionToResume } from "./vscode/history";
@@ -80,9 +81,6 @@ export const COMMANDS: Record<string, Command> = {
   // For the benchmark and the e2e test: how long activation took, measured inside the host.
   "tether.reportActivation": (ctx) => ({ activationMs: ctx.activationMs(), wasmLoaded: ctx.wasmLoaded }),
   "tether.showRemoteExecutor": showRemoteExecutor,
-  "tether.setOpenClawToken": setOpenClawToken,
-  "tether.openclaw.disconnect": (ctx) => gatewayCommand(ctx, "disconnect"),
-  "tether.openclaw.connect": (ctx) => gatewayCommand(ctx, "connect"),
   // For benchmarks and tests, timed inside the extension host: a command through one tier of the
   // remote executor (or "direct": child_process here), a Grep through the core, VS Code's rg.
   "tether.diagnostics.execTimes": (ctx, args: { tier: DiagnosticsTier; command: string; runs: number; timeoutMs?: number }) =>
@@ -93,7 +91,8 @@ export const COMMANDS: Record<string, Command> = {
 
 /** Registers every command; a failure is logged and shown, never thrown at VS Code. */
 export function registerCommands(ctx: Ctx): vscode.Disposable[] {
-  return Object.entries(COMMANDS).map(([id, run]) =>
+  const backendCommands = BACKENDS.flatMap((backend) => backend.commands ?? []).map((command): [string, Command] => [command.id, (c) => runBackendCommand(c, command)]);
+  return [...Object.entries(COMMANDS), ...backendCommands].map(([id, run]) =>
     vscode.commands.registerCommand(id, async (...args: never[]) => {
       try {
         return await run(ctx, ...args);
@@ -105,28 +104,12 @@ export function registerCommands(ctx: Ctx): vscode.Disposable[] {
   );
 }
 
-/** The OpenClaw gateway token, into SecretStorage (never a setting); empty input removes it. */
-async function setOpenClawToken(ctx: Ctx): Promise<void> {
-  const token = await vscode.window.showInputBox({
-    title: "OpenClaw gateway token",
-    prompt: "The gateway's token (gateway.auth.token). Kept in VS Code's SecretStorage. Leave empty to remove it.",
-    password: true,
-    ignoreFocusOut: true,
+/** A backend's own command, through VS Code's secrets, input box and messages. */
+function runBackendCommand(ctx: Ctx, command: BackendCommand): Promise<void> | void {
+  return command.run({
+    secrets: ctx.extension.secrets,
+    askSecret: async (title, prompt) => vscode.window.showInputBox({ title, prompt, password: true, ignoreFocusOut: true }),
+    inform: (message) => void vscode.window.showInformationMessage(message),
+    sessionCommand: (name, args) => ctx.session.agentCommand(name, args),
   });
-  if (token === undefined) return;
-  if (token.trim()) await ctx.extension.secrets.store(OPENCLAW_TOKEN_SECRET, token.trim());
-  else await ctx.extension.secrets.delete(OPENCLAW_TOKEN_SECRET);
-  void vscode.window.showInformationMessage(token.trim() ? "Tether: the OpenClaw gateway token is stored." : "Tether: the OpenClaw gateway token is removed.");
-}
-
-/** Connect or disconnect the running OpenClaw session's gateway (a manual disconnect stops the
- * reconnect tries until the user connects again). */
-function gatewayCommand(ctx: Ctx, name: "connect" | "disconnect"): void {
-  let done = false;
-  try {
-    done = ctx.session.agentCommand(name);
-  } catch {
-    done = false;
-  }
-  if (!done) void vscode.window.showInformationMessage(`Tether: no OpenClaw session is running to ${name}.`);
 }

@@ -4,15 +4,18 @@
 // chat view's messages (messages.ts) are small functions over it.
 
 import * as vscode from "vscode";
-import { PERMISSION_MODE_INFO } from "../../webview/src/modes";
-import type { UiState, WebviewToExtension } from "../../webview/src/protocol";
-import { ChatFeed } from "./chat/feed";
-import { agents, startAgent } from "./chat/launch";
-import { PermissionBroker } from "./chat/permissionBroker";
-import { ChatSession } from "./chat/session";
+import { PERMISSION_MODE_INFO } from "./contract/modes";
+import type { UiState, WebviewToExtension } from "./contract/protocol";
+import type { AgentEntry, LaunchPlace } from "./backends/backend";
+import { agentEntries, BACKENDS, findAgent } from "./backends";
+import type { ChatFeed } from "./chat/feed";
+import type { PermissionBroker } from "./chat/permissionBroker";
+import type { AgentSession, AgentStart, ChatAgent, ChatSession } from "./chat/session";
+import { SessionManager } from "./chat/sessions";
+import { openSession } from "./session/open";
 import { loadTetherCore } from "./core/wasm";
 import { handleMessage } from "./messages";
-import { gatewayHttpOrigin, readSettings, type TetherSettings } from "./settings";
+import { readSettings, type TetherSettings } from "./settings";
 import { ChatViewProvider, CHAT_VIEW_ID } from "./vscode/chatView";
 import { Diagnostics } from "./vscode/diagnostics";
 import { DiffReviews } from "./vscode/diffReview";
@@ -23,9 +26,7 @@ export class Ctx implements vscode.Disposable {
   readonly log: vscode.LogOutputChannel;
   readonly view: ChatViewProvider;
   readonly reviews: DiffReviews;
-  readonly feed: ChatFeed;
-  readonly broker: PermissionBroker;
-  readonly session: ChatSession;
+  readonly sessions: SessionManager;
   readonly workspace: Workspace;
   readonly diagnostics: Diagnostics;
   private readonly statusBar: StatusBar;
@@ -50,44 +51,47 @@ export class Ctx implements vscode.Disposable {
         onReady: () => this.viewReady(),
         onMessage: (message) => void this.onMessage(message),
       },
-      () => [gatewayHttpOrigin(this.current.openclaw.gatewayUrl)].filter((origin) => origin !== undefined),
+      () => this.frameSources(),
     );
-    const initial: UiState = {
-      mode: this.current.defaultMode,
-      model: this.current.model,
-      models: [],
-      modes: [...PERMISSION_MODE_INFO],
-      ...this.agentState(this.current.agent),
-      where: whereItRuns(extension),
-      workspaceLabel: workspaceLabel(),
-      connected: true,
-      busy: false,
-    };
-    this.feed = new ChatFeed(this.view, initial, (state) => this.statusBar.update(state, this.workspace.executor));
-    this.broker = new PermissionBroker({
-      reviews: this.reviews.book,
-      show: (entries) => this.feed.show(entries),
-      fail: (what, error) => this.fail(what, error),
-    });
+    const where = whereItRuns(extension);
     this.workspace = new Workspace({
       extension,
       log: this.log,
       remoteExecutor: () => this.current.remoteExecutor,
       executorChosen: (executor) => this.statusBar.update(this.feed.state, executor),
-      contextChanged: () => this.session.context.changed(),
+      contextChanged: async () => {
+        await Promise.all(this.sessions.list().map((session) => session.context.changed()));
+      },
       fail: (what, error) => this.fail(what, error),
     });
-    this.session = new ChatSession({
-      feed: this.feed,
-      broker: this.broker,
+    const place: LaunchPlace = { storageDir: extension.globalStorageUri.fsPath, secrets: extension.secrets };
+    this.sessions = new SessionManager({
+      view: this.view,
+      reviews: this.reviews.book,
+      initialState: (agent, previous) => ({
+        mode: previous?.mode ?? this.current.defaultMode,
+        model: previous ? "" : this.current.model,
+        models: [],
+        modes: [...PERMISSION_MODE_INFO],
+        ...this.agentState(agent.name),
+        where,
+        workspaceLabel: workspaceLabel(),
+        connected: true,
+        busy: false,
+      }),
+      onState: (state) => this.statusBar.update(state, this.workspace.executor),
+      // An agent the registry lacks (a stale `tether.agent`) is told by its start, with the names there are.
+      agent: (name) => {
+        const entry = findAgent(this.agents(), name);
+        return entry ? chatAgent(entry) : { name, displayName: name, history: "agent" };
+      },
       workspace: () => {
         this.loadWasm();
         return this.workspace.source();
       },
-      startAgent: (start) => startAgent(start, this.current, { storageDir: extension.globalStorageUri.fsPath, secrets: extension.secrets }, (message) => this.log.info(message)),
+      startAgent: (start) => this.startAgent(start, place),
       defaultMode: () => this.current.defaultMode,
-      displayName: (agent) => agents(this.current).find((e) => e.name === agent)?.displayName ?? agent,
-      historyOf: (agent) => ((agents(this.current).find((e) => e.name === agent)?.kind ?? "claude") === "claude" ? "transcripts" : "agent"),
+      fail: (what, error) => this.fail(what, error),
       log: (message) => this.log.info(message),
     }, this.current.agent);
     this.diagnostics = new Diagnostics(extension.extensionUri, (message) => this.log.info(message), () => this.loadWasm());
@@ -103,20 +107,82 @@ export class Ctx implements vscode.Disposable {
       vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, this.view, { webviewOptions: { retainContextWhenHidden: true } }),
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (!e.affectsConfiguration("tether")) return;
+        const frames = this.frameSources().join(" ");
         this.current = this.readSettings();
         // The picker lists the agents as configured now; the running session keeps its agent.
-        if (e.affectsConfiguration("tether.agents")) this.feed.setState(this.agentState(this.session.agent));
-        // The page's policy names the gateway it may frame widgets from.
-        if (e.affectsConfiguration("tether.openclaw.gatewayUrl")) this.view.reload();
+        if (e.affectsConfiguration("tether.agents")) {
+          const entries = this.agents();
+          for (const session of [...this.sessions.list()]) {
+            // A session whose agent is gone from the settings ends, unless it is the one shown.
+            if (!findAgent(entries, session.agent.name) && session !== this.session) void this.sessions.dispose(session, "Its agent was removed from tether.agents.");
+            else session.feed.setState(this.agentState(session.agent.name));
+          }
+        }
+        // The page's policy names the origins it may frame (a gateway's widgets).
+        if (this.frameSources().join(" ") !== frames) this.view.reload();
       }),
     );
-    this.log.info(`Tether ${extension.extension.packageJSON.version} activated (${initial.where}, ${vscode.env.remoteName ?? "local"})`);
+    this.log.info(`Tether ${extension.extension.packageJSON.version} activated (${where}, ${vscode.env.remoteName ?? "local"})`);
     const configured = Object.keys(this.current.agents);
     this.log.info(`agent ${this.current.agent}${configured.length ? `; tether.agents: ${configured.join(", ")}` : ""}`);
   }
 
   get settings(): TetherSettings {
     return this.current;
+  }
+
+  /** The session the chat view shows. */
+  get session(): ChatSession {
+    return this.sessions.active;
+  }
+
+  /** What the chat view shows. */
+  get feed(): ChatFeed {
+    return this.sessions.active.feed;
+  }
+
+  /** The shown session's permission questions. */
+  get broker(): PermissionBroker {
+    return this.sessions.active.broker;
+  }
+
+  /** The registry's agents, with the user's settings. */
+  agents(): AgentEntry[] {
+    return agentEntries(this.current);
+  }
+
+  /** The agent named `name`; throws naming the ones there are. */
+  entry(name: string): AgentEntry {
+    const entries = this.agents();
+    const entry = findAgent(entries, name);
+    if (!entry) throw new Error(`there is no agent named ${name} (tether.agent); the agents are ${entries.map((e) => e.name).join(", ")}`);
+    return entry;
+  }
+
+  /** Origins the chat page may frame (the backends say which). */
+  private frameSources(): string[] {
+    return BACKENDS.flatMap((backend) => backend.frameSources?.(this.current) ?? []);
+  }
+
+  private async startAgent(start: AgentStart, place: LaunchPlace): Promise<AgentSession> {
+    const { source, setup } = start;
+    return openSession(
+      this.entry(start.agent),
+      {
+        host: source.host,
+        root: source.root,
+        ...(setup.mirror ? { mirror: setup.mirror } : {}),
+        ...(setup.remote ? { remote: setup.remote } : {}),
+        ...(setup.memory ? { memory: setup.memory } : {}),
+        ...(setup.agentFiles?.length ? { agentFiles: setup.agentFiles } : {}),
+        ...(start.resume ? { resume: start.resume } : {}),
+        ...(start.replay ? { replay: true } : {}),
+        settings: this.current,
+        place,
+        log: (message) => this.log.info(message),
+      },
+      { mode: start.mode, ...(start.model ? { model: start.model } : {}), onEvent: start.onEvent, onPermission: start.onPermission },
+    );
   }
 
   /** Whether the wasm core is loaded (the activation report says). */
@@ -141,13 +207,12 @@ export class Ctx implements vscode.Disposable {
 
   /** The header's agent picker: the registry's agents, `agent` picked. */
   private agentState(agent: string): Pick<UiState, "agent" | "agents" | "agentLabel"> {
-    const entries = agents(this.current);
-    const picked = entries.find((e) => e.name === agent);
+    const entries = this.agents();
+    const picked = findAgent(entries, agent);
     return {
       agent,
       agents: entries.map((e) => ({ id: e.name, label: e.displayName })),
-      // Claude Code is "Claude" in the chat's sentences.
-      agentLabel: picked?.kind === "claude" ? "Claude" : (picked?.displayName ?? agent),
+      agentLabel: picked?.chatName ?? picked?.displayName ?? agent,
     };
   }
 
@@ -170,7 +235,7 @@ export class Ctx implements vscode.Disposable {
   }
 
   dispose(): void {
-    void this.session.endSession("VS Code is closing.");
+    void this.sessions.disposeAll("VS Code is closing.");
     for (const d of this.disposables) d.dispose();
   }
 
@@ -202,4 +267,9 @@ export class Ctx implements vscode.Disposable {
     for (const p of problems) this.log.warn(p.message);
     return settings;
   }
+}
+
+/** An agent of the registry as a chat session needs it. */
+function chatAgent(entry: AgentEntry): ChatAgent {
+  return { name: entry.name, displayName: entry.displayName, history: entry.backend.history.kind };
 }

@@ -1,10 +1,9 @@
 // What the chat view asks for, one small function per message type.
 
 import * as vscode from "vscode";
-import type { WebviewToExtension } from "../../webview/src/protocol";
-import { listSessions } from "./chat/history";
+import type { WebviewToExtension } from "./contract/protocol";
 import type { Ctx } from "./ctx";
-import { resumeSession } from "./vscode/history";
+import { historyFiles, resumeSession } from "./vscode/history";
 
 type Handlers = { [T in WebviewToExtension["type"]]: (ctx: Ctx, message: Extract<WebviewToExtension, { type: T }>) => unknown };
 
@@ -15,11 +14,11 @@ const HANDLERS: Handlers = {
   newSession: (ctx) => ctx.session.newSession(),
   resume: (ctx, m) => resumeSession(ctx, m.sessionId),
   requestHistory: async (ctx) =>
-    ctx.view.post({ type: "history", sessions: await ctx.session.history(() => listSessions(ctx.workspace.historyDir())) }),
+    ctx.view.post({ type: "history", sessions: await ctx.session.history(() => historyFiles(ctx)) }),
   setMode: (ctx, m) => ctx.session.setMode(m.mode),
   setModel: (ctx, m) => ctx.session.setModel(m.model),
   setAgent: async (ctx, m) => {
-    await ctx.session.setAgent(m.agent);
+    ctx.sessions.switchTo(m.agent);
     await vscode.workspace.getConfiguration("tether").update("agent", m.agent, vscode.ConfigurationTarget.Global);
   },
   setAgentOption: (ctx, m) => ctx.session.setAgentOption(m.id, m.value),

@@ -1,7 +1,7 @@
 // Typed reading of the `tether.*` settings. Pure: it takes any `get(key)` source, so tests run it
 // without VS Code (the extension passes `workspace.getConfiguration("tether").get`).
 
-import { DEFAULT_AGENT, readAgentSettings, type AgentSetting } from "./agents/registry";
+import { DEFAULT_AGENT } from "./backends";
 import { PERMISSION_MODES, type PermissionMode } from "./generated/core";
 
 export interface TetherSettings {
@@ -23,17 +23,55 @@ export interface TetherSettings {
   openclaw: { gatewayUrl: string; offerWorkspace: boolean };
 }
 
-/** The gateway's HTTP origin (`ws://h:p/x` → `http://h:p`, `wss` → `https`), where its board
- * widgets' pages are served; undefined without a gateway. */
-export function gatewayHttpOrigin(gatewayUrl: string): string | undefined {
-  if (!gatewayUrl) return undefined;
-  try {
-    const url = new URL(gatewayUrl);
-    const scheme = url.protocol === "wss:" ? "https:" : url.protocol === "ws:" ? "http:" : undefined;
-    return scheme ? `${scheme}//${url.host}` : undefined;
-  } catch {
-    return undefined;
+/** One `tether.agents` entry as the user writes it. */
+export interface AgentSetting {
+  command?: string;
+  args?: string[];
+  env?: Record<string, string>;
+  displayName?: string;
+  profile?: string;
+  allowLocalTools?: boolean;
+}
+
+/** `tether.agents` read leniently: bad entries are left out and reported. */
+export function readAgentSettings(value: unknown): { agents: Record<string, AgentSetting>; problems: string[] } {
+  const agents: Record<string, AgentSetting> = {};
+  const problems: string[] = [];
+  if (value === undefined || value === null) return { agents, problems };
+  if (typeof value !== "object" || Array.isArray(value)) {
+    return { agents, problems: ["tether.agents must be an object of agent name → {command, args, env}"] };
   }
+  const strings = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === "string");
+  for (const [name, raw] of Object.entries(value as Record<string, unknown>)) {
+    const bad = (why: string) => problems.push(`tether.agents.${name} ${why}; left out`);
+    if (!raw || typeof raw !== "object" || Array.isArray(raw)) {
+      bad("must be an object");
+      continue;
+    }
+    const entry = raw as Record<string, unknown>;
+    if (entry["command"] !== undefined && typeof entry["command"] !== "string") {
+      bad("has a command that is not a string");
+      continue;
+    }
+    if (entry["args"] !== undefined && !strings(entry["args"])) {
+      bad("has args that are not a list of strings");
+      continue;
+    }
+    const env = entry["env"];
+    if (env !== undefined && (typeof env !== "object" || env === null || Array.isArray(env) || !Object.values(env).every((v) => typeof v === "string"))) {
+      bad("has an env that is not an object of strings");
+      continue;
+    }
+    const setting: AgentSetting = {};
+    if (typeof entry["command"] === "string") setting.command = entry["command"];
+    if (strings(entry["args"])) setting.args = entry["args"];
+    if (env) setting.env = env as Record<string, string>;
+    if (typeof entry["displayName"] === "string") setting.displayName = entry["displayName"];
+    if (typeof entry["profile"] === "string") setting.profile = entry["profile"];
+    if (entry["allowLocalTools"] === true) setting.allowLocalTools = true;
+    agents[name] = setting;
+  }
+  return { agents, problems };
 }
 
 export const REMOTE_EXECUTORS = ["auto", "helper", "shellIntegration", "terminal"] as const;

@@ -3,11 +3,17 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:f
 import * as os from "node:os";
 import * as path from "node:path";
 import { test } from "node:test";
-import { agentEntries, findAgent, readAgentSettings, resolveCommand, type AcpEntry } from "../src/agents/registry";
+import { acpBackend } from "../src/backends/acp";
+import { resolveCommand, type AcpAgent } from "../src/backends/acp/agents";
+import { agentEntries as registryEntries, findAgent } from "../src/backends";
+import { readAgentSettings, readSettings, type AgentSetting } from "../src/settings";
 
-const acp = (entry: ReturnType<typeof findAgent>): AcpEntry => {
-  assert.ok(entry && entry.kind === "acp", "an ACP entry");
-  return entry;
+/** The registry's agents under these `tether.agents`. */
+const agentEntries = (agents: Record<string, AgentSetting> = {}) => registryEntries({ ...readSettings(() => undefined).settings, agents });
+
+const acp = (entry: ReturnType<typeof findAgent>): AcpAgent => {
+  assert.ok(entry && entry.backend === acpBackend, "an ACP entry");
+  return entry.spec as AcpAgent;
 };
 
 test("the built-in agents are Claude Code, the three ACP agents Tether closes, each with its switches, and the OpenClaw gateway", () => {
@@ -16,7 +22,7 @@ test("the built-in agents are Claude Code, the three ACP agents Tether closes, e
     entries.map((e) => e.name),
     ["claude", "claude-agent-acp", "gemini", "codex", "openclaw"],
   );
-  assert.deepEqual(findAgent(entries, "openclaw"), { kind: "openclaw", name: "openclaw", displayName: "OpenClaw" });
+  assert.equal(findAgent(entries, "openclaw")?.displayName, "OpenClaw");
   const gemini = acp(findAgent(entries, "gemini"));
   assert.deepEqual([gemini.command, gemini.args, gemini.profile, gemini.builtIn], ["gemini", ["--acp"], "gemini", true]);
   assert.equal(acp(findAgent(entries, "codex")).allowLocalTools, undefined, "codex is refused on a remote unless overridden");

@@ -2,10 +2,11 @@
 // asked, and complete core events for the tests.
 
 import type { EditReview, PermissionAnswer, PermissionMode, PermissionRequest, UiEvent } from "../src/generated/core";
-import type { ChatEntry, ExtensionToWebview, UiState } from "../../webview/src/protocol";
+import type { ChatEntry, ExtensionToWebview, UiState } from "../src/contract/protocol";
 import type { ChatViewPort } from "../src/chat/feed";
 import type { ReviewAnswer, ReviewPort } from "../src/chat/permissionBroker";
 import type { AgentSession, AgentStart } from "../src/chat/session";
+import type { SessionOp } from "../src/session/agent";
 import type { TurnOutcome } from "../src/session/driver";
 
 export const initialState: UiState = {
@@ -137,15 +138,10 @@ export class ScriptedAgent implements AgentSession {
     return { ok: true };
   }
 
-  interrupt(): void {}
-
-  setMode(mode: PermissionMode): void {
-    this.modes.push(mode);
+  /** Records the modes it is switched to; the other operations do nothing here. */
+  operate(op: SessionOp): void {
+    if (op.type === "setMode") this.modes.push(op.mode);
   }
-
-  setModel(): void {}
-
-  listSessions(): void {}
 
   /** The process died (driver.ts onExit): open questions are withdrawn, then the crash is told. */
   crash(): void {

@@ -3,7 +3,7 @@ import { mkdtempSync, utimesSync, writeFileSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { test } from "node:test";
-import { listSessions, projectDirName, transcriptToEntries } from "../src/chat/history";
+import { listSessions, projectDirName, transcriptToEntries } from "../src/backends/claude/history";
 import { buildPrompt } from "../src/chat/prompt";
 import { transcriptToMarkdown } from "../src/chat/transcript";
 

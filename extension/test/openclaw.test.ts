@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
 import { WebSocketServer, type WebSocket as ServerSocket } from "ws";
-import { DeviceKey, FileSecretStore, WsTransport, type SecretStore } from "../src/openclaw";
+import { DeviceKey, FileSecretStore, WsTransport, type SecretStore } from "../src/backends/openclaw/keys";
 
 const dirs: string[] = [];
 after(async () => {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { ChatEntry } from "../../webview/src/protocol";
+import type { ChatEntry } from "../src/contract/protocol";
 import { PermissionBroker } from "../src/chat/permissionBroker";
 import { permissionRequest, RecordingReviews, settle } from "./chatFixtures";
 

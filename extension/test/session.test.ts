@@ -3,9 +3,8 @@ import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { after, test } from "node:test";
-import { ChatFeed } from "../src/chat/feed";
-import { PermissionBroker } from "../src/chat/permissionBroker";
-import { ChatSession, type AgentStart } from "../src/chat/session";
+import type { AgentStart } from "../src/chat/session";
+import { SessionManager } from "../src/chat/sessions";
 import type { UiEvent } from "../src/generated/core";
 import { NodeHost } from "../src/node/nodeHost";
 import { done, initialState, permissionRequest, RecordingReviews, RecordingView, ScriptedAgent, settle } from "./chatFixtures";
@@ -17,31 +16,35 @@ after(() => rmSync(tmp, { recursive: true, force: true }));
  * of each agent's first turn. */
 function chat(options: { failStart?: Error; turn?: UiEvent[]; agent?: string } = {}) {
   const view = new RecordingView();
-  const feed = new ChatFeed(view, initialState);
   const reviews = new RecordingReviews();
-  const broker = new PermissionBroker({ reviews, show: (e) => feed.show(e), fail: () => undefined });
   const agents: ScriptedAgent[] = [];
   const log: string[] = [];
   const root = mkdtempSync(path.join(tmp, "project-"));
-  const session = new ChatSession({
-    feed,
-    broker,
-    workspace: async () => ({ host: new NodeHost({ ripgrepPath: null }), root }),
-    startAgent: async (start: AgentStart) => {
-      await settle();
-      if (options.failStart) throw options.failStart;
-      const agent = new ScriptedAgent(start);
-      agent.turn = [...(options.turn ?? [])];
-      agents.push(agent);
-      return agent;
+  const manager = new SessionManager(
+    {
+      view,
+      reviews,
+      initialState: (agent, previous) => ({ ...initialState, mode: previous?.mode ?? initialState.mode, agent: agent.name, agentLabel: agent.displayName }),
+      onState: () => undefined,
+      // "gemini" stands for an ACP agent, which keeps its own sessions.
+      agent: (name) => ({ name, displayName: name === "claude" ? "Claude Code" : `Agent ${name}`, history: name === "claude" ? "files" : "agent" }),
+      workspace: async () => ({ host: new NodeHost({ ripgrepPath: null }), root }),
+      startAgent: async (start: AgentStart) => {
+        await settle();
+        if (options.failStart) throw options.failStart;
+        const agent = new ScriptedAgent(start);
+        agent.turn = [...(options.turn ?? [])];
+        agents.push(agent);
+        return agent;
+      },
+      defaultMode: () => "default",
+      fail: () => undefined,
+      log: (m) => log.push(m),
     },
-    defaultMode: () => "default",
-    displayName: (agent) => (agent === "claude" ? "Claude Code" : `Agent ${agent}`),
-    // "gemini" stands for an ACP agent, which keeps its own sessions.
-    historyOf: (agent) => (agent === "claude" ? "transcripts" : "agent"),
-    log: (m) => log.push(m),
-  }, options.agent ?? "claude");
-  return { view, feed, broker, session, agents, log, root };
+    options.agent ?? "claude",
+  );
+  const session = manager.active;
+  return { view, feed: session.feed, broker: session.broker, session, manager, agents, log, root };
 }
 
 test("a permission request reaches the view once, and its answer once", async () => {
@@ -158,16 +161,27 @@ test("changed project instructions restart a running session with resume, after 
   assert.equal(agents.length, 2);
 });
 
-test("picking another agent ends the session and starts the chat over with it", async () => {
-  const { feed, session, agents } = chat();
+test("picking another agent shows its own session while the first keeps running, and picking the first again shows it as it was", async () => {
+  const { feed, session, manager, agents } = chat({ turn: [done("s1")] });
   await session.send("hi", []);
-  await session.setAgent("gemini");
-  assert.equal(agents[0]!.stopped, true);
-  assert.equal(feed.transcript.length, 0);
-  assert.equal(feed.state.agent, "gemini");
-  assert.equal(feed.state.agentLabel, "Agent gemini");
-  await session.send("hello", []);
+  const gemini = manager.switchTo("gemini");
+  assert.notEqual(gemini, session);
+  assert.equal(agents[0]!.stopped, false, "the first agent keeps running");
+  assert.equal(gemini.feed.transcript.length, 0);
+  assert.equal(gemini.feed.state.agent, "gemini");
+  assert.equal(gemini.feed.state.agentLabel, "Agent gemini");
+  await gemini.send("hello", []);
   assert.equal(agents[1]!.start.agent, "gemini");
+  assert.deepEqual(manager.list(), [session, gemini]);
+  assert.equal(manager.switchTo("claude"), session);
+  assert.equal(manager.active, session);
+  assert.equal(feed.state.agent, "claude");
+  assert.ok(feed.transcript.some((e) => e.type === "userMessage" && e.text === "hi"), "its chat is as it was");
+  await manager.dispose(gemini);
+  assert.equal(agents[1]!.stopped, true, "a disposed session's agent stops");
+  assert.deepEqual(manager.list(), [session]);
+  await manager.disposeAll("done");
+  assert.equal(agents[0]!.stopped, true);
 });
 
 test("an agent's history comes from its own session list, and resuming one replays it at once", async () => {

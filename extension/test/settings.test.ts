@@ -2,9 +2,10 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { test } from "node:test";
-import { PERMISSION_MODE_INFO } from "../../webview/src/modes";
+import { PERMISSION_MODE_INFO } from "../src/contract/modes";
 import { PERMISSION_MODES } from "../src/generated/core";
-import { gatewayHttpOrigin, readSettings } from "../src/settings";
+import { gatewayHttpOrigin } from "../src/backends/openclaw";
+import { readSettings } from "../src/settings";
 
 const from = (values: Record<string, unknown>) => (key: string) => values[key];
 

@@ -7,7 +7,7 @@
 //               and agents, the floor for any host that declares them
 //   in-process  the VS Code extension's case: this process runs the SessionDriver on a NodeHost,
 //               with the wasm core already loaded (the extension loads it when the chat view
-//               opens); timed from `new SessionDriver` (the user pressed Enter) through start()
+//               opens); timed from `openSession` (the user pressed Enter) through start()
 //               and prompt(). In-process minus initialize is Tether's own code.
 //   tether-cli  node dist/tether-cli.js run: Node's start, the wasm load, then as in-process
 // All in the same run, interleaved, N times each (TETHER_BENCH_RUNS, default 7); prints medians
@@ -68,7 +68,7 @@ const env = {
 for (const name of Object.keys(process.env)) delete process.env[name];
 Object.assign(process.env, env);
 
-/** The SessionDriver, NodeHost and wasm loader, bundled from the sources as build.sh bundles
+/** openSession (the SessionDriver with a backend module's connector), NodeHost and wasm loader, bundled from the sources as build.sh bundles
  * dist/tether-cli.js, with the wasm beside the bundle (the glue loads it from __dirname). */
 function loadDriverModule() {
   const out = path.join(base, "driver");
@@ -77,7 +77,9 @@ function loadDriverModule() {
   require(esbuildPackage).buildSync({
     stdin: {
       contents: [
-        'export { SessionDriver } from "./extension/src/session/driver";',
+        'export { openSession } from "./extension/src/session/open";',
+        'export { agentEntries, findAgent } from "./extension/src/backends";',
+        'export { readSettings } from "./extension/src/settings";',
         'export { NodeHost } from "./extension/src/node/nodeHost";',
         'export { loadTetherCore } from "./extension/src/core/wasm";',
       ].join("\n"),
@@ -188,13 +190,13 @@ async function measure(file, args, options, input, timeline) {
   return { ms: at - started, stderr };
 }
 
-const { SessionDriver, NodeHost, loadTetherCore } = loadDriverModule();
+const { openSession, agentEntries, findAgent, readSettings, NodeHost, loadTetherCore } = loadDriverModule();
 const wasmStarted = performance.now();
 loadTetherCore();
 const wasmLoadMs = performance.now() - wasmStarted;
 const host = new NodeHost();
 
-/** The extension's case, in this process: new SessionDriver, start(), prompt(); spawn → first API
+/** The extension's case, in this process: openSession (driver and start()), prompt(); spawn → first API
  *  request is timed from the moment the driver is made. With a timeline, every line is marked on
  *  it; with `capture`, the driver's launch (argv, env) and the lines it writes are kept there. */
 async function measureInProcess(timeline, capture) {
@@ -220,20 +222,27 @@ async function measureInProcess(timeline, capture) {
   if (timeline) timeline.started = started;
   let exitedResolve;
   const exited = new Promise((resolve) => (exitedResolve = resolve));
-  const driver = new SessionDriver({
-    host,
-    root,
-    mirror,
-    claudePath: claude,
-    onEvent: (event) => {
-      timeline?.mark(`event ${event.type}`);
-      if (event.type === "error" && event.kind === "crash") exitedResolve();
-    },
-    onPermission: async () => ({ decision: "deny", reason: "benchmark" }),
-    ...(timeline ? { log: (message) => timeline.mark(`driver: ${message.slice(0, 160)}`) } : {}),
-  });
+  const settings = { ...readSettings(() => undefined).settings, claudePath: claude };
+  let driver;
   try {
-    await driver.start();
+    driver = await openSession(
+      findAgent(agentEntries(settings), "claude"),
+      {
+        host,
+        root,
+        mirror,
+        settings,
+        place: { storageDir: base, secrets: { get: async () => undefined, store: async () => undefined, delete: async () => undefined } },
+        log: timeline ? (message) => timeline.mark(`driver: ${message.slice(0, 160)}`) : () => undefined,
+      },
+      {
+        onEvent: (event) => {
+          timeline?.mark(`event ${event.type}`);
+          if (event.type === "error" && event.kind === "crash") exitedResolve();
+        },
+        onPermission: async () => ({ decision: "deny", reason: "benchmark" }),
+      },
+    );
   } finally {
     childProcess.spawn = spawnFunction;
   }
@@ -275,7 +284,7 @@ if (trace) {
   rawTimeline.print("claude with Tether's initialize line written at spawn, no Tether code running, one run:");
   const inProcessTimeline = new Timeline(0);
   await measureInProcess(inProcessTimeline);
-  inProcessTimeline.print("in-process SessionDriver, one run (offsets from new SessionDriver):");
+  inProcessTimeline.print("in-process SessionDriver, one run (offsets from openSession):");
   const cliTimeline = new Timeline(0);
   await measure(process.execPath, tetherArgs, { cwd: base, env }, undefined, cliTimeline);
   cliTimeline.print("tether-cli, one run (offsets from spawning node; claude's own lines are not visible here):");

@@ -8,12 +8,12 @@ import { MemoryStore, loadHost } from './host.mjs';
 
 /**
  * Start a session with the gateway at `url`. `token`, `backoff`, `node` ({displayName, platform})
- * go to the driver's gateway options; `secrets` keeps the device keys (a fresh MemoryStore by
+ * go to the gateway connector's options; `secrets` keeps the device keys (a fresh MemoryStore by
  * default); `root` is the workspace (a new temporary folder by default); `permission(request)`
  * answers prompts (default: allow). Resolves once started (connecting).
  */
 export async function openSession({ url, token, backoff, node, secrets = new MemoryStore(), root, resume, permission, mode } = {}) {
-  const { SessionDriver, NodeHost } = loadHost();
+  const { SessionDriver, NodeHost, gatewayConnector } = loadHost();
   const own = root === undefined;
   const workspace = root ?? mkdtempSync(join(tmpdir(), 'tether-openclaw-ws-'));
   const session = new Session(secrets, workspace, own);
@@ -21,13 +21,12 @@ export async function openSession({ url, token, backoff, node, secrets = new Mem
   session.host = host;
   session.driver = new SessionDriver({
     host,
-    backend: 'openclaw',
+    connector: gatewayConnector('OpenClaw', { url, secrets, ...(token ? { token } : {}), ...(backoff ? { backoff } : {}), ...(node ? { node } : {}), clientVersion: '0.1.0-test' }),
     root: workspace,
     homeDir: workspace,
     userSettingsPath: join(workspace, '.no-user-settings.json'),
     ...(resume ? { resume } : {}),
     ...(mode ? { mode } : {}),
-    gateway: { url, secrets, ...(token ? { token } : {}), ...(backoff ? { backoff } : {}), ...(node ? { node } : {}), clientVersion: '0.1.0-test' },
     onEvent: (event) => session.onEvent(event),
     onPermission: (request, signal) => session.onPermission(request, signal, permission),
     log: (message) => session.onLog(message),
@@ -130,7 +129,7 @@ export class Session {
   /** Switch to a session and wait for its transcript. */
   async load(key) {
     const from = this.ui.length;
-    this.driver.loadSession(key);
+    this.driver.operate({ type: 'loadSession', id: key });
     return this.waitFor(() => this.ui.slice(from).find((e) => e.type === 'transcript'), `the transcript of ${key}`);
   }
 

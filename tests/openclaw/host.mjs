@@ -1,5 +1,5 @@
 // The extension's own code for the suites: the session driver with the wasm core (the OpenClaw
-// backend), the Node host, the ws transport and the device keys, bundled with the extension's
+// backend module's connector), the Node host, the ws transport and the device keys, bundled with the extension's
 // esbuild into target/openclaw-host/ beside the wasm, so the suites run what ships.
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync } from 'node:fs';
@@ -12,8 +12,9 @@ export const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const ENTRY = `
 export { SessionDriver } from './extension/src/session/driver';
 export { NodeHost } from './extension/src/node/nodeHost';
-export { DeviceKey, FileSecretStore, DEVICE_KEY_SECRET } from './extension/src/openclaw/deviceKey';
-export { NODE_KEY_SECRET, gatewaySecretName } from './extension/src/openclaw/credentials';
+export { gatewayConnector } from './extension/src/backends/openclaw';
+export { DeviceKey, FileSecretStore, DEVICE_KEY_SECRET } from './extension/src/backends/openclaw/deviceKey';
+export { NODE_KEY_SECRET, gatewaySecretName } from './extension/src/backends/openclaw/credentials';
 export { createTetherAgent } from './extension/src/session/agent';
 `;
 

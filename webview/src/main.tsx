@@ -1,6 +1,6 @@
 import { render } from "preact";
 import "./styles/main.css";
-import type { ExtensionToWebview } from "./protocol";
+import type { ExtensionToWebview } from "@tether/contract/protocol";
 import { store } from "./store";
 import { post } from "./vscode";
 import { App } from "./components/App";

@@ -1,4 +1,4 @@
-import type { PersistedWebviewState, WebviewToExtension } from "./protocol";
+import type { PersistedWebviewState, WebviewToExtension } from "@tether/contract/protocol";
 
 interface VsCodeApi {
   postMessage(message: unknown): void;

@@ -7,24 +7,33 @@ import { readFileSync, rmSync, statSync } from "node:fs";
 import * as path from "node:path";
 import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
-import { agentEntries, findAgent, profileFor, resolveCommand, type AcpEntry } from "../agents/registry";
+import { agentEntries, BACKENDS, DEFAULT_AGENT, findAgent } from "../backends";
+import type { CliFlag, CliSetup, LaunchPlace } from "../backends/backend";
 import { NodeHost } from "../node/nodeHost";
-import { FileSecretStore } from "../openclaw/deviceKey";
-import { PERMISSION_MODES, type PermissionAnswer, type PermissionMode } from "../session/agent";
-import { SessionDriver, type AcpAgentLaunch, type GatewayOptions, type TurnOutcome } from "../session/driver";
+import { PERMISSION_MODES, type PermissionAnswer, type PermissionMode, type SessionOp } from "../session/agent";
+import type { SessionDriver, TurnOutcome } from "../session/driver";
 import type { PermissionRequestEvent, UiEvent } from "../session/events";
+import { openSession } from "../session/open";
+import { readSettings, type TetherSettings } from "../settings";
 import { defaultStateRoot, makeStateFolder } from "../session/stateFolder";
 
-const ACP_AGENT_NAMES = agentEntries()
-  .filter((e) => e.kind === "acp")
-  .map((e) => e.name)
-  .join(", ");
+/** Each backend's own flags (its module's `cli`). */
+const BACKEND_FLAGS: [string, CliFlag][] = BACKENDS.flatMap((backend) => Object.entries(backend.cli?.flags ?? {}));
+
+function flagUsage([name, flag]: [string, CliFlag]): string {
+  const head = `  --${name}${flag.type === "string" ? " VALUE" : ""}`;
+  return `${head.padEnd(27)}${flag.help}${flag.multiple ? " (repeatable)" : ""}`;
+}
+
+/** The settings tether-cli starts from: the defaults of \`tether.*\`, no VS Code. */
+function defaultSettings(): TetherSettings {
+  return readSettings(() => undefined).settings;
+}
 
 const USAGE = `Usage: tether-cli run --root DIR (--prompt TEXT | --script FILE) [options]
 
-Runs one agent session through Tether: Claude Code (the default) or an ACP agent (--agent), whose
-file and shell work happens on --root through Tether's tools, or (--agent openclaw) an OpenClaw
-gateway's agent, for which --root is the workspace Tether offers it as its node. Prints every UI
+Runs one agent session through Tether, whose file and shell work happens on --root through
+Tether's tools (or, for a gateway's agent, on the workspace Tether offers it). Prints every UI
 event as one JSON object per line on stdout; messages go to stderr. Exits 0 when the turns
 succeeded, 1 when one failed, 2 on a usage error.
 
@@ -50,27 +59,15 @@ succeeded, 1 when one failed, 2 on a usage error.
                            answers "always allow". Tools not listed are denied. Without
                            --approve, prompts are asked on the terminal (y/n/a).
   --user-content-file F    approve edits with F's content instead of the model's proposal
-  --claude PATH            the claude binary (default: $TETHER_CLAUDE_PATH, PATH, usual places)
-  --agent NAME             the agent: claude (Claude Code, the default), an ACP agent Tether knows
-                           (${ACP_AGENT_NAMES}), found on PATH or in Tether's build cache, or
-                           openclaw (an OpenClaw gateway: --gateway)
-  --agent-command CMD      run this ACP agent command (with --agent NAME, instead of its own; the
-                           known agent's switches still apply)
-  --agent-arg ARG          an argument for --agent-command (repeatable; replaces the agent's own)
-  --agent-env K=V          environment for the agent (repeatable)
+  --agent NAME             the agent (default: ${DEFAULT_AGENT}): one of ${agentEntries(defaultSettings())
+  .map((e) => e.name)
+  .join(", ")}, or one its backend's flags below name
   --agent-option ID=VALUE  set one of the agent's options once the session is open (repeatable),
                            e.g. mode=default
-  --allow-local-tools      run an agent that cannot be closed on a remote (--mirror) workspace
   --mirror DIR             the agent's local working folder (default: --root); a folder other than
                            --root stands for a remote workspace: the agent's own file and shell
                            tools are switched off and its paths under DIR map onto --root
-  --gateway URL            openclaw: the gateway (ws:// or wss://)
-  --token-file FILE        openclaw: the gateway's token (default: $OPENCLAW_GATEWAY_TOKEN)
-  --device-key FILE        openclaw: where Tether keeps its device keys and the tokens the
-                           gateway issues (a JSON file only the user can read; made if missing)
-  --node                   openclaw: offer --root as the gateway's node, so its agent's exec
-                           and file_fetch act there (each behind Tether's permission prompts)
-  --session KEY            openclaw: the gateway session to continue (default: a new one)
+${BACKEND_FLAGS.map(flagUsage).join("\n")}
   --verbose                log the driver's steps to stderr
   -h, --help               show this help
 
@@ -103,15 +100,11 @@ interface Options {
   steps: Step[];
   mode?: PermissionMode;
   model?: string;
-  resume?: string;
   approval?: Approval;
   userContent?: string;
-  claude?: string;
-  /** An ACP agent, resolved. */
-  acp?: AcpAgentLaunch;
   agentOptions: [string, string][];
-  /** An OpenClaw gateway (--agent openclaw). */
-  gateway?: GatewayOptions;
+  /** The agent, the settings and the place the flags give (the backends' flags among them). */
+  setup: CliSetup;
   verbose: boolean;
 }
 
@@ -196,19 +189,10 @@ function parseCommandLine(): Options {
         resume: { type: "string" },
         approve: { type: "string" },
         "user-content-file": { type: "string" },
-        claude: { type: "string" },
         agent: { type: "string" },
-        "agent-command": { type: "string" },
-        "agent-arg": { type: "string", multiple: true },
-        "agent-env": { type: "string", multiple: true },
         "agent-option": { type: "string", multiple: true },
-        "allow-local-tools": { type: "boolean", default: false },
         mirror: { type: "string" },
-        gateway: { type: "string" },
-        "token-file": { type: "string" },
-        "device-key": { type: "string" },
-        node: { type: "boolean", default: false },
-        session: { type: "string" },
+        ...Object.fromEntries(BACKEND_FLAGS.map(([name, flag]) => [name, flag.multiple ? { type: flag.type, multiple: true as const } : { type: flag.type }])),
         verbose: { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
       },
@@ -234,59 +218,27 @@ function parseCommandLine(): Options {
       usageError(`--user-content-file: ${(error as Error).message}`);
     }
   }
+  // Tether's own files for an agent's launch (gemini's policy and settings) live here: a private
+  // folder under the user's state folder, never the temp folder (see session/stateFolder.ts).
+  const storageDir = makeStateFolder(defaultStateRoot(), "cli-");
+  // Tether's own files for the agent's launch (gemini's settings), gone with the run.
+  process.on("exit", () => rmSync(storageDir, { recursive: true, force: true }));
+  const setup: CliSetup = { agent: values.agent, settings: defaultSettings(), place: { storageDir, secrets: memorySecrets() }, usageError };
+  for (const backend of BACKENDS) backend.cli?.apply(values as Record<string, unknown>, setup);
   const options: Options = {
     root: directory("--root", values.root),
     steps: values.script !== undefined ? parseScript(values.script) : [{ prompt: values.prompt ?? "" }],
     agentOptions: (values["agent-option"] ?? []).map((spec) => pair("--agent-option", spec)),
+    setup,
     verbose: values.verbose,
   };
-  if (values.agent === "openclaw") {
-    options.gateway = gatewayOptions(values);
-    if (values.session !== undefined) options.resume = values.session;
-  } else {
-    for (const flag of ["gateway", "token-file", "device-key", "session"] as const) {
-      if (values[flag] !== undefined) usageError(`--${flag} is for --agent openclaw.`);
-    }
-    if (values.node) usageError("--node is for --agent openclaw.");
-    const acp = acpAgent(values.agent, values["agent-command"], values["agent-arg"], values["agent-env"], values["allow-local-tools"]);
-    if (acp) options.acp = acp;
-  }
+  if (values.resume !== undefined) setup.resume = values.resume;
   if (values.mirror !== undefined) options.mirror = directory("--mirror", values.mirror);
   if (values.mode !== undefined) options.mode = parseMode("--mode", values.mode);
   if (values.model !== undefined) options.model = values.model;
-  if (values.resume !== undefined) options.resume = values.resume;
   if (values.approve !== undefined) options.approval = parseApproval(values.approve);
   if (userContent !== undefined) options.userContent = userContent;
-  if (values.claude !== undefined) options.claude = values.claude;
   return options;
-}
-
-/** The gateway, its token and where the device keys live, from the command line. */
-function gatewayOptions(values: { gateway?: string; "token-file"?: string; "device-key"?: string; node?: boolean }): GatewayOptions {
-  const url = values.gateway;
-  if (!url) usageError("--agent openclaw needs --gateway URL.");
-  if (!/^wss?:\/\//.test(url)) usageError(`--gateway ${url}: expected a ws:// or wss:// URL.`);
-  let token = process.env["OPENCLAW_GATEWAY_TOKEN"]?.trim() || undefined;
-  if (values["token-file"] !== undefined) {
-    try {
-      token = readFileSync(values["token-file"], "utf8").trim();
-    } catch (error) {
-      usageError(`--token-file: ${(error as Error).message}`);
-    }
-    if (!token) usageError(`--token-file ${values["token-file"]} is empty.`);
-  }
-  if (!values["device-key"]) usageError("--agent openclaw needs --device-key FILE: where Tether keeps its device keys for the gateway.");
-  return {
-    url,
-    ...(token ? { token } : {}),
-    secrets: new FileSecretStore(path.resolve(values["device-key"])),
-    ...(values.node ? { node: { displayName: `Tether (${path.basename(process.cwd())})`, platform: nodePlatform() } } : {}),
-  };
-}
-
-/** This machine's OS as the gateway names platforms. */
-function nodePlatform(): string {
-  return process.platform === "win32" ? "win32" : process.platform === "darwin" ? "darwin" : "linux";
 }
 
 function pair(flag: string, spec: string): [string, string] {
@@ -295,48 +247,13 @@ function pair(flag: string, spec: string): [string, string] {
   return [spec.slice(0, at), spec.slice(at + 1)];
 }
 
-/** The ACP agent the flags name, or undefined for Claude Code. */
-function acpAgent(
-  name: string | undefined,
-  command: string | undefined,
-  args: string[] | undefined,
-  envSpecs: string[] | undefined,
-  allowLocalTools: boolean,
-): AcpAgentLaunch | undefined {
-  if ((name === undefined || name === "claude") && command === undefined) {
-    if (args?.length || envSpecs?.length) usageError("--agent-arg and --agent-env are for an ACP agent (--agent or --agent-command).");
-    return undefined;
-  }
-  const known = name !== undefined ? findAgent(agentEntries(), name) : undefined;
-  if (name !== undefined && command === undefined && known?.kind !== "acp") {
-    const names = agentEntries().map((e) => e.name).join(", ");
-    usageError(`--agent ${name}: no such agent; use one of ${names}, or give --agent-command.`);
-  }
-  // An unnamed agent whose command is a known one's (…/codex-acp) gets that agent's switches.
-  const profile = known?.kind === "acp" ? undefined : profileFor(name ?? "agent", command !== undefined ? { command } : {});
-  const base: AcpEntry =
-    known?.kind === "acp"
-      ? known
-      : { kind: "acp", name: name ?? "agent", displayName: name ?? "ACP agent", command: "", args: [], env: {}, ...(profile ? { profile } : {}), builtIn: false };
-  const entry: AcpEntry = {
-    ...base,
-    ...(command !== undefined ? { command, args: args ?? [] } : { args: [...base.args, ...(args ?? [])] }),
-    env: { ...base.env, ...Object.fromEntries((envSpecs ?? []).map((spec) => pair("--agent-env", spec))) },
-  };
-  let resolved: { command: string; args: string[] };
-  try {
-    resolved = resolveCommand(entry);
-  } catch (error) {
-    usageError((error as Error).message);
-  }
+/** Secrets kept for the run only (a backend's flags may put a file in front). */
+function memorySecrets(): LaunchPlace["secrets"] {
+  const values = new Map<string, string>();
   return {
-    name: entry.name,
-    displayName: entry.displayName,
-    command: resolved.command,
-    args: resolved.args,
-    env: entry.env,
-    ...(entry.profile ? { profile: entry.profile } : {}),
-    ...(allowLocalTools || entry.allowLocalTools ? { allowLocalTools: true } : {}),
+    get: async (name) => values.get(name),
+    store: async (name, value) => void values.set(name, value),
+    delete: async (name) => void values.delete(name),
   };
 }
 
@@ -397,7 +314,7 @@ async function main(): Promise<number> {
     if (interruptOnText && event.type === "textDelta") {
       interruptOnText = false;
       say("interrupting at the turn's first text");
-      setImmediate(() => driver?.interrupt());
+      setImmediate(() => driver?.operate({ type: "interrupt" }));
     }
   };
   const onPermission = async (request: PermissionRequestEvent, signal: AbortSignal): Promise<PermissionAnswer> => {
@@ -406,7 +323,7 @@ async function main(): Promise<number> {
       interruptOnPermission = false;
       say(`interrupting at the prompt for ${describeRequest(request)}`);
       // Not from inside the driver's event dispatch: let it finish first.
-      setImmediate(() => driver?.interrupt());
+      setImmediate(() => driver?.operate({ type: "interrupt" }));
       return new Promise((resolve) => signal.addEventListener("abort", () => resolve({ decision: "deny", reason: "Withdrawn." })));
     }
     let answer: PermissionAnswer;
@@ -418,35 +335,18 @@ async function main(): Promise<number> {
     return answer;
   };
 
-  // Tether's own files for the agent's launch (gemini's policy and settings), in a private folder
-  // under the user's state folder (never the temp folder: see session/stateFolder.ts), gone with the run.
-  const stateDir = options.acp ? makeStateFolder(defaultStateRoot(), "cli-") : undefined;
-  process.on("exit", () => {
-    if (stateDir) rmSync(stateDir, { recursive: true, force: true });
-  });
-  driver = new SessionDriver({
-    host,
-    ...(options.gateway ? { backend: "openclaw" as const, gateway: options.gateway } : {}),
-    root: options.root,
-    ...(options.acp ? { acp: options.acp } : {}),
-    ...(stateDir ? { stateDir } : {}),
-    ...(options.mirror !== undefined ? { mirror: options.mirror } : {}),
-    ...(options.claude !== undefined ? { claudePath: options.claude } : {}),
-    ...(options.mode !== undefined ? { mode: options.mode } : {}),
-    ...(options.model !== undefined ? { model: options.model } : {}),
-    ...(options.resume !== undefined ? { resume: options.resume } : {}),
-    onEvent,
-    onPermission,
-    ...(options.verbose ? { log: (message: string) => say(message) } : {}),
-  });
-
+  const { setup } = options;
+  const entries = agentEntries(setup.settings);
+  const entry = findAgent(entries, setup.agent ?? DEFAULT_AGENT);
+  if (!entry) usageError(`--agent ${setup.agent}: no such agent; use one of ${entries.map((e) => e.name).join(", ")}.`);
+  const log = options.verbose ? (message: string) => say(message) : () => undefined;
   process.on("exit", () => host.dispose());
   let interrupts = 0;
   process.on("SIGINT", () => {
     // First Ctrl-C stops the turn, the second ends the session.
     if (++interrupts === 1 && driver?.running) {
       say("interrupting (press Ctrl-C again to quit)");
-      driver.interrupt();
+      driver.operate({ type: "interrupt" });
     } else {
       void driver?.stop().finally(() => process.exit(130));
     }
@@ -454,15 +354,26 @@ async function main(): Promise<number> {
   process.on("SIGTERM", () => void driver?.stop().finally(() => process.exit(143)));
 
   try {
-    await driver.start();
+    driver = await openSession(
+      entry,
+      {
+        host,
+        root: options.root,
+        ...(options.mirror !== undefined ? { mirror: options.mirror } : {}),
+        ...(setup.resume !== undefined ? { resume: setup.resume } : {}),
+        settings: setup.settings,
+        place: setup.place,
+        log,
+      },
+      { ...(options.mode !== undefined ? { mode: options.mode } : {}), ...(options.model !== undefined ? { model: options.model } : {}), onEvent, onPermission },
+    );
   } catch (error) {
     say((error as Error).message);
     return 1;
   }
-  const agentName = options.gateway ? "The gateway session" : (options.acp?.displayName ?? "Claude Code");
   for (const [option, value] of options.agentOptions) {
     try {
-      driver.setConfigOption(option, value);
+      driver.operate({ type: "setConfigOption", option, value });
     } catch (error) {
       say(`--agent-option ${option}: ${(error as Error).message}`);
       await driver.stop();
@@ -472,45 +383,23 @@ async function main(): Promise<number> {
 
   let failed: string | undefined;
   for (const step of options.steps) {
-    if ("mode" in step) {
-      driver.setMode(step.mode);
-      continue;
-    }
-    if ("model" in step) {
-      driver.setModel(step.model);
-      continue;
-    }
-    if ("option" in step) {
-      driver.setConfigOption(step.option, step.value);
-      continue;
-    }
-    if ("command" in step) {
-      driver.command(step.command, step.args);
-      continue;
-    }
-    if ("listSessions" in step) {
-      driver.listSessions();
-      continue;
-    }
-    if ("newSession" in step) {
-      driver.newSession();
-      continue;
-    }
-    if ("loadSession" in step) {
-      driver.loadSession(step.loadSession);
+    const op = stepOperation(step);
+    if (op) {
+      driver.operate(op);
       continue;
     }
     if ("wait" in step) {
       await new Promise((resolve) => setTimeout(resolve, step.wait));
       continue;
     }
+    if (!("prompt" in step)) continue;
     interruptOnPermission = step.interrupt === "onPermission";
     interruptOnText = step.interrupt === "onText";
     const outcome: TurnOutcome = await driver.prompt(step.prompt);
     interruptOnPermission = false;
     interruptOnText = false;
     if (!driver.running) {
-      failed = outcome.error?.message ?? `${agentName} exited`;
+      failed = outcome.error?.message ?? `${entry.displayName} exited`;
       if (outcome.error?.hint) failed += `\n${outcome.error.hint}`;
       break;
     }
@@ -522,6 +411,18 @@ async function main(): Promise<number> {
     return 1;
   }
   return 0;
+}
+
+/** The session operation a script step is, if it is one. */
+function stepOperation(step: Step): SessionOp | undefined {
+  if ("mode" in step) return { type: "setMode", mode: step.mode };
+  if ("model" in step) return { type: "setConfigOption", option: "model", value: step.model };
+  if ("option" in step) return { type: "setConfigOption", option: step.option, value: step.value };
+  if ("command" in step) return { type: "command", name: step.command, args: step.args };
+  if ("listSessions" in step) return { type: "listSessions" };
+  if ("newSession" in step) return { type: "newSession" };
+  if ("loadSession" in step) return { type: "loadSession", id: step.loadSession };
+  return undefined;
 }
 
 function turnFailure(outcome: TurnOutcome): string {

@@ -3,7 +3,8 @@
 // view, replays them when the view reloads, and keeps them for export. No vscode import.
 
 import type { UiEvent } from "../generated/core";
-import type { ChatEntry, ExtensionToWebview, UiState } from "../../../webview/src/protocol";
+import { modelOption } from "../contract/options";
+import type { ChatEntry, ExtensionToWebview, UiState } from "../contract/protocol";
 
 /** The chat view as the feed uses it (vscode/chatView.ts in VS Code). */
 export interface ChatViewPort {
@@ -42,7 +43,7 @@ export function stateFromEvent(event: UiEvent): Partial<UiState> | undefined {
       return event.kind === "crash" ? { connected: false, busy: false } : undefined;
     case "agentOptions": {
       // The agent's model option drives the model picker; the others get pickers of their own.
-      const model = event.options.find((o) => o.category === "model" && o.kind === "select");
+      const model = modelOption(event.options);
       const models = model ? model.choices.map((c) => ({ id: c.value, label: c.displayName || c.value })) : undefined;
       return { agentOptions: event.options, ...(model ? { model: model.value, models: models! } : {}) };
     }

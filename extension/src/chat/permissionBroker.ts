@@ -4,7 +4,7 @@
 // request ended. No vscode import.
 
 import type { EditReview, PermissionAnswer, PermissionRequest, UserDecision } from "../generated/core";
-import type { ChatEntry, PermissionResolved } from "../../../webview/src/protocol";
+import type { ChatEntry, PermissionResolved } from "../contract/protocol";
 
 /** The diff review of a proposed edit (chat/reviews.ts behind VS Code's diff editor). */
 export interface ReviewPort {

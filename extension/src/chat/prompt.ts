@@ -1,7 +1,7 @@
 // Turns the composer's text and attachments into the prompt the agent gets: files are named,
 // selections quoted with their place, images passed as images. Pure.
 
-import type { Attachment } from "../../../webview/src/protocol";
+import type { Attachment } from "../contract/protocol";
 
 export interface PromptImage {
   mediaType: string;

@@ -1,12 +1,16 @@
-// The chat's session with the agent: started on the first prompt (one start at a time), fed the
-// user's turns, stopped, resumed, restarted when the project's context changes, and started again
-// (resuming) after a crash. The agent's events go to the chat as they are; its permission questions
-// go to the broker. No vscode import: the agent and the workspace are ports.
+// One chat session with one agent: it owns what its view shows (its feed), its permission broker,
+// the project context it synced, and the agent session (a SessionDriver), started on the first
+// prompt (one start at a time), fed the user's turns, stopped, resumed, restarted when the
+// project's context changes, and started again (resuming) after a crash. The agent's events go to
+// its feed as they are; its permission questions to its broker. Sessions are made, switched and
+// disposed by the SessionManager (sessions.ts). No vscode import: the agent and the workspace are
+// ports.
 
 import type { PermissionAnswer, PermissionMode, PermissionRequest, UiEvent } from "../generated/core";
+import type { SessionOp } from "../session/agent";
 import type { TurnOutcome } from "../session/driver";
-import type { Attachment, ChatEntry, HistorySession } from "../../../webview/src/protocol";
-import { isPermissionMode } from "../../../webview/src/modes";
+import type { Attachment, ChatEntry, HistorySession } from "../contract/protocol";
+import { isPermissionMode } from "../contract/modes";
 import { ContextSync, type ProjectSetup, type ProjectSource, type RestartableSession } from "./contextSync";
 import type { ChatFeed } from "./feed";
 import type { PermissionBroker } from "./permissionBroker";
@@ -18,16 +22,19 @@ export interface AgentSession {
   /** The conversation's id once known (the resumed one before the first turn). */
   readonly sessionId: string | null;
   prompt(text: string, images?: PromptImage[]): Promise<TurnOutcome>;
-  interrupt(): void;
-  setMode(mode: PermissionMode): void;
-  setModel(model: string | null): void;
+  /** One session operation; throws when the agent does not support it (saying so, by name). */
+  operate(op: SessionOp): void;
   stop(): Promise<void>;
-  /** An ACP agent's own options, logging in, and its list of sessions (a `sessionList` event). */
-  setConfigOption?(option: string, value: string | null): void;
-  authenticate?(method: string): void;
-  listSessions?(): void;
-  /** A backend's own command (a gateway's `connect` / `disconnect`); throws when it has none. */
-  command?(name: string, args?: unknown): void;
+}
+
+/** The agent a chat session runs, as the chat needs to know it. */
+export interface ChatAgent {
+  /** Its name in the agent registry. */
+  name: string;
+  /** What people call it ("Claude Code", "Gemini CLI"). */
+  displayName: string;
+  /** Where its sessions are kept: files Tether reads, or the agent's own `session/list`. */
+  history: "files" | "agent";
 }
 
 /** What starting an agent session takes. */
@@ -46,19 +53,15 @@ export interface AgentStart {
 }
 
 export interface ChatSessionDeps {
+  agent: ChatAgent;
   feed: ChatFeed;
   broker: PermissionBroker;
   /** Where the project is; throws a clear message when there is no folder. */
   workspace(): Promise<ProjectSource>;
   /** Creates and starts the agent session; resolves once a prompt may be sent. */
   startAgent(start: AgentStart): Promise<AgentSession>;
-  /** The mode a session starts in when the chat's is not one of Claude Code's. */
+  /** The mode a session starts in when the chat's is not one of Tether's. */
   defaultMode(): PermissionMode;
-  /** What people call an agent of the registry ("Claude Code", "Gemini CLI"). */
-  displayName(agent: string): string;
-  /** Where the agent keeps its sessions: Claude Code's transcripts Tether reads, or the agent's own
-   * `session/list`. */
-  historyOf(agent: string): "transcripts" | "agent";
   log(message: string): void;
 }
 
@@ -83,16 +86,20 @@ export class ChatSession implements RestartableSession {
   /** Waiting for the agent's `sessionList`. */
   private listWaiter: ((sessions: HistorySession[]) => void) | undefined;
 
-  constructor(
-    private readonly deps: ChatSessionDeps,
-    /** The agent sessions start with. */
-    private currentAgent: string,
-  ) {
+  constructor(private readonly deps: ChatSessionDeps) {
     this.context = new ContextSync(this, deps.log);
   }
 
-  get agent(): string {
-    return this.currentAgent;
+  get agent(): ChatAgent {
+    return this.deps.agent;
+  }
+
+  get feed(): ChatFeed {
+    return this.deps.feed;
+  }
+
+  get broker(): PermissionBroker {
+    return this.deps.broker;
   }
 
   get running(): boolean {
@@ -114,7 +121,7 @@ export class ChatSession implements RestartableSession {
     try {
       session = await this.ensure();
     } catch (error) {
-      feed.show([startFailure(error, this.deps.displayName(this.currentAgent))]);
+      feed.show([startFailure(error, this.deps.agent.displayName)]);
       feed.setState({ busy: false });
       return;
     }
@@ -133,61 +140,43 @@ export class ChatSession implements RestartableSession {
   }
 
   interrupt(): void {
-    this.session?.interrupt();
+    this.session?.operate({ type: "interrupt" });
   }
 
   setMode(mode: string): void {
     if (!isPermissionMode(mode)) return;
-    if (this.session?.running) this.session.setMode(mode);
+    if (this.session?.running) this.session.operate({ type: "setMode", mode });
     // The agent confirms with modeChanged; without a session the mode waits for the next one.
     else this.deps.feed.event({ type: "modeChanged", mode });
   }
 
   setModel(model: string): void {
-    if (this.session?.running) this.session.setModel(model || null);
+    if (this.session?.running) this.session.operate({ type: "setConfigOption", option: "model", value: model || null });
     this.deps.feed.setState({ model });
-  }
-
-  /** New sessions start with `agent`; the chat starts over (an agent's state is its own). */
-  async setAgent(agent: string): Promise<void> {
-    if (agent === this.currentAgent) return;
-    await this.newSession();
-    this.currentAgent = agent;
-    this.deps.feed.setState({
-      agent,
-      agentLabel: this.deps.displayName(agent),
-      agentOptions: [],
-      commands: [],
-      authMethods: [],
-      models: [],
-      model: "",
-      context: undefined,
-      title: undefined,
-    });
   }
 
   /** A backend's own command on the running session (a gateway's `connect` / `disconnect`, a
    * canvas action); false when no session runs or its agent has no such command. */
   agentCommand(name: string, args?: unknown): boolean {
-    if (!this.session?.running || !this.session.command) return false;
-    this.session.command(name, args);
+    if (!this.session?.running) return false;
+    this.session.operate({ type: "command", name, args });
     return true;
   }
 
   /** One of the agent's own options. */
   setAgentOption(id: string, value: string): void {
-    if (this.session?.running) this.session.setConfigOption?.(id, value);
+    if (this.session?.running) this.session.operate({ type: "setConfigOption", option: id, value });
   }
 
   /** Log in with one of the agent's methods (the agent starts if it is not running). */
   async authenticate(methodId: string): Promise<void> {
     const session = await this.ensure();
-    session.authenticate?.(methodId);
+    session.operate({ type: "authenticate", method: methodId });
   }
 
-  /** Past sessions for the history: Claude Code's transcripts, or the agent's own list. */
-  async history(transcripts: () => Promise<HistorySession[]>): Promise<HistorySession[]> {
-    if (this.deps.historyOf(this.currentAgent) === "transcripts") return transcripts();
+  /** Past sessions for the history: the files Tether reads (`files`), or the agent's own list. */
+  async history(files: () => Promise<HistorySession[]>): Promise<HistorySession[]> {
+    if (this.deps.agent.history === "files") return files();
     let session: AgentSession;
     try {
       session = await this.ensure();
@@ -195,13 +184,12 @@ export class ChatSession implements RestartableSession {
       this.deps.log(`history: ${messageOf(error)}`);
       return [];
     }
-    if (!session.listSessions) return [];
     const listed = new Promise<HistorySession[]>((resolve) => {
       this.listWaiter = resolve;
       setTimeout(() => resolve([]), LIST_SESSIONS_TIMEOUT_MS);
     });
     try {
-      session.listSessions();
+      session.operate({ type: "listSessions" });
     } catch (error) {
       // The agent keeps no list (gemini-cli): an empty history.
       this.deps.log(`history: ${messageOf(error)}`);
@@ -228,12 +216,12 @@ export class ChatSession implements RestartableSession {
     this.context.forget();
     this.deps.feed.replay(entries);
     this.deps.feed.setState({ sessionId, busy: false });
-    if (this.deps.historyOf(this.currentAgent) === "agent") {
+    if (this.deps.agent.history === "agent") {
       this.replay = true;
       try {
         await this.ensure();
       } catch (error) {
-        this.deps.feed.show([startFailure(error, this.deps.displayName(this.currentAgent))]);
+        this.deps.feed.show([startFailure(error, this.deps.agent.displayName)]);
       }
     }
   }
@@ -242,7 +230,7 @@ export class ChatSession implements RestartableSession {
   async restart(when: string): Promise<void> {
     const id = this.session?.sessionId ?? this.resumeId;
     if (!this.session?.running || !id) return;
-    this.deps.log(`project context changed: restarting ${this.deps.displayName(this.currentAgent)} with --resume ${id} (${when})`);
+    this.deps.log(`project context changed: restarting ${this.deps.agent.displayName} with --resume ${id} (${when})`);
     await this.endSession();
     this.resumeId = id;
     await this.ensure();
@@ -270,7 +258,7 @@ export class ChatSession implements RestartableSession {
     const replay = this.replay;
     this.replay = false;
     const session = await this.deps.startAgent({
-      agent: this.currentAgent,
+      agent: this.deps.agent.name,
       ...(replay ? { replay } : {}),
       source,
       setup,

@@ -1,6 +1,6 @@
 // The chat transcript (its entries) as Markdown, for "Export Session as Markdown". Pure.
 
-import type { ChatEntry } from "../../../webview/src/protocol";
+import type { ChatEntry } from "../contract/protocol";
 
 export function transcriptToMarkdown(events: readonly ChatEntry[]): string {
   const out: string[] = [];

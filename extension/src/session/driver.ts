@@ -1,97 +1,47 @@
-// Runs one agent session, whatever the backend: starts the agent's program with the launch line
-// the TetherAgent builds (or, for a gateway, opens the sockets the core asks for), hands every
-// message from it to the agent (which serves Tether's tools in-process and answers what the
-// permission gate can decide), sends the agent's messages back through the transport, and hands
-// UI events and permission prompts to the front end. Shared by dist/tether-cli.js and the VS Code
-// extension, so nothing here knows about vscode; what is particular to a backend comes from the
-// core (its config keys, its program, its protocol).
+// Runs one agent session, whatever the backend: has the backend module's connector make the
+// session config and start the program (or open the connection), hands every message from it to
+// the TetherAgent (which serves Tether's tools in-process and answers what the permission gate can
+// decide), sends the agent's messages back through the transport, and hands UI events and
+// permission prompts to the front end. Shared by dist/tether-cli.js and the VS Code extension, so
+// nothing here knows about vscode; nothing here knows a backend either (see backends/backend.ts).
 
-import { randomUUID } from "node:crypto";
 import { promises as fsp } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import type { Connector, ConnectorSession } from "../backends/backend";
 import type { TetherHost } from "../core/host";
-import type { BackoffConfig, CommonConfig } from "../generated/core";
-import { gatewaySecretName, loadCredentials } from "../openclaw/credentials";
-import type { SecretStore } from "../openclaw/deviceKey";
-import { defaultStateRoot, stateFolderProblem } from "./stateFolder";
-import { loadDelayMs, SessionBridge, bridgeCommand, sessionStarted, writeLaunchFiles, type AcpAgentLaunch } from "./acp";
-import { createTetherAgent, type AgentConfig, type AgentOutput, type PermissionAnswer, type PermissionMode, type TetherAgent } from "./agent";
+import type { CommonConfig, RemoteConfig } from "../generated/core";
+import { createTetherAgent, operate, type AgentOutput, type PermissionAnswer, type PermissionMode, type SessionOp, type TetherAgent } from "./agent";
 import { isEvent, type DoneEvent, type ErrorEvent, type PermissionRequestEvent, type UiEvent } from "./events";
-import { GatewayTransport } from "./gatewayTransport";
-import { backendLabel, findProgram, isProgramBackend, type BackendName } from "./program";
-import { StdioTransport, type Transport, type TransportExit } from "./transport";
+import type { Transport, TransportExit } from "./transport";
 
-export { findClaude, findProgram, type BackendName } from "./program";
-export type { AcpAgentLaunch } from "./acp";
-
-/** After its input is closed, how long the agent gets to finish and exit before it is killed. */
-const DEFAULT_STOP_GRACE_MS = 5000;
 /** When the agent exits, how long the messages it sent last may take before the exit is reported. */
 const EXIT_REPORT_WAIT_MS = 500;
-/** An ACP agent gets less: claude-agent-acp exits at once, codex-acp in ~2 s, gemini-cli with an
- * MCP server never (its process group is ended then). */
-const ACP_STOP_GRACE_MS = 2500;
 
 export interface SessionDriverOptions {
   host: TetherHost;
-  /** Which agent; default "claude". */
-  backend?: BackendName;
+  /** How this session's backend starts and talks (the backend module's connector). */
+  connector: Connector;
   /** The workspace root, in the host's namespace. */
   root: string;
   /** The agent's local cwd, whose paths map onto root; default: root itself (a local workspace). */
   mirror?: string;
-  /** The agent's binary; default: found by findProgram(). */
-  agentPath?: string;
-  /** The same as agentPath, by the name the Claude-only driver had. */
-  claudePath?: string;
   mode?: PermissionMode;
   model?: string;
   /** A session id to resume (same mirror and HOME as the session that made it). */
   resume?: string;
-  /** Extra environment for the agent, e.g. ANTHROPIC_BASE_URL; the driver's own env is inherited. */
-  env?: Record<string, string>;
   /** The laptop's Claude settings (Tether's permission rules); default ~/.claude/settings.json
    * (skipped when missing). */
   userSettingsPath?: string;
   /** For ~/ in permission rules; default the user's home directory. */
   homeDir?: string;
-  remote?: AgentConfig["remote"];
-  /** Claude Code: more system prompt. */
-  extraSystemPrompt?: string;
-  /** Claude Code: the project's `.claude/agents/*.md` files, offered to the model as subagents. */
-  agentFiles?: { name: string; text: string }[];
-  /** Claude Code: extra built-ins for `--tools`. */
-  allowedTools?: string[];
-  /** Claude Code: extra entries for `--disallowedTools`. */
-  disallowedTools?: string[];
-  /** For the OpenClaw backend: the gateway and what Tether keeps for it. */
-  gateway?: GatewayOptions;
-  /** ACP: the agent (backend "acp"). */
-  acp?: AcpAgentLaunch;
-  /** ACP: a folder of Tether's own for the files the agent's launch names. */
-  stateDir?: string;
-  /** ACP, resuming: show the conversation the agent replays (a session picked from history). */
-  replay?: boolean;
+  remote?: RemoteConfig;
   onEvent(event: UiEvent): void;
   /** Asked only when the user has to choose. `signal` aborts when the agent withdraws the
    * question (an interrupt) or the session ends; the answer is then ignored. */
   onPermission(request: PermissionRequestEvent, signal: AbortSignal): Promise<PermissionAnswer>;
   log?(message: string): void;
   stopGraceMs?: number;
-}
-
-export interface GatewayOptions {
-  /** ws:// or wss://. */
-  url: string;
-  /** The gateway's shared token. */
-  token?: string;
-  /** Where the device keys and the tokens the gateway issues are kept. */
-  secrets: SecretStore;
-  /** Offer the workspace as the gateway's node (its exec and file_fetch then act there). */
-  node?: { displayName?: string; platform?: string };
-  backoff?: BackoffConfig;
-  clientVersion?: string;
 }
 
 /** How a turn ended: `ok` when the agent reported success. */
@@ -118,18 +68,15 @@ export class SessionDriver {
   private readonly openPermissions = new Map<string, AbortController>();
   private readonly inFlight = new Set<Promise<void>>();
   private readonly log: (message: string) => void;
-  private readonly backend: BackendName;
+  private readonly connector: Connector;
   /** The agent's name for people, and for log lines. */
   private readonly label: { displayName: string; command: string };
-  private gateway: GatewayTransport | undefined;
-  private bridge: SessionBridge | undefined;
 
   constructor(private readonly options: SessionDriverOptions) {
     this.log = options.log ?? (() => undefined);
     this.currentSessionId = options.resume ?? null;
-    this.backend = options.backend ?? (options.acp ? "acp" : "claude");
-    const acp = options.acp;
-    this.label = acp ? { displayName: acp.displayName, command: path.basename(acp.command) } : backendLabel(this.backend);
+    this.connector = options.connector;
+    this.label = options.connector.label;
   }
 
   /** The agent's session id, once known (the resumed one before the first turn). */
@@ -166,82 +113,24 @@ export class SessionDriver {
         remote: options.remote,
       }),
     };
-    if (!isProgramBackend(this.backend)) return this.startConnected(common);
-    const acp = options.acp;
-    let config: AgentConfig;
-    let programPath: string;
-    // Tether's folder for the files that close the agent: private, never under the temp folder.
-    const stateDir = acp ? (options.stateDir ?? path.join(defaultStateRoot(), `acp-${process.pid}`)) : undefined;
-    if (acp) {
-      // Tether's tools reach the agent's MCP client through the bridge, behind this session's gate.
-      this.bridge = await SessionBridge.start((connection, message) => this.feedMcp(connection, message), this.log);
-      config = {
-        backend: "acp",
-        ...common,
-        env: { ...options.env, ...acp.env },
-        agentName: acp.displayName,
-        agentArgs: acp.args,
-        bridge: bridgeCommand(this.bridge.server),
-        stateDir,
-        ...defined({ profile: acp.profile, allowLocalTools: acp.allowLocalTools, replay: options.replay }),
-      };
-      programPath = acp.command;
-      const wait = options.resume ? loadDelayMs(acp.profile, options.resume) : 0;
-      if (wait > 0) {
-        this.log(`${acp.displayName} cannot load a session in the minute it started: waiting ${Math.round(wait / 1000)} s`);
-        await delay(wait);
-      }
-    } else {
-      config = {
-        backend: "claude",
-        ...common,
-        ...defined({
-          env: options.env,
-          extraSystemPrompt: options.extraSystemPrompt,
-          agentFiles: options.agentFiles,
-          allowedTools: options.allowedTools,
-          disallowedTools: options.disallowedTools,
-        }),
-      };
-      programPath = findProgram(this.backend, options.agentPath ?? options.claudePath);
-    }
-    let agent: TetherAgent;
+    const session: ConnectorSession = {
+      log: this.log,
+      problem: (message) => this.emit({ type: "error", kind: "other", severity: "notice", message, hint: null }),
+      run: (what, outputs) => this.track(outputs.then((o) => this.apply(o), (error: unknown) => this.internalError(what, error))),
+    };
+    let agent: TetherAgent | undefined;
+    let transport: Transport;
     try {
-      agent = createTetherAgent(options.host, config);
+      agent = createTetherAgent(options.host, await this.connector.config(common, session));
+      transport = await this.connector.connect(agent, session);
     } catch (error) {
-      await this.bridge?.close();
-      throw error;
-    }
-    const launch = agent.launch(stringEnv(process.env));
-    const cwd = options.mirror ?? options.root;
-    this.log(`spawning ${programPath} ${launch.args.join(" ")} in ${cwd}`);
-    let transport: StdioTransport;
-    try {
-      if (acp && launch.files.length > 0) {
-        const dir = stateDir ?? "";
-        const problem = stateFolderProblem(dir);
-        if (problem) throw new Error(`${acp.displayName} cannot be closed: its switches would live in ${dir}, and ${problem}. Tether does not start it.`);
-      }
-      writeLaunchFiles(launch.files);
-      transport = await StdioTransport.start({
-        displayName: this.label.displayName,
-        logName: this.label.command,
-        program: programPath,
-        args: launch.args,
-        cwd,
-        env: launch.env,
-        log: this.log,
-        problem: (message) => this.emit({ type: "error", kind: "other", severity: "notice", message, hint: null }),
-        processGroup: acp !== undefined,
-      });
-    } catch (error) {
-      agent.free();
-      await this.bridge?.close();
+      agent?.free();
+      await this.connector.close?.();
       throw error;
     }
     this.agent = agent;
     this.transport = transport;
-    this.log(`${this.label.command} pid ${transport.pid}`);
+    if (transport.pid !== undefined) this.log(`${this.label.command} pid ${transport.pid}`);
     this.wire(transport);
     // The first messages need no settings: the agent takes them up as soon as it reads its
     // input, while the core reads the workspace's settings (round trips on a remote workspace).
@@ -259,59 +148,11 @@ export class SessionDriver {
     this.apply(outputs);
   }
 
-  /** A backend the core connects itself (a gateway): no program; the sockets it asks for. */
-  private async startConnected(common: CommonConfig): Promise<void> {
-    const gateway = this.options.gateway;
-    if (!gateway) throw new Error(`${this.label.displayName} needs a gateway URL`);
-    const credentials = await loadCredentials(gateway.secrets, gateway.url, gateway.node !== undefined);
-    const { operatorKey, nodeKey } = credentials;
-    const config: AgentConfig = {
-      ...common,
-      backend: "openclaw",
-      gatewayUrl: gateway.url,
-      instanceId: randomUUID(),
-      device: operatorKey.identity,
-      ...defined({
-        token: gateway.token,
-        deviceToken: credentials.deviceToken,
-        backoff: gateway.backoff,
-        clientVersion: gateway.clientVersion,
-      }),
-      ...(nodeKey && gateway.node
-        ? { node: { device: nodeKey.identity, ...defined({ deviceToken: credentials.nodeDeviceToken, ...gateway.node }) } }
-        : {}),
-    };
-    const agent = createTetherAgent(this.options.host, config);
-    const transport = new GatewayTransport({
-      keys: { gateway: operatorKey, ...(nodeKey ? { node: nodeKey } : {}) },
-      secrets: gateway.secrets,
-      secretName: (name) => gatewaySecretName(gateway.url, name),
-      log: this.log,
-    });
-    this.agent = agent;
-    this.transport = transport;
-    this.gateway = transport;
-    this.log(`connecting to the ${this.label.displayName} gateway at ${gateway.url}${nodeKey ? " (offering the workspace as its node)" : ""}`);
-    this.wire(transport);
-    transport.onTransportEvent((event) => this.track(agent.onTransport(event).then((outputs) => this.apply(outputs), (error: unknown) => this.internalError("handling the gateway connection", error))));
-    transport.onWake(() => this.track(agent.wake().then((outputs) => this.apply(outputs), (error: unknown) => this.internalError("handling a timer", error))));
-    this.apply(agent.initialize());
-    this.apply(await agent.start());
-  }
-
-  /** Switch to a session of the agent and show its messages (a transcript event follows). */
-  loadSession(id: string): void {
-    this.apply(this.requireRunning().loadSession(id));
-  }
-
-  /** A new session in the running agent. */
-  newSession(): void {
-    this.apply(this.requireRunning().newSession());
-  }
-
-  /** One of the backend's own commands (historyOlder, connect, disconnect, pairNode, canvasAction…). */
-  command(name: string, args: unknown = {}): void {
-    this.apply(this.requireRunning().command(name, args));
+  /** One session operation (a new or loaded session, a mode, an option, a backend's command…);
+   * throws when the agent is not running or does not support it. */
+  operate(op: SessionOp): void {
+    if (op.type === "interrupt" && !this.running) return;
+    this.apply(operate(this.requireRunning(), op));
   }
 
   /** Send a user turn; settles when the turn ends (or the agent dies). */
@@ -320,35 +161,6 @@ export class SessionDriver {
     const outcome = new Promise<TurnOutcome>((resolve) => this.turns.push({ resolve }));
     this.apply(agent.prompt(text, images));
     return outcome;
-  }
-
-  interrupt(): void {
-    if (!this.running) return;
-    this.apply(this.requireRunning().interrupt());
-  }
-
-  setMode(mode: PermissionMode): void {
-    this.apply(this.requireRunning().setMode(mode));
-  }
-
-  /** `null` returns to the agent's default model. */
-  setModel(model: string | null): void {
-    this.setConfigOption("model", model);
-  }
-
-  /** One of the agent's options; throws for one it does not have. */
-  setConfigOption(option: string, value: string | null): void {
-    this.apply(this.requireRunning().setConfigOption(option, value));
-  }
-
-  /** Log in with one of the agent's methods (an `authMethods` event lists them). */
-  authenticate(method: string): void {
-    this.apply(this.requireRunning().authenticate(method));
-  }
-
-  /** Ask for the agent's sessions: they come as a `sessionList` event. Throws when it has none. */
-  listSessions(): void {
-    this.apply(this.requireRunning().listSessions());
   }
 
   /** A file watcher saw a workspace file change. */
@@ -361,10 +173,10 @@ export class SessionDriver {
   async stop(): Promise<void> {
     if (!this.transport || !this.closed) return;
     this.stopping = true;
-    const grace = this.options.stopGraceMs ?? (this.options.acp ? ACP_STOP_GRACE_MS : DEFAULT_STOP_GRACE_MS);
+    const grace = this.options.stopGraceMs ?? this.connector.stopGraceMs;
     if (!this.hasExited) await this.transport.close(grace);
     await this.closed;
-    await this.bridge?.close();
+    await this.connector.close?.();
     // Tool calls still running finish on their own; their answers have nowhere to go.
   }
 
@@ -399,31 +211,17 @@ export class SessionDriver {
     this.track(task);
   }
 
-  /** One MCP line from the agent's MCP client on the bridge. */
-  private feedMcp(connection: number, message: string): void {
-    const agent = this.agent;
-    if (!agent) return;
-    const task = agent.onMcpMessage(connection, message).then(
-      (outputs) => this.apply(outputs),
-      (error: unknown) => this.internalError("serving Tether's tools to the agent", error),
-    );
-    this.track(task);
-  }
-
   private apply(outputs: AgentOutput[]): void {
     for (const output of outputs) {
       if (output.type === "send") this.transport?.send(output.message);
-      else if (output.type === "transport") this.gateway?.carry(output.request);
-      else if (output.type === "mcpReply") this.bridge?.reply(output);
-      else this.emit(output.event);
+      else if (output.type === "event") this.emit(output.event);
+      else this.connector.deliver?.(output);
     }
   }
 
   private emit(event: UiEvent): void {
-    if (isEvent(event, "sessionInit") && event.sessionId) {
-      this.currentSessionId = event.sessionId;
-      sessionStarted(event.sessionId);
-    }
+    if (isEvent(event, "sessionInit") && event.sessionId) this.currentSessionId = event.sessionId;
+    this.connector.observe?.(event);
     if (isEvent(event, "done") && event.sessionId) this.currentSessionId = event.sessionId;
     try {
       this.options.onEvent(event);
@@ -470,7 +268,7 @@ export class SessionDriver {
   }
 
   private onExit(exit: TransportExit): void {
-    void this.bridge?.close();
+    void this.connector.close?.();
     for (const controller of this.openPermissions.values()) controller.abort();
     this.openPermissions.clear();
     const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
@@ -524,12 +322,6 @@ async function readOptional(file: string): Promise<string | undefined> {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw new Error(`could not read ${file}: ${describe(error)}`);
   }
-}
-
-function stringEnv(env: NodeJS.ProcessEnv): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(env)) if (value !== undefined) out[name] = value;
-  return out;
 }
 
 /** The object without its undefined fields (exactOptionalPropertyTypes-friendly spreading). */

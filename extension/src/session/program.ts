@@ -5,23 +5,11 @@
 import { existsSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { AGENT_PROGRAMS, CONNECTED_BACKENDS } from "../generated/core";
+import { AGENT_PROGRAMS } from "../generated/core";
 
 /** The backends whose program the driver starts. */
 export type ProgramBackend = keyof typeof AGENT_PROGRAMS;
-/** The backends a session can run: those with a program, and those the core connects to (a gateway). */
-export type BackendName = ProgramBackend | keyof typeof CONNECTED_BACKENDS;
 export type AgentProgram = (typeof AGENT_PROGRAMS)[ProgramBackend];
-
-export function isProgramBackend(backend: BackendName): backend is ProgramBackend {
-  return backend in AGENT_PROGRAMS;
-}
-
-/** What people call the backend's agent, and the name log lines use. */
-export function backendLabel(backend: BackendName): { displayName: string; command: string } {
-  if (isProgramBackend(backend)) return AGENT_PROGRAMS[backend];
-  return { displayName: CONNECTED_BACKENDS[backend].displayName, command: backend };
-}
 
 /** The program of `backend`: `explicit`, else the program's path variable, else its command on
  * PATH, else the places its installers use. Throws a message that says where it looked. */
@@ -55,9 +43,4 @@ export function findProgram(backend: ProgramBackend, explicit?: string, env: Nod
     `${program.displayName} (${program.command}) was not found on PATH, in ${places} or npm's global bin. ` +
       `Install it (${program.installHint}) or give its path (${program.pathVariable}).`,
   );
-}
-
-/** The Claude Code binary (see findProgram). */
-export function findClaude(explicit?: string, env: NodeJS.ProcessEnv = process.env): string {
-  return findProgram("claude", explicit, env);
 }

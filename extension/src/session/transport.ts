@@ -213,3 +213,10 @@ export class StdioTransport implements Transport {
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
+
+/** The environment with its unset names left out (what a launch takes). */
+export function stringEnv(env: NodeJS.ProcessEnv): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) if (value !== undefined) out[name] = value;
+  return out;
+}

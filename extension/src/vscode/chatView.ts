@@ -4,8 +4,8 @@
 
 import { randomBytes } from "node:crypto";
 import * as vscode from "vscode";
-import type { ChatEntry, ExtensionToWebview, WebviewToExtension } from "../../../webview/src/protocol";
-import { renderWebviewHtml } from "../../../webview/src/html";
+import type { ChatEntry, ExtensionToWebview, WebviewToExtension } from "../contract/protocol";
+import { renderWebviewHtml } from "../contract/html";
 import type { ChatViewPort } from "../chat/feed";
 
 export const CHAT_VIEW_ID = "tether.chat";

@@ -1,23 +1,27 @@
-// Past sessions and export: resume one from the CLI's transcripts (from the chat's history panel or
-// a quick pick), and open the chat so far as Markdown or JSONL in a new editor.
+// Past sessions and export: resume one (from the chat's history panel or a quick pick) from the
+// history its backend keeps, and open the chat so far as Markdown or JSONL in a new editor.
 
-import { promises as fsp } from "node:fs";
-import * as path from "node:path";
 import * as vscode from "vscode";
-import { listSessions, transcriptToEntries } from "../chat/history";
+import type { HistorySession } from "../contract/protocol";
 import { transcriptToMarkdown } from "../chat/transcript";
 import type { Ctx } from "../ctx";
 
-/** The past session `sessionId` replaces the chat; the next prompt resumes it. */
+/** The shown session's past sessions, when its backend keeps them in files Tether reads. */
+export function historyFiles(ctx: Ctx): Promise<HistorySession[]> {
+  const history = ctx.entry(ctx.session.agent.name).backend.history;
+  return history.kind === "files" ? history.list(ctx.workspace.agentCwd()) : Promise.resolve([]);
+}
+
+/** The past session `sessionId` replaces the chat; the next prompt resumes it. An agent that keeps
+ * its own sessions replays it when loading it. */
 export async function resumeSession(ctx: Ctx, sessionId: string): Promise<void> {
-  const file = path.join(ctx.workspace.historyDir(), `${sessionId}.jsonl`);
-  // Claude Code's transcript, read here; an ACP agent replays its own session when loading it.
-  const text = await fsp.readFile(file, "utf8").catch(() => "");
-  await ctx.session.resume(sessionId, transcriptToEntries(text));
+  const history = ctx.entry(ctx.session.agent.name).backend.history;
+  const entries = history.kind === "files" ? await history.entries(ctx.workspace.agentCwd(), sessionId) : [];
+  await ctx.session.resume(sessionId, entries);
 }
 
 export async function pickSessionToResume(ctx: Ctx): Promise<void> {
-  const sessions = await ctx.session.history(() => listSessions(ctx.workspace.historyDir()));
+  const sessions = await ctx.session.history(() => historyFiles(ctx));
   if (sessions.length === 0) {
     void vscode.window.showInformationMessage("Tether: no earlier sessions for this workspace.");
     return;

@@ -3,8 +3,8 @@
 // `tether.busy` context key (the Stop keybinding's when-clause) in step.
 
 import * as vscode from "vscode";
-import type { UiState } from "../../../webview/src/protocol";
-import { modeLook } from "../../../webview/src/modes";
+import type { UiState } from "../contract/protocol";
+import { modeLook } from "../contract/modes";
 import { TIER_LABELS, type RemoteExecutor } from "../remote/executor";
 
 const WHERE_LABELS: Record<UiState["where"], string> = { local: "Local", "ui-remote": "UI↔remote", workspace: "Workspace" };

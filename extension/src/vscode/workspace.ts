@@ -4,12 +4,10 @@
 // files for an @-mention).
 
 import { existsSync } from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import * as vscode from "vscode";
-import type { FileSuggestion, Where } from "../../../webview/src/protocol";
+import type { FileSuggestion, Where } from "../contract/protocol";
 import type { ProjectSource } from "../chat/contextSync";
-import { projectDir } from "../chat/history";
 import { CONTEXT_WATCH_GLOB, mirrorFolder } from "../remote/context";
 import type { RemoteExecutor } from "../remote/executor";
 import { remoteFacts } from "../remote/facts";
@@ -117,10 +115,10 @@ export class Workspace implements vscode.Disposable {
   }
 
   /** Where the CLI keeps this workspace's transcripts: keyed by its cwd (the mirror for a remote). */
-  historyDir(): string {
+  /** The agent's local cwd: the workspace folder, or a remote workspace's mirror. */
+  agentCwd(): string {
     const folder = workspaceFolder();
-    const cwd = folder ? (folder.uri.scheme === "file" ? folder.uri.fsPath : this.mirrorFor(folder.uri)) : process.cwd();
-    return projectDir(os.homedir(), cwd);
+    return folder ? (folder.uri.scheme === "file" ? folder.uri.fsPath : this.mirrorFor(folder.uri)) : process.cwd();
   }
 
   displayPath(uri: vscode.Uri): string {

@@ -1,5 +1,5 @@
 import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
-import type { Attachment, FileSuggestion } from "../protocol";
+import type { Attachment, FileSuggestion } from "@tether/contract/protocol";
 import { store } from "../store";
 import { flushPersist, loadPersisted, persist, post } from "../vscode";
 import { basename, uid } from "../util";

@@ -1,6 +1,7 @@
 import { useEffect, useRef } from "preact/hooks";
-import type { HistorySession, UiState } from "../protocol";
-import { modeLook, PERMISSION_MODE_INFO } from "../modes";
+import type { HistorySession, UiState } from "@tether/contract/protocol";
+import { modeLook, PERMISSION_MODE_INFO } from "@tether/contract/modes";
+import { isModelOption } from "@tether/contract/options";
 import { store } from "../store";
 import { post } from "../vscode";
 import { plural, relativeTime } from "../util";
@@ -36,7 +37,7 @@ const WHERE: Record<string, { label: string; icon: string; help: string }> = {
 /** The agent's own options besides its model (which has the model picker): its modes, reasoning
  * effort, switches. */
 function AgentOptions({ state, initialized }: { state: UiState; initialized: boolean }) {
-  const options = (state.agentOptions ?? []).filter((o) => !(o.category === "model" && o.kind === "select"));
+  const options = (state.agentOptions ?? []).filter((o) => !isModelOption(o));
   return (
     <>
       {options.map((option) =>

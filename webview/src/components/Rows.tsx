@@ -1,6 +1,6 @@
 import type { ErrorKind } from "@tether/core";
 import { memo } from "../memo";
-import type { Attachment } from "../protocol";
+import type { Attachment } from "@tether/contract/protocol";
 import {
   errorText,
   isRetryable,

@@ -3,8 +3,8 @@
 // animation frame; subscribers are notified once per batch.
 
 import type { TodoItem, UiEvent, UserDecision } from "@tether/core";
-import { PERMISSION_MODE_INFO } from "../modes";
-import type { Attachment, ChatEntry, ExtensionToWebview, FileSuggestion, HistorySession, UiState } from "../protocol";
+import { PERMISSION_MODE_INFO } from "@tether/contract/modes";
+import type { Attachment, ChatEntry, ExtensionToWebview, FileSuggestion, HistorySession, UiState } from "@tether/contract/protocol";
 import { ToolCalls } from "./calls";
 import { Canvas } from "./canvas";
 import { Messages } from "./messages";

@@ -4,7 +4,7 @@
 
 import type { AuthMethodInfo, JsonValue, Location, PermissionRequest, ToolContentItem, ToolKind, UiEvent } from "@tether/core";
 import type { IncrementalMarkdown } from "../markdown";
-import type { Attachment } from "../protocol";
+import type { Attachment } from "@tether/contract/protocol";
 
 export type AgentEvent<T extends UiEvent["type"]> = Extract<UiEvent, { type: T }>;
 

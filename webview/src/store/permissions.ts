@@ -2,7 +2,7 @@
 // open, a card in the dock above the composer. The request's tool call shows "awaiting approval".
 
 import type { PermissionRequest, UserDecision } from "@tether/core";
-import type { PermissionResolved } from "../protocol";
+import type { PermissionResolved } from "@tether/contract/protocol";
 import type { ToolCalls } from "./calls";
 import type { PermissionRow, Timeline } from "./model";
 

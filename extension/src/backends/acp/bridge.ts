@@ -5,8 +5,8 @@
 
 import { mkdirSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
-import { ACP_AGENTS, type AgentOutput } from "../generated/core";
-import { BridgeServer, type BridgeConnection } from "../mcpBridge/server";
+import { ACP_AGENTS, type AgentOutput } from "../../generated/core";
+import { BridgeServer, type BridgeConnection } from "../../mcpBridge/server";
 
 /** An ACP agent to start: what its registry entry resolved to. */
 export interface AcpAgentLaunch {

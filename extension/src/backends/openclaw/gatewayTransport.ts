@@ -4,10 +4,10 @@
 // happened (TransportEvent). One WebSocket per channel (the operator's `gateway`, the workspace's
 // `node`); the protocol, reconnects and backoff are the core's.
 
-import type { TransportEvent, TransportRequest } from "../generated/core";
-import type { DeviceKey, SecretStore } from "../openclaw/deviceKey";
-import { WsTransport } from "../openclaw/transport";
-import type { Transport, TransportExit } from "./transport";
+import type { TransportEvent, TransportRequest } from "../../generated/core";
+import type { DeviceKey, SecretStore } from "./deviceKey";
+import { WsTransport } from "./transport";
+import type { Transport, TransportExit } from "../../session/transport";
 
 export interface GatewayTransportOptions {
   /** Signs for each channel that has a device (`gateway`, `node`). */

@@ -4,8 +4,8 @@
 
 import { promises as fsp } from "node:fs";
 import * as path from "node:path";
-import { MCP_PREFIX, type JsonValue } from "../generated/core";
-import type { ChatEntry, HistorySession } from "../../../webview/src/protocol";
+import { MCP_PREFIX, type JsonValue } from "../../generated/core";
+import type { ChatEntry, HistorySession } from "../../contract/protocol";
 
 /** The CLI names a project folder after its cwd with every non-alphanumeric character as "-". */
 export function projectDirName(cwd: string): string {

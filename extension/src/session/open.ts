@@ -1,0 +1,34 @@
+// Opening a session of an agent of the registry: its backend module's connector, run by a
+// SessionDriver. The one way the chat and tether-cli start an agent.
+
+import type { AgentEntry, SessionRequest } from "../backends/backend";
+import type { PermissionAnswer, PermissionMode } from "./agent";
+import { SessionDriver } from "./driver";
+import type { PermissionRequestEvent, UiEvent } from "./events";
+
+export interface SessionHandlers {
+  mode?: PermissionMode;
+  model?: string;
+  onEvent(event: UiEvent): void;
+  onPermission(request: PermissionRequestEvent, signal: AbortSignal): Promise<PermissionAnswer>;
+}
+
+/** A started session of `entry`; rejects with a clear message when it cannot start. */
+export async function openSession(entry: AgentEntry, request: SessionRequest, handlers: SessionHandlers): Promise<SessionDriver> {
+  const connector = await entry.backend.connector(entry, request);
+  const driver = new SessionDriver({
+    host: request.host,
+    connector,
+    root: request.root,
+    ...(request.mirror ? { mirror: request.mirror } : {}),
+    ...(request.remote ? { remote: request.remote } : {}),
+    ...(request.resume ? { resume: request.resume } : {}),
+    ...(handlers.mode ? { mode: handlers.mode } : {}),
+    ...(handlers.model ? { model: handlers.model } : {}),
+    onEvent: handlers.onEvent,
+    onPermission: handlers.onPermission,
+    log: request.log,
+  });
+  await driver.start();
+  return driver;
+}
