@@ -7,7 +7,7 @@ import type { TetherHost } from "../core/host";
 import { loadTetherCore } from "../core/wasm";
 import type { AgentConfig } from "../generated/core";
 
-export type { AgentConfig, AgentOutput, PermissionAnswer, PermissionMode } from "../generated/core";
+export type { AgentConfig, AgentOutput, PermissionAnswer, PermissionMode, SessionOp, SessionOpKind } from "../generated/core";
 export { PERMISSION_MODES } from "../generated/core";
 
 type Glue = typeof import("tether-core-wasm");

@@ -11,7 +11,7 @@ import { promises as fsp } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import type { TetherHost } from "../core/host";
-import type { BackoffConfig, CommonConfig } from "../generated/core";
+import type { BackoffConfig, CommonConfig, JsonValue, SessionOp, SessionOpKind } from "../generated/core";
 import { gatewaySecretName, loadCredentials } from "../openclaw/credentials";
 import type { SecretStore } from "../openclaw/deviceKey";
 import { loadDelayMs, SessionBridge, bridgeCommand, sessionStarted, writeLaunchFiles, type AcpAgentLaunch } from "./acp";
@@ -291,19 +291,29 @@ export class SessionDriver {
     this.apply(await agent.start());
   }
 
+  /** One operation on the session; throws for one the agent does not offer (see `offers`). */
+  operate(op: SessionOp): void {
+    this.apply(this.requireRunning().operate(op));
+  }
+
+  /** The operations the agent offers now (more may come with its handshake). */
+  offers(): SessionOpKind[] {
+    return this.agent?.offers() ?? [];
+  }
+
   /** Switch to a session of the agent and show its messages (a transcript event follows). */
   loadSession(id: string): void {
-    this.apply(this.requireRunning().loadSession(id));
+    this.operate({ op: "load", id });
   }
 
   /** A new session in the running agent. */
   newSession(): void {
-    this.apply(this.requireRunning().newSession());
+    this.operate({ op: "new" });
   }
 
   /** One of the backend's own commands (historyOlder, connect, disconnect, pairNode, canvasAction…). */
   command(name: string, args: unknown = {}): void {
-    this.apply(this.requireRunning().command(name, args));
+    this.operate({ op: "command", name, args: args as JsonValue });
   }
 
   /** Send a user turn; settles when the turn ends (or the agent dies). */
@@ -316,11 +326,11 @@ export class SessionDriver {
 
   interrupt(): void {
     if (!this.running) return;
-    this.apply(this.requireRunning().interrupt());
+    this.operate({ op: "interrupt" });
   }
 
   setMode(mode: PermissionMode): void {
-    this.apply(this.requireRunning().setMode(mode));
+    this.operate({ op: "setMode", mode });
   }
 
   /** `null` returns to the agent's default model. */
@@ -330,17 +340,17 @@ export class SessionDriver {
 
   /** One of the agent's options; throws for one it does not have. */
   setConfigOption(option: string, value: string | null): void {
-    this.apply(this.requireRunning().setConfigOption(option, value));
+    this.operate({ op: "setConfigOption", option, value });
   }
 
   /** Log in with one of the agent's methods (an `authMethods` event lists them). */
   authenticate(method: string): void {
-    this.apply(this.requireRunning().authenticate(method));
+    this.operate({ op: "authenticate", method });
   }
 
   /** Ask for the agent's sessions: they come as a `sessionList` event. Throws when it has none. */
   listSessions(): void {
-    this.apply(this.requireRunning().listSessions());
+    this.operate({ op: "list" });
   }
 
   /** A file watcher saw a workspace file change. */
