@@ -599,7 +599,7 @@ fn widget_replies(outputs: &[AgentOutput]) -> Vec<CanvasUpdate> {
 
 /// A board with one granted widget `chart` (its page and ticket) and one `pending` waiting.
 fn board_with_widgets(agent: &ClawAgent) -> Vec<AgentOutput> {
-    let refresh = frames(&command(&agent, "canvasRefresh", json!({})), GATEWAY);
+    let refresh = frames(&command(agent, "canvasRefresh", json!({})), GATEWAY);
     let board = json!({"sessionKey": "agent:main:tether-inst", "revision": 3, "tabs": [], "widgets": [
         {"name": "chart", "contentKind": "html", "grantState": "none", "revision": 2, "instanceId": "i1",
          "frameUrl": "/__openclaw__/board/s/chart/index.html?bt=T1", "viewTicket": "T1", "viewTicketTtlMs": 1200000},
