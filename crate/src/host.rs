@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "lowercase")]
 pub enum FileKind {
     File,
@@ -17,7 +18,9 @@ pub enum FileKind {
     Other,
 }
 
+/// What a host's `stat` and `lstat` give (JS: `FileStat`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "FileStat"))]
 #[serde(rename_all = "camelCase")]
 pub struct Metadata {
     pub kind: FileKind,
@@ -27,6 +30,7 @@ pub struct Metadata {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct DirEntry {
     pub name: String,
     pub kind: FileKind,
@@ -112,12 +116,13 @@ pub trait FileSystem {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct ExecRequest {
     /// Shell command line, run by the host's shell (`bash -c` on POSIX hosts).
     pub command: String,
     pub cwd: String,
-    /// Extra environment on top of the host's own.
+    /// Extra environment on top of the host's own, as [name, value] pairs.
     pub env: Vec<(String, String)>,
     /// For foreground runs: kill after this long. For background runs: the lifetime limit.
     pub timeout_ms: u64,
@@ -126,11 +131,12 @@ pub struct ExecRequest {
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct ExecOutput {
     pub stdout: String,
     pub stderr: String,
-    /// None when the process was killed by a signal or timed out.
+    /// None (JS: null) when the process was killed by a signal or timed out.
     pub exit_code: Option<i32>,
     pub timed_out: bool,
     /// True when output beyond `max_output_bytes` was dropped.
@@ -138,6 +144,7 @@ pub struct ExecOutput {
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct BackgroundStatus {
     /// Output produced since the previous `read_background` of this id.

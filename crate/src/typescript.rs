@@ -6,9 +6,9 @@
 
 use crate::acp::{AcpConfig, BridgeCommand};
 use crate::agent::AgentOutput;
-use crate::backend::{TransportEvent, TransportRequest};
+use crate::backend::{SessionOp, SessionOpKind, TransportEvent, TransportRequest};
 use crate::claude::{AgentFile, ClaudeConfig};
-use crate::config::{AgentConfig, BackendConfig, CommonConfig, RemoteConfig};
+use crate::config::{CommonConfig, RemoteConfig};
 use crate::diff::Hunk;
 use crate::events::{
     AgentOption, AuthMethodInfo, CanvasAction, CanvasUpdate, CanvasWidget, CommandInfo, ConnectionStatus, EditReview,
@@ -18,8 +18,10 @@ use crate::events::{
 };
 use crate::framing::Frame;
 use crate::gate::{UserAnswer, UserDecision};
+use crate::host::{BackgroundStatus, DirEntry, ExecOutput, ExecRequest, FileKind, Metadata};
 use crate::openclaw::{BackoffConfig, DeviceConfig, NodeConfig, OpenClawConfig};
 use crate::permissions::PermissionMode;
+use crate::registry::{AgentConfig, BackendConfig, Reach, BACKENDS};
 use std::path::PathBuf;
 use ts_rs::{Config, TS};
 
@@ -40,8 +42,12 @@ fn string_list(items: impl IntoIterator<Item = &'static str>) -> String {
 
 /// `{claude: {displayName, command, pathVariable, installDirs, installHint}}`.
 fn agent_programs() -> String {
-    let programs: serde_json::Map<String, serde_json::Value> = crate::config::BACKENDS
+    let programs: serde_json::Map<String, serde_json::Value> = BACKENDS
         .iter()
+        .filter_map(|(name, reach)| match reach {
+            Reach::Program(program) => Some((name, program)),
+            Reach::Connected { .. } => None,
+        })
         .map(|(name, program)| {
             let value = serde_json::json!({
                 "displayName": program.display_name,
@@ -77,9 +83,14 @@ fn acp_agents() -> String {
 
 /// `{openclaw: {displayName}}`.
 fn connected_backends() -> String {
-    let backends: serde_json::Map<String, serde_json::Value> = crate::config::CONNECTED_BACKENDS
+    let backends: serde_json::Map<String, serde_json::Value> = BACKENDS
         .iter()
-        .map(|(name, display)| (name.to_string(), serde_json::json!({"displayName": display})))
+        .filter_map(|(name, reach)| match reach {
+            Reach::Connected { display_name } => {
+                Some((name.to_string(), serde_json::json!({"displayName": display_name})))
+            }
+            Reach::Program(_) => None,
+        })
         .collect();
     serde_json::to_string_pretty(&backends).unwrap()
 }
@@ -118,6 +129,8 @@ fn generated() -> String {
         declaration::<AgentOutput>(&cfg),
         declaration::<TransportRequest>(&cfg),
         declaration::<TransportEvent>(&cfg),
+        declaration::<SessionOp>(&cfg),
+        declaration::<SessionOpKind>(&cfg),
         declaration::<AgentConfig>(&cfg),
         declaration::<CommonConfig>(&cfg),
         declaration::<RemoteConfig>(&cfg),
@@ -134,6 +147,12 @@ fn generated() -> String {
         declaration::<UserAnswer>(&cfg),
         declaration::<UserDecision>(&cfg),
         declaration::<Frame>(&cfg),
+        declaration::<FileKind>(&cfg),
+        declaration::<Metadata>(&cfg),
+        declaration::<DirEntry>(&cfg),
+        declaration::<ExecRequest>(&cfg),
+        declaration::<ExecOutput>(&cfg),
+        declaration::<BackgroundStatus>(&cfg),
     ];
     let constants = [
         format!(

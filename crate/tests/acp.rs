@@ -11,6 +11,7 @@ use acp_support::*;
 use futures::executor::block_on;
 use serde_json::{json, Value};
 use tether_core::acp::AcpConfig;
+use tether_core::backend::SessionOp;
 
 // -- opening ---------------------------------------------------------------------------------------
 
@@ -174,7 +175,7 @@ fn resuming_sends_the_switches_again_and_a_silent_load_shows_no_replay() {
     // A plain start opens a new session; resuming an id is the backend's load/resume.
     let new = request(&sent(&out), "session/new").clone();
     from_agent(&s, answer(&new["id"], json!({"sessionId": "s1"})));
-    let resumed = sent(&s.agent.resume_session("s0").unwrap());
+    let resumed = sent(&s.agent.operate(SessionOp::Resume { id: "s0".into() }).unwrap());
     let resume = request(&resumed, "session/resume");
     assert_eq!(resume["params"]["sessionId"], "s0");
     let options = &resume["params"]["_meta"]["claudeCode"]["options"];

@@ -9,6 +9,7 @@ use acp_support::*;
 use futures::executor::block_on;
 use serde_json::{json, Value};
 use tether_core::agent::AgentOutput;
+use tether_core::backend::SessionOp;
 use tether_core::gate::{UserAnswer, UserDecision};
 
 fn answered(s: &Session, id: &str, decision: UserDecision) -> Vec<AgentOutput> {
@@ -107,7 +108,7 @@ fn after_a_cancel_every_open_question_is_answered_cancelled_and_withdrawn() {
     in_turn(&s);
     let asked = events(&from_agent(&s, own_edit_question(7)));
     let ask_id = of_type(&asked, "permissionRequest")[0]["id"].clone();
-    let out = s.agent.interrupt();
+    let out = s.agent.operate(SessionOp::Interrupt).unwrap();
     let messages = sent(&out);
     assert!(messages
         .iter()
@@ -381,7 +382,7 @@ fn a_stopped_turn_withdraws_tethers_tool_calls_waiting_for_the_user() {
         json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "Bash", "arguments": {"command": "touch x"}}}),
     );
     let ask_id = of_type(&events(&bash), "permissionRequest")[0]["id"].clone();
-    let out = s.agent.interrupt();
+    let out = s.agent.operate(SessionOp::Interrupt).unwrap();
     assert_eq!(of_type(&events(&out), "permissionCancelled")[0]["id"], ask_id);
     let reply = &mcp_replies(&out)[0];
     assert_eq!(

@@ -6,12 +6,13 @@ use futures::executor::block_on;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use tether_core::agent::{Agent, AgentOutput};
-use tether_core::backend::ImageInput;
+use tether_core::backend::{ImageInput, SessionOp};
 use tether_core::claude::{AgentFile, ClaudeBackend, ClaudeConfig};
-use tether_core::config::{AgentConfig, BackendConfig, CommonConfig, RemoteConfig};
+use tether_core::config::{CommonConfig, RemoteConfig};
 use tether_core::gate::{UserAnswer, UserDecision};
 use tether_core::native::NativeHost;
 use tether_core::permissions::PermissionMode;
+use tether_core::registry::{AgentConfig, BackendConfig};
 
 mod common;
 
@@ -55,8 +56,12 @@ fn new_agent(config: Config) -> Result<ClaudeAgent, String> {
         disallowed_tools: config.disallowed_tools,
     };
     Agent::new(NativeHost::new(), common, |context| {
-        Ok(ClaudeBackend::new(context, claude))
+        Ok(Box::new(ClaudeBackend::new(context, claude)))
     })
+}
+
+fn set_mode(agent: &ClaudeAgent, mode: PermissionMode) -> Vec<AgentOutput> {
+    agent.operate(SessionOp::SetMode { mode }).unwrap()
 }
 
 /// The user's answer, which the agent must take.
@@ -677,11 +682,18 @@ fn an_unknown_mode_in_the_config_is_refused() {
 fn interrupt_set_model_and_set_mode_write_control_requests() {
     let ws = Workspace::new();
     let agent = ws.agent();
-    let interrupt = writes(&agent.interrupt());
+    let interrupt = writes(&agent.operate(SessionOp::Interrupt).unwrap());
     assert_eq!(interrupt[0]["request"], json!({"subtype": "interrupt"}));
-    let model = writes(&agent.set_config_option("model", Some("sonnet")).unwrap());
+    let model = writes(
+        &agent
+            .operate(SessionOp::SetConfigOption {
+                option: "model".into(),
+                value: Some("sonnet".into()),
+            })
+            .unwrap(),
+    );
     assert_eq!(model[0]["request"], json!({"subtype": "set_model", "model": "sonnet"}));
-    let out = agent.set_mode(PermissionMode::Plan);
+    let out = set_mode(&agent, PermissionMode::Plan);
     assert_eq!(
         writes(&out)[0]["request"],
         json!({"subtype": "set_permission_mode", "mode": "plan"})
@@ -693,14 +705,14 @@ fn interrupt_set_model_and_set_mode_write_control_requests() {
 fn set_mode_to_accept_edits_stays_inside_tether_unless_leaving_plan() {
     let ws = Workspace::new();
     let agent = ws.agent();
-    let out = agent.set_mode(PermissionMode::AcceptEdits);
+    let out = set_mode(&agent, PermissionMode::AcceptEdits);
     assert!(writes(&out).is_empty(), "{out:?}");
     assert_eq!(
         events(&out),
         vec![json!({"type": "modeChanged", "mode": "acceptEdits"})]
     );
-    agent.set_mode(PermissionMode::Plan);
-    let out = agent.set_mode(PermissionMode::BypassPermissions);
+    set_mode(&agent, PermissionMode::Plan);
+    let out = set_mode(&agent, PermissionMode::BypassPermissions);
     assert_eq!(
         writes(&out)[0]["request"],
         json!({"subtype": "set_permission_mode", "mode": "default"})

@@ -1,7 +1,8 @@
-//! No import cycles between the files of `crate/src`: each file's `crate::…` and `super::…` paths
-//! (test modules left out) are resolved to the file of the deepest module they name, and the
-//! graph of those edges must have no cycle. A cycle means two files can only be understood (and
-//! changed) together; break it by moving what both need into a module below them.
+//! No import cycles between the files of `crate/src`, nor between its folders: each file's
+//! `crate::…` and `super::…` paths (test modules left out) are resolved to the file of the deepest
+//! module they name, and the graph of those edges must have no cycle, nor the same graph with each
+//! file replaced by its top folder. A cycle means two files (or two layers) can only be understood
+//! (and changed) together; break it by moving what both need into a module below them.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -214,23 +215,45 @@ fn file_name(module: &[String], known: &BTreeMap<Vec<String>, PathBuf>) -> Strin
     known[module].display().to_string()
 }
 
-#[test]
-fn crate_src_has_no_import_cycles() {
-    let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src");
-    let known = modules(&src);
+/// Each module's imports: the modules its file names (itself left out).
+fn import_graph(known: &BTreeMap<Vec<String>, PathBuf>) -> BTreeMap<Vec<String>, BTreeSet<Vec<String>>> {
     let mut graph: BTreeMap<Vec<String>, BTreeSet<Vec<String>>> = BTreeMap::new();
-    for (module, file) in &known {
+    for (module, file) in known {
         let code = code_of(&std::fs::read_to_string(file).unwrap());
         let edges = graph.entry(module.clone()).or_default();
         for path in paths_in(&code) {
-            if let Some(target) = resolve(module, &path, &known) {
+            if let Some(target) = resolve(module, &path, known) {
                 if &target != module {
                     edges.insert(target);
                 }
             }
         }
     }
-    let found = cycles(&graph);
+    graph
+}
+
+/// The graph with every module replaced by the top folder of `crate/src` it is in (`acp` for
+/// `acp/protocol/rpc.rs`; a top file with its folder, `events.rs` with `events/`); `lib.rs`,
+/// which only declares the modules, is left out.
+fn folder_graph(graph: &BTreeMap<Vec<String>, BTreeSet<Vec<String>>>) -> BTreeMap<Vec<String>, BTreeSet<Vec<String>>> {
+    let folder = |module: &Vec<String>| module.first().map(|top| vec![top.clone()]);
+    let mut folders: BTreeMap<Vec<String>, BTreeSet<Vec<String>>> = BTreeMap::new();
+    for (module, targets) in graph {
+        let Some(from) = folder(module) else { continue };
+        let edges = folders.entry(from.clone()).or_default();
+        edges.extend(targets.iter().filter_map(folder).filter(|to| *to != from));
+    }
+    folders
+}
+
+fn src() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src")
+}
+
+#[test]
+fn crate_src_has_no_import_cycles_between_files() {
+    let known = modules(&src());
+    let found = cycles(&import_graph(&known));
     let described: Vec<String> = found
         .iter()
         .map(|component| {
@@ -242,6 +265,50 @@ fn crate_src_has_no_import_cycles() {
         found.is_empty(),
         "import cycles in crate/src:\n{}",
         described.join("\n")
+    );
+}
+
+/// A folder is a layer: what it imports must not import it back, through any other folder.
+#[test]
+fn crate_src_has_no_import_cycles_between_folders() {
+    let known = modules(&src());
+    let folders = folder_graph(&import_graph(&known));
+    let found = cycles(&folders);
+    let described: Vec<String> = found
+        .iter()
+        .map(|component| {
+            let names: Vec<String> = component.iter().map(|m| m.join("/")).collect();
+            let edges: Vec<String> = component
+                .iter()
+                .flat_map(|from| {
+                    folders[from]
+                        .iter()
+                        .filter(|to| component.contains(to))
+                        .map(move |to| format!("{} -> {}", from.join("/"), to.join("/")))
+                })
+                .collect();
+            format!("{} ({})", names.join(" <-> "), edges.join(", "))
+        })
+        .collect();
+    assert!(
+        found.is_empty(),
+        "import cycles between the folders of crate/src:\n{}",
+        described.join("\n")
+    );
+}
+
+#[test]
+fn a_cycle_through_files_of_different_folders_is_a_folder_cycle() {
+    let module = |path: &str| path.split('/').map(str::to_string).collect::<Vec<String>>();
+    let graph = BTreeMap::from([
+        (module("config/mod"), BTreeSet::from([module("acp/config")])),
+        (module("acp/config"), BTreeSet::from([module("config/json")])),
+        (module("config/json"), BTreeSet::new()),
+    ]);
+    assert!(cycles(&graph).is_empty(), "no cycle between the files");
+    assert_eq!(
+        cycles(&folder_graph(&graph)),
+        vec![vec![module("acp"), module("config")]]
     );
 }
 

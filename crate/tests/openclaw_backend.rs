@@ -13,7 +13,7 @@ use openclaw_support::{hello_ok, CHALLENGE};
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 use tether_core::agent::{Agent, AgentOutput};
-use tether_core::backend::{TransportEvent, TransportRequest};
+use tether_core::backend::{SessionOp, TransportEvent, TransportRequest};
 use tether_core::config::CommonConfig;
 use tether_core::events::{CanvasUpdate, UiEvent};
 use tether_core::gate::UserAnswer;
@@ -53,7 +53,7 @@ fn agent(ws: &TempWorkspace, with_node: bool, resume: Option<&str>) -> ClawAgent
         ..OpenClawConfig::default()
     };
     Agent::new(NativeHost::new(), common, |context| {
-        Ok(OpenClawBackend::new(context, config))
+        Ok(Box::new(OpenClawBackend::new(context, config)))
     })
     .unwrap()
 }
@@ -91,6 +91,16 @@ fn frames(outputs: &[AgentOutput], channel: &str) -> Vec<Value> {
 
 fn deliver(agent: &ClawAgent, event: TransportEvent) -> Vec<AgentOutput> {
     block_on(agent.on_transport(event))
+}
+
+/// One of the backend's own commands (it offers them).
+fn command(agent: &ClawAgent, name: &str, args: Value) -> Vec<AgentOutput> {
+    agent
+        .operate(SessionOp::Command {
+            name: name.into(),
+            args,
+        })
+        .unwrap()
 }
 
 fn frame(agent: &ClawAgent, channel: &str, text: &str) -> Vec<AgentOutput> {
@@ -249,7 +259,7 @@ fn sessions_are_listed_created_and_loaded_with_their_transcript() {
     let ws = TempWorkspace::new();
     let agent = started(&ws, false);
     handshake(&agent, GATEWAY);
-    let listed = agent.list_sessions().unwrap();
+    let listed = agent.operate(SessionOp::List).unwrap();
     let list = frames(&listed, GATEWAY).remove(0);
     assert_eq!(list["method"], "sessions.list");
     let answer = json!({"type": "res", "id": list["id"], "ok": true, "payload": {"sessions": [
@@ -259,7 +269,7 @@ fn sessions_are_listed_created_and_loaded_with_their_transcript() {
         .iter()
         .any(|e| matches!(e, UiEvent::SessionList { sessions }
         if sessions.len() == 2 && sessions[0].title.as_deref() == Some("First") && sessions[0].running)));
-    let created = agent.new_session().unwrap();
+    let created = agent.operate(SessionOp::New).unwrap();
     let create = frames(&created, GATEWAY)
         .into_iter()
         .find(|f| f["method"] == "sessions.create")
@@ -270,7 +280,11 @@ fn sessions_are_listed_created_and_loaded_with_their_transcript() {
     assert!(events(&made)
         .iter()
         .any(|e| matches!(e, UiEvent::SessionInit { session_id, .. } if session_id == "agent:main:tether-inst-s1")));
-    let loaded = agent.load_session("agent:main:a").unwrap();
+    let loaded = agent
+        .operate(SessionOp::Load {
+            id: "agent:main:a".into(),
+        })
+        .unwrap();
     let history = frames(&loaded, GATEWAY)
         .into_iter()
         .find(|f| f["method"] == "chat.history")
@@ -296,7 +310,7 @@ fn sessions_are_listed_created_and_loaded_with_their_transcript() {
         messages.iter().map(|m| m.text.as_str()).collect::<Vec<_>>(),
         ["hi", "hello"]
     );
-    let older_page = agent.command("historyOlder", &json!({})).unwrap();
+    let older_page = command(&agent, "historyOlder", json!({}));
     let again = frames(&older_page, GATEWAY)
         .into_iter()
         .find(|f| f["method"] == "chat.history")
@@ -585,7 +599,7 @@ fn widget_replies(outputs: &[AgentOutput]) -> Vec<CanvasUpdate> {
 
 /// A board with one granted widget `chart` (its page and ticket) and one `pending` waiting.
 fn board_with_widgets(agent: &ClawAgent) -> Vec<AgentOutput> {
-    let refresh = frames(&agent.command("canvasRefresh", &json!({})).unwrap(), GATEWAY);
+    let refresh = frames(&command(agent, "canvasRefresh", json!({})), GATEWAY);
     let board = json!({"sessionKey": "agent:main:tether-inst", "revision": 3, "tabs": [], "widgets": [
         {"name": "chart", "contentKind": "html", "grantState": "none", "revision": 2, "instanceId": "i1",
          "frameUrl": "/__openclaw__/board/s/chart/index.html?bt=T1", "viewTicket": "T1", "viewTicketTtlMs": 1200000},
@@ -624,12 +638,11 @@ fn a_widgets_calls_go_out_with_the_ticket_the_board_gave_it_and_every_call_is_an
     handshake(&agent, GATEWAY);
     board_with_widgets(&agent);
     let call = |method: &str, params: Value| {
-        agent
-            .command(
-                "canvasAction",
-                &json!({"kind": "widgetCall", "widget": "chart", "callId": "c1", "method": method, "params": params}),
-            )
-            .unwrap()
+        command(
+            &agent,
+            "canvasAction",
+            json!({"kind": "widgetCall", "widget": "chart", "callId": "c1", "method": method, "params": params}),
+        )
     };
 
     let emitted = call("state.emit", json!({"payload": {"go": 1}, "ticket": "FORGED"}));
@@ -682,12 +695,11 @@ fn a_widgets_calls_go_out_with_the_ticket_the_board_gave_it_and_every_call_is_an
             "{method}: {replies:?}"
         );
     }
-    let unknown = agent
-        .command(
-            "canvasAction",
-            &json!({"kind": "widgetCall", "widget": "pending", "callId": "c2", "method": "state.emit"}),
-        )
-        .unwrap();
+    let unknown = command(
+        &agent,
+        "canvasAction",
+        json!({"kind": "widgetCall", "widget": "pending", "callId": "c2", "method": "state.emit"}),
+    );
     assert!(
         matches!(&widget_replies(&unknown)[..], [CanvasUpdate::WidgetReply { ok: false, error: Some(e), .. }] if e.contains("no view on the board"))
     );
@@ -700,12 +712,11 @@ fn a_widget_the_user_approves_is_granted_and_the_board_read_again() {
     handshake(&agent, GATEWAY);
     board_with_widgets(&agent);
     let grant = frames(
-        &agent
-            .command(
-                "canvasAction",
-                &json!({"kind": "widgetGrant", "widget": "pending", "granted": true, "revision": 1, "instanceId": "i2"}),
-            )
-            .unwrap(),
+        &command(
+            &agent,
+            "canvasAction",
+            json!({"kind": "widgetGrant", "widget": "pending", "granted": true, "revision": 1, "instanceId": "i2"}),
+        ),
         GATEWAY,
     );
     let request = grant
@@ -733,7 +744,7 @@ fn canvas_actions_reach_the_document_or_the_agent_and_a_malformed_one_is_a_notic
     let ws = TempWorkspace::new();
     let agent = started(&ws, false);
     handshake(&agent, GATEWAY);
-    let sent = |args: Value| frames(&agent.command("canvasAction", &args).unwrap(), GATEWAY);
+    let sent = |args: Value| frames(&command(&agent, "canvasAction", args), GATEWAY);
 
     let document = sent(json!({"kind": "document", "docId": "d1"}));
     assert!(document
@@ -751,7 +762,7 @@ fn canvas_actions_reach_the_document_or_the_agent_and_a_malformed_one_is_a_notic
         r#"[canvas] onClick on surface s1: {"componentId":"c2"}"#
     );
 
-    let malformed = agent.command("canvasAction", &json!({"kind": "widgetCall"})).unwrap();
+    let malformed = command(&agent, "canvasAction", json!({"kind": "widgetCall"}));
     assert!(frames(&malformed, GATEWAY).is_empty(), "nothing sent");
     assert!(events(&malformed)
         .iter()

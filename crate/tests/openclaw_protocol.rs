@@ -6,9 +6,9 @@ mod openclaw_support;
 use openclaw_support::*;
 use serde_json::{json, Value};
 use tether_core::openclaw::client::{ClientOutput, OpenClawClient};
-use tether_core::openclaw::connection::{Connection, ConnectionOutput, ConnectionState, ResyncReason};
-use tether_core::openclaw::frame::{parse_frame, Frame, DEFAULT_MAX_PAYLOAD};
-use tether_core::openclaw::handshake::{
+use tether_core::openclaw::connection::{Connection, ConnectionOutput, ConnectionState, ResyncReason, SocketOp};
+use tether_core::openclaw::protocol::frame::{parse_frame, Frame, DEFAULT_MAX_PAYLOAD};
+use tether_core::openclaw::protocol::handshake::{
     device_signature_payload, Challenge, ClientId, ClientMode, ConnectOptions, DeviceIdentity,
 };
 use tether_core::openclaw::reconnect::{next_step, Backoff, CloseCause, Reconnect};
@@ -30,7 +30,7 @@ fn sends(outputs: &[ConnectionOutput]) -> Vec<Value> {
     outputs
         .iter()
         .filter_map(|o| match o {
-            ConnectionOutput::Send(text) => serde_json::from_str(text).ok(),
+            ConnectionOutput::Socket(SocketOp::Send(text)) => serde_json::from_str(text).ok(),
             _ => None,
         })
         .collect()
@@ -72,7 +72,7 @@ fn event(name: &str, seq: u64) -> String {
 fn connect_request_is_the_one_the_reference_gateway_accepted() {
     let mut connection = Connection::new(operator(), Backoff::default());
     connection.connect(0);
-    assert_eq!(connection.take_outputs()[0], ConnectionOutput::Open);
+    assert_eq!(connection.take_outputs()[0], ConnectionOutput::Socket(SocketOp::Open));
     let connect = open_and_challenge(&mut connection, 5);
     assert_eq!(connect["method"], "connect");
     assert_eq!(
@@ -121,7 +121,7 @@ fn a_device_is_signed_by_the_host_and_sent_with_the_challenge() {
     let payload = outputs
         .iter()
         .find_map(|o| match o {
-            ConnectionOutput::Sign { payload } => Some(payload.clone()),
+            ConnectionOutput::Socket(SocketOp::Sign { payload }) => Some(payload.clone()),
             _ => None,
         })
         .expect("asks the host to sign");
@@ -164,12 +164,14 @@ fn a_v3_gateway_gets_a_second_connect_speaking_3() {
     connection.on_frame(&refusal(connect["id"].as_str().unwrap(), wants_v3()));
     assert!(matches!(
         connection.take_outputs().last(),
-        Some(ConnectionOutput::Close { .. })
+        Some(ConnectionOutput::Socket(SocketOp::Close { .. }))
     ));
     connection.on_close(1008, "", 10);
     connection.advance(10);
     assert!(
-        connection.take_outputs().contains(&ConnectionOutput::Open),
+        connection
+            .take_outputs()
+            .contains(&ConnectionOutput::Socket(SocketOp::Open)),
         "reconnects at once"
     );
     let second = open_and_challenge(&mut connection, 10);
@@ -206,7 +208,9 @@ fn a_wrong_token_is_a_clear_error_and_no_reconnect() {
     for minute in 1..=30 {
         connection.advance(minute * 60_000);
     }
-    assert!(!connection.take_outputs().contains(&ConnectionOutput::Open));
+    assert!(!connection
+        .take_outputs()
+        .contains(&ConnectionOutput::Socket(SocketOp::Open)));
     assert_eq!(connection.next_wakeup(), None);
 }
 
@@ -277,7 +281,7 @@ fn a_manual_disconnect_stops_reconnecting() {
     connection.disconnect();
     assert!(matches!(
         connection.take_outputs()[0],
-        ConnectionOutput::Close { code: 1000, .. }
+        ConnectionOutput::Socket(SocketOp::Close { code: 1000, .. })
     ));
     connection.on_close(1000, "", 100);
     assert_eq!(
@@ -298,7 +302,7 @@ fn a_manual_disconnect_while_closing_for_a_retry_stops_the_retry() {
     connection.on_frame(&refusal(connect["id"].as_str().unwrap(), starting));
     assert!(matches!(
         connection.take_outputs().last(),
-        Some(ConnectionOutput::Close { .. })
+        Some(ConnectionOutput::Socket(SocketOp::Close { .. }))
     ));
     connection.disconnect();
     connection.on_close(1013, "", 10);
@@ -326,7 +330,9 @@ fn a_node_refused_because_its_pairing_changed_during_connect_tries_again() {
     );
     let at = connection.next_wakeup().expect("another try is planned");
     connection.advance(at);
-    assert!(connection.take_outputs().contains(&ConnectionOutput::Open));
+    assert!(connection
+        .take_outputs()
+        .contains(&ConnectionOutput::Socket(SocketOp::Open)));
     // Not paired for any other reason stays a clear error.
     let mut refused = Connection::new(operator(), Backoff::default());
     refused.connect(0);
@@ -365,9 +371,13 @@ fn a_shutdown_waits_for_the_announced_restart() {
     connection.on_close(1012, "service restart", 1_000);
     assert_eq!(connection.next_wakeup(), Some(13_000));
     connection.advance(12_999);
-    assert!(!connection.take_outputs().contains(&ConnectionOutput::Open));
+    assert!(!connection
+        .take_outputs()
+        .contains(&ConnectionOutput::Socket(SocketOp::Open)));
     connection.advance(13_000);
-    assert!(connection.take_outputs().contains(&ConnectionOutput::Open));
+    assert!(connection
+        .take_outputs()
+        .contains(&ConnectionOutput::Socket(SocketOp::Open)));
 }
 
 #[test]
@@ -461,11 +471,11 @@ fn silence_longer_than_two_ticks_closes_the_socket() {
     assert!(connection
         .take_outputs()
         .iter()
-        .all(|o| !matches!(o, ConnectionOutput::Close { .. })));
+        .all(|o| !matches!(o, ConnectionOutput::Socket(SocketOp::Close { .. }))));
     connection.advance(59_000 + 60_001);
     assert!(matches!(
         connection.take_outputs().last(),
-        Some(ConnectionOutput::Close { code: 4000, .. })
+        Some(ConnectionOutput::Socket(SocketOp::Close { code: 4000, .. }))
     ));
 }
 

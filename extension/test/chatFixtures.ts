@@ -140,7 +140,7 @@ export class ScriptedAgent implements AgentSession {
 
   /** Records the modes it is switched to; the other operations do nothing here. */
   operate(op: SessionOp): void {
-    if (op.type === "setMode") this.modes.push(op.mode);
+    if (op.op === "setMode") this.modes.push(op.mode);
   }
 
   /** The process died (driver.ts onExit): open questions are withdrawn, then the crash is told. */

@@ -7,11 +7,12 @@
 use libfuzzer_sys::fuzz_target;
 use tether_core::acp::{AcpBackend, AcpConfig};
 use tether_core::agent::Agent;
+use tether_core::backend::SessionOp;
 use tether_fuzz::{assert_sends_json_objects as check, run, session_config, text_lines, MemoryHost};
 
 fuzz_target!(|data: &[u8]| {
     let agent = Agent::new(MemoryHost::with_sample_workspace(), session_config(), |context| {
-        AcpBackend::new(context, AcpConfig::default())
+        AcpBackend::new(context, AcpConfig::default()).map(Box::new)
     })
     .expect("agent");
     check(&run(agent.start()));
@@ -19,5 +20,5 @@ fuzz_target!(|data: &[u8]| {
     for line in text_lines(data) {
         check(&run(agent.on_message(&line)));
     }
-    check(&agent.interrupt());
+    check(&agent.operate(SessionOp::Interrupt).unwrap());
 });

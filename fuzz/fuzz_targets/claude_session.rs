@@ -8,17 +8,18 @@
 
 use libfuzzer_sys::fuzz_target;
 use tether_core::agent::Agent;
+use tether_core::backend::SessionOp;
 use tether_core::claude::{ClaudeBackend, ClaudeConfig};
 use tether_fuzz::{assert_sends_json_objects as check, run, session_config, text_lines, MemoryHost};
 
 fuzz_target!(|data: &[u8]| {
     let agent = Agent::new(MemoryHost::with_sample_workspace(), session_config(), |context| {
-        Ok(ClaudeBackend::new(context, ClaudeConfig::default()))
+        Ok(Box::new(ClaudeBackend::new(context, ClaudeConfig::default())))
     })
     .expect("agent");
     check(&agent.prompt("fuzz", &[]));
     for line in text_lines(data) {
         check(&run(agent.on_message(&line)));
     }
-    check(&agent.interrupt());
+    check(&agent.operate(SessionOp::Interrupt).unwrap());
 });

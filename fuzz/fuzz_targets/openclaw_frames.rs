@@ -4,14 +4,15 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use tether_core::openclaw::handshake::ConnectOptions;
+use tether_core::openclaw::protocol::handshake::ConnectOptions;
+use tether_core::openclaw::connection::SocketOp;
 use tether_core::openclaw::reconnect::Backoff;
 use tether_core::openclaw::{ClientOutput, OpenClawClient};
 use tether_fuzz::text_lines;
 
 fn drain(client: &mut OpenClawClient) {
     for output in client.take_outputs() {
-        if let ClientOutput::Send(text) = output {
+        if let ClientOutput::Socket(SocketOp::Send(text)) = output {
             serde_json::from_str::<serde_json::Value>(&text).expect("a frame sent is JSON");
         }
     }

@@ -129,7 +129,7 @@ export class Session {
   /** Switch to a session and wait for its transcript. */
   async load(key) {
     const from = this.ui.length;
-    this.driver.operate({ type: 'loadSession', id: key });
+    this.driver.operate({ op: 'load', id: key });
     return this.waitFor(() => this.ui.slice(from).find((e) => e.type === 'transcript'), `the transcript of ${key}`);
   }
 

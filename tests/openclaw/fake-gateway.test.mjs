@@ -256,7 +256,7 @@ test("history comes in pages: the newest first, older ones with the gateway's of
   assert.deepEqual(first.messages.map((m) => m.text), ['third', 'fourth']);
   assert.equal(first.hasMore, true);
   assert.equal(first.older, false);
-  session.driver.operate({ type: 'command', name: 'historyOlder', args: {} });
+  session.driver.operate({ op: 'command', name: 'historyOlder', args: {} });
   const older = await session.waitFor(() => session.ui.find((e) => e.type === 'transcript' && e.older), 'the older page');
   assert.deepEqual(older.messages.map((m) => m.text), ['first', 'second']);
   assert.equal(older.hasMore, false);
@@ -295,7 +295,7 @@ test("the canvas shows the session's board with widget pages on the gateway's or
   const data = await session.waitFor(() => session.ui.filter((e) => e.type === 'canvas' && e.update.kind === 'surfaceData')[1], 'the data model');
   assert.deepEqual(data.update.model, { results: [{ status: 'done' }] });
   assert.ok(session.ui.some((e) => e.type === 'canvas' && e.update.kind === 'surface' && e.update.title === 'Results'));
-  session.driver.operate({ type: 'command', name: 'canvasAction', args: { kind: 'widgetCall', widget: 'chart', callId: 'c1', method: 'state.emit', params: { payload: { action: 'go' } } } });
+  session.driver.operate({ op: 'command', name: 'canvasAction', args: { kind: 'widgetCall', widget: 'chart', callId: 'c1', method: 'state.emit', params: { payload: { action: 'go' } } } });
   await until(() => gateway.connections[0].requests.some((r) => r.method === 'board.event'), 'the widget action');
   const reply = await session.waitFor(() => session.ui.find((e) => e.type === 'canvas' && e.update.kind === 'widgetReply'), "the widget's answer");
   assert.deepEqual(reply.update, { kind: 'widgetReply', widget: 'chart', callId: 'c1', ok: true, result: { ok: true, appended: true }, error: null });
@@ -324,7 +324,7 @@ test('a gateway still starting is tried again, and a manual disconnect stops the
     c.close(1013, 'starting');
   });
   await session.waitFor(() => gateway.connections.length >= 2, 'a second try');
-  session.driver.operate({ type: 'command', name: 'disconnect', args: {} });
+  session.driver.operate({ op: 'command', name: 'disconnect', args: {} });
   const tries = gateway.connections.length;
   await session.waitFor(() => session.state() === 'disconnected', 'disconnected', 10_000);
   await new Promise((resolve) => setTimeout(resolve, 2500));

@@ -104,7 +104,7 @@ test('abort stops a slow turn and keeps what was shown', async () => {
   const from = s.ui.length;
   const turn = s.turn('SLOWTEST count slowly');
   await s.waitFor(() => s.ui.slice(from).filter((e) => e.type === 'textDelta').length >= 2, 'two deltas');
-  s.driver.operate({ type: 'interrupt' });
+  s.driver.operate({ op: 'interrupt' });
   const { events, outcome } = await keepingEvents(s, 'abort', () => turn);
   assert.equal(outcome.ok, false);
   assert.equal(dones(events)[0].stopReason, 'rpc');
@@ -119,14 +119,14 @@ test('sessions: a new session is created and listed, and switching back shows th
   await s.connected();
   await s.turn('Say hello please.');
   const first = s.sessionKey;
-  s.driver.operate({ type: 'newSession' });
+  s.driver.operate({ op: 'new' });
   await s.waitFor(() => s.sessionKey !== first && s.sessionKey?.startsWith('agent:'), 'the new session');
   const { events } = await s.turn('Say hello please.');
   const second = dones(events)[0].sessionId;
   assert.notEqual(second, first);
   assert.equal(second, s.sessionKey);
   const from = s.ui.length;
-  s.driver.operate({ type: 'listSessions' });
+  s.driver.operate({ op: 'list' });
   const list = await s.waitFor(() => s.ui.slice(from).find((e) => e.type === 'sessionList'), 'the session list');
   const ids = list.sessions.map((row) => row.id);
   assert.ok(ids.includes(first) && ids.includes(second), JSON.stringify(ids));
@@ -252,7 +252,7 @@ test('after a gateway crash mid-turn the text shown stays once, the turn is inte
   assert.ok(transcript.messages.some((m) => m.role === 'user' && m.text === 'SLOWTEST keep going'));
   // And the session goes on in a new gateway session (the crashed one runs the gateway's own
   // recovery turn, which takes a message sent there into it).
-  s.driver.operate({ type: 'newSession' });
+  s.driver.operate({ op: 'new' });
   await keepingEvents(s, 'after-restart', async () => {
     const next = await s.turn('Say hello please.');
     assert.equal(shownText(next.events), REPLY);

@@ -11,18 +11,17 @@ use super::profile::{known_agent, Profile};
 use super::prompt::{prompt_blocks, workspace_brief};
 use super::protocol::capabilities::AgentCapabilities;
 use super::protocol::dispatch::{AgentNotification, AgentRequest};
-use super::protocol::rpc::REQUEST_CANCELLED;
 use super::session_state::SessionOptions;
 use super::state::{AcpBackend, Open, Pending, Phase};
 use super::terminals::Terminals;
 use crate::backend::{
-    Action, Backend, ImageInput, Launch, Output, SessionContext, Supported, Verdict, WorkspaceAnswer,
+    Action, Backend, ImageInput, Launch, Output, SessionContext, SessionOp, SessionOpKind, Supported, Verdict,
+    WorkspaceAnswer,
 };
 use crate::events::{ErrorKind, Severity, UiEvent};
 use crate::mcp::Manifest;
 use crate::paths::PathMapper;
-use crate::permissions::PermissionMode;
-use crate::rpc::{self, Id, Incoming, Peer, RpcError, INVALID_PARAMS, METHOD_NOT_FOUND};
+use crate::rpc::{self, Id, Incoming, Peer, RpcError, INVALID_PARAMS, METHOD_NOT_FOUND, REQUEST_CANCELLED};
 use crate::tools::ToolOutput;
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, HashMap, VecDeque};
@@ -199,14 +198,6 @@ impl Backend for AcpBackend {
         notices
     }
 
-    fn authenticate(&mut self, method: &str) -> Supported<Vec<Output>> {
-        Ok(vec![self.request(
-            "authenticate",
-            json!({"methodId": method}),
-            Pending::Authenticate,
-        )])
-    }
-
     fn prompt(&mut self, text: &str, images: &[ImageInput]) -> Vec<Output> {
         let (blocks, dropped) = prompt_blocks(text, images, &self.caps.prompt_capabilities, &self.paths);
         let mut out = Vec::new();
@@ -322,6 +313,47 @@ impl Backend for AcpBackend {
         self.on_mcp_reply(call, reply)
     }
 
+    /// What the agent's capabilities allow (read from its `initialize` answer).
+    fn offers(&self) -> Vec<SessionOpKind> {
+        let sessions = &self.caps.session_capabilities;
+        let mut offered = vec![
+            SessionOpKind::SetConfigOption,
+            SessionOpKind::Authenticate,
+            SessionOpKind::Interrupt,
+        ];
+        let optional = [
+            (SessionOpKind::Load, self.caps.load_session),
+            (SessionOpKind::Resume, self.reopen(false).is_some()),
+            (SessionOpKind::Fork, sessions.fork.is_some()),
+            (SessionOpKind::Close, sessions.close.is_some()),
+            (SessionOpKind::List, sessions.list.is_some()),
+        ];
+        offered.extend(optional.into_iter().filter(|(_, can)| *can).map(|(kind, _)| kind));
+        offered
+    }
+
+    fn operate(&mut self, op: SessionOp) -> Supported<Vec<Output>> {
+        match op {
+            SessionOp::SetMode { mode } => Ok(self.set_mode(mode)),
+            SessionOp::SetConfigOption { option, value } => self.set_config_option(&option, value.as_deref()),
+            SessionOp::Authenticate { method } => Ok(vec![self.request(
+                "authenticate",
+                json!({"methodId": method}),
+                Pending::Authenticate,
+            )]),
+            SessionOp::Interrupt => Ok(self.interrupt()),
+            SessionOp::List => Ok(self.list_sessions()),
+            SessionOp::Load { id } => Ok(self.load_session(&id)),
+            SessionOp::Resume { id } => Ok(self.resume_session(&id)),
+            SessionOp::Fork { id } => Ok(self.open(Open::Fork, Some(id))),
+            SessionOp::Close => self.close_session(),
+            op => Err(self.refuse(&op)),
+        }
+    }
+}
+
+/// The session operations, each once [`Backend::offers`] allowed it.
+impl AcpBackend {
     /// Tether's permission mode is Tether's gate's; the agent follows it into and out of its
     /// own plan mode, where it has one.
     fn set_mode(&mut self, mode: PermissionMode) -> Vec<Output> {
@@ -329,7 +361,7 @@ impl Backend for AcpBackend {
         self.sync_agent_mode()
     }
 
-    fn set_config_option(&mut self, option: &str, value: Option<&str>) -> Supported<Vec<Output>> {
+    pub(super) fn set_config_option(&mut self, option: &str, value: Option<&str>) -> Supported<Vec<Output>> {
         let Some(value) = value else {
             return Err(self.unsupported(format!("Returning {option} to the agent's default")));
         };
@@ -385,41 +417,24 @@ impl Backend for AcpBackend {
         out
     }
 
-    fn list_sessions(&mut self) -> Supported<Vec<Output>> {
-        if self.caps.session_capabilities.list.is_none() {
-            return Err(self.unsupported("Listing sessions".into()));
-        }
+    fn list_sessions(&mut self) -> Vec<Output> {
         let params = json!({"cwd": self.cwd});
-        Ok(vec![self.request("session/list", params, Pending::ListSessions)])
+        vec![self.request("session/list", params, Pending::ListSessions)]
     }
 
-    fn load_session(&mut self, id: &str) -> Supported<Vec<Output>> {
-        if !self.caps.load_session {
-            return Err(self.unsupported(format!("Loading session {id}")));
-        }
+    fn load_session(&mut self, id: &str) -> Vec<Output> {
         self.resume = Some(id.to_string());
-        Ok(self.open(Open::Load { replay: true }, Some(id.to_string())))
+        self.open(Open::Load { replay: true }, Some(id.to_string()))
     }
 
-    fn resume_session(&mut self, id: &str) -> Supported<Vec<Output>> {
-        let Some(how) = self.reopen(false) else {
-            return Err(self.unsupported(format!("Resuming session {id}")));
-        };
+    fn resume_session(&mut self, id: &str) -> Vec<Output> {
+        // Offered only when there is a way.
+        let how = self.reopen(false).unwrap_or(Open::Resume);
         self.resume = Some(id.to_string());
-        Ok(self.open(how, Some(id.to_string())))
-    }
-
-    fn fork_session(&mut self, id: &str) -> Supported<Vec<Output>> {
-        if self.caps.session_capabilities.fork.is_none() {
-            return Err(self.unsupported(format!("Forking session {id}")));
-        }
-        Ok(self.open(Open::Fork, Some(id.to_string())))
+        self.open(how, Some(id.to_string()))
     }
 
     fn close_session(&mut self) -> Supported<Vec<Output>> {
-        if self.caps.session_capabilities.close.is_none() {
-            return Err(self.unsupported("Closing the session".into()));
-        }
         let session = self.require_session("Closing the session")?;
         self.session = None;
         self.phase = Phase::Opening;

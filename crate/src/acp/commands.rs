@@ -1,12 +1,11 @@
 //! The agent's `terminal/*` requests: commands Tether runs for it in the workspace's shell, behind
 //! the gate, their output pumped into the tool card and kept for the agent ([`super::terminals`]).
 
-use super::protocol::rpc::REQUEST_CANCELLED;
 use super::protocol::terminal::CreateTerminalRequest;
 use super::state::{AcpBackend, PendingOp, Work};
 use crate::backend::{Action, Output, WorkspaceOp, WorkspaceRequest};
 use crate::events::UiEvent;
-use crate::rpc::{Id, RpcError};
+use crate::rpc::{Id, RpcError, REQUEST_CANCELLED};
 use serde_json::{json, Value};
 
 /// How long one read of a running terminal's output waits for more.

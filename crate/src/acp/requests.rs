@@ -10,7 +10,7 @@
 //! still owes is given when the turn is cancelled or the agent withdraws the request.
 
 use super::protocol::dispatch::AgentRequest;
-use super::protocol::rpc::{CancelRequestNotification, RequestId, REQUEST_CANCELLED, RESOURCE_NOT_FOUND};
+use super::protocol::rpc::{CancelRequestNotification, RESOURCE_NOT_FOUND};
 use super::questions::{blank_request, pick};
 use super::state::{AcpBackend, AgentAsk, PendingOp, Work};
 use crate::backend::{
@@ -20,7 +20,7 @@ use crate::events::{describe_tool, PermissionOptionKind, PermissionRequest, UiEv
 use crate::host::HostErrorKind;
 use crate::mcp::SERVER_NAME;
 use crate::permissions::ToolRequest;
-use crate::rpc::{Id, RpcError, INTERNAL_ERROR, INVALID_PARAMS};
+use crate::rpc::{Id, RpcError, INTERNAL_ERROR, INVALID_PARAMS, REQUEST_CANCELLED};
 use crate::tools::ToolOutput;
 use serde_json::{json, Value};
 
@@ -358,7 +358,7 @@ impl AcpBackend {
             .asks
             .iter()
             .filter(|(_, ask)| match ask {
-                AgentAsk::Permission { id, .. } | AgentAsk::Work { id, .. } => same_id(id, wanted),
+                AgentAsk::Permission { id, .. } | AgentAsk::Work { id, .. } => wanted.as_ref() == Some(id),
             })
             .map(|(ui_id, _)| ui_id.clone())
             .collect();
@@ -375,7 +375,7 @@ impl AcpBackend {
                 PendingOp::Read { id, .. }
                 | PendingOp::Write { id }
                 | PendingOp::Spawn { id, .. }
-                | PendingOp::Mcp { id } => same_id(id, wanted),
+                | PendingOp::Mcp { id } => wanted.as_ref() == Some(id),
                 PendingOp::Kill { .. } | PendingOp::Poll { .. } => false,
             })
             .map(|(call, _)| call.clone())
@@ -410,14 +410,6 @@ fn lines(text: &str, line: Option<u32>, limit: Option<u32>) -> String {
     let skip = line.map_or(0, |l| l.saturating_sub(1) as usize);
     let take = limit.map_or(usize::MAX, |l| l as usize);
     text.split_inclusive('\n').skip(skip).take(take).collect()
-}
-
-fn same_id(id: &Id, wanted: &RequestId) -> bool {
-    match (id, wanted) {
-        (Id::Number(n), RequestId::Number(m)) => n.as_i64() == Some(*m),
-        (Id::String(s), RequestId::String(t)) => s == t,
-        _ => false,
-    }
 }
 
 #[cfg(test)]

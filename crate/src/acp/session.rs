@@ -5,12 +5,12 @@
 
 use super::profile::Profile;
 use super::protocol::initialize::InitializeResponse;
-use super::protocol::rpc::{AUTH_REQUIRED, REQUEST_CANCELLED};
+use super::protocol::rpc::AUTH_REQUIRED;
 use super::state::{AcpBackend, Open, Pending, Phase};
 use crate::backend::{Backend, Output, Supported};
 use crate::events::{AuthMethodInfo, ErrorKind, SessionState, SessionSummary, Severity, UiEvent};
 use crate::mcp::SERVER_NAME;
-use crate::rpc::RpcError;
+use crate::rpc::{RpcError, REQUEST_CANCELLED};
 use serde_json::{json, Value};
 
 impl AcpBackend {

@@ -15,10 +15,6 @@ use crate::rpc::{self, RpcError, PARSE_ERROR};
 use crate::tools::ToolOutput;
 use serde_json::Value;
 
-/// Where Claude Code (and claude-agent-acp, which runs it) names the tool use a `tools/call` is
-/// for: the ACP tool call's id, so the permission card joins the agent's tool card.
-const TOOL_USE_ID_META: &str = "claudecode/toolUseId";
-
 /// The model reads this when the user stopped the turn before answering.
 const WITHDRAWN: &str = "The user stopped the turn before answering; the tool did not run.";
 
@@ -47,23 +43,17 @@ pub(super) fn parse_error(connection: u32, reason: &str) -> Vec<AgentOutput> {
     }]
 }
 
-impl<H: Host, B: Backend> Agent<H, B> {
+impl<H: Host, B: Backend + ?Sized> Agent<H, B> {
     pub(super) async fn serve_mcp(&self, route: McpRoute, message: Value) -> Vec<AgentOutput> {
         let call = match self.server.receive(message) {
             Step::Reply(reply) => return self.mcp_reply(&route, reply),
             Step::Call(call) => call,
         };
-        let tool_use_id = call
-            .meta
-            .as_ref()
-            .and_then(|meta| meta.get(TOOL_USE_ID_META))
-            .and_then(Value::as_str)
-            .map(str::to_string)
-            .unwrap_or_else(|| {
-                let n = self.next_mcp_call.get() + 1;
-                self.next_mcp_call.set(n);
-                format!("tether-call-{n}")
-            });
+        let tool_use_id = call.tool_use_id().map(str::to_string).unwrap_or_else(|| {
+            let n = self.next_mcp_call.get() + 1;
+            self.next_mcp_call.set(n);
+            format!("tether-call-{n}")
+        });
         let request = self.mcp_permission_request(&call, &tool_use_id);
         let id = request.id.clone();
         let ask = PermissionAsk {

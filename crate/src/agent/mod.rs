@@ -10,8 +10,8 @@ mod mcp;
 mod workspace;
 
 use crate::backend::{
-    Action, Backend, FileBytes, FileRead, ImageInput, Launch, Output, PermissionAsk, SessionContext, Supported,
-    ToolRun, TransportEvent, TransportRequest,
+    Action, Backend, FileBytes, FileRead, ImageInput, Launch, Output, PermissionAsk, SessionContext, SessionOp,
+    SessionOpKind, Supported, ToolRun, TransportEvent, TransportRequest,
 };
 use crate::config::CommonConfig;
 use crate::events::{ErrorKind, Severity, UiEvent};
@@ -23,7 +23,6 @@ use crate::permissions::{AlwaysAllow, PermissionEngine, PermissionMode};
 use crate::tools::{ToolOutput, Toolset, ToolsetConfig};
 use mcp::{McpRoute, PendingMcpCall};
 use serde::Serialize;
-use serde_json::Value;
 use std::cell::{Cell, RefCell, RefMut};
 use std::collections::{HashMap, VecDeque};
 
@@ -55,10 +54,10 @@ pub enum AgentOutput {
 
 /// Methods take `&self` so calls may overlap (a long Bash must not block other messages); no
 /// borrow is held across an await.
-pub struct Agent<H: Host, B: Backend> {
+pub struct Agent<H: Host, B: Backend + ?Sized> {
     server: McpServer<H>,
     gate: Gate,
-    backend: RefCell<B>,
+    backend: RefCell<Box<B>>,
     config: CommonConfig,
     /// The mode given in the config; None lets the settings' `defaultMode` apply.
     configured_mode: Option<PermissionMode>,
@@ -70,13 +69,13 @@ pub struct Agent<H: Host, B: Backend> {
     next_mcp_call: Cell<u64>,
 }
 
-impl<H: Host, B: Backend> Agent<H, B> {
+impl<H: Host, B: Backend + ?Sized> Agent<H, B> {
     /// Refuses a relative root or mirror, and an unknown mode. `backend` makes the backend for
     /// the session.
     pub fn new(
         host: H,
         config: CommonConfig,
-        backend: impl FnOnce(&SessionContext) -> Result<B, String>,
+        backend: impl FnOnce(&SessionContext) -> Result<Box<B>, String>,
     ) -> Result<Agent<H, B>, String> {
         let configured_mode = config.permission_mode()?;
         let toolset_config = ToolsetConfig {
@@ -233,33 +232,44 @@ impl<H: Host, B: Backend> Agent<H, B> {
         Ok(out)
     }
 
-    /// Stop the turn: the backend tells its agent, and Tether's tool calls still waiting for the
-    /// user are withdrawn (answered as not run).
-    pub fn interrupt(&self) -> Vec<AgentOutput> {
-        let outputs = self.backend().interrupt();
+    /// The session operations the agent offers now: its backend's, and Tether's permission mode.
+    pub fn offers(&self) -> Vec<SessionOpKind> {
+        let mut offered = self.backend.borrow().offers();
+        if !offered.contains(&SessionOpKind::SetMode) {
+            offered.insert(0, SessionOpKind::SetMode);
+        }
+        offered
+    }
+
+    /// One operation on the session. Tether's permission mode is the gate's (the backend hears
+    /// of a change); the others go to the backend if it offers them. Stopping the turn also
+    /// withdraws Tether's tool calls still waiting for the user (answered as not run).
+    pub fn operate(&self, op: SessionOp) -> Supported<Vec<AgentOutput>> {
+        let kind = op.kind();
+        if let SessionOp::SetMode { mode } = op {
+            return Ok(self.set_mode(mode));
+        }
+        let outputs = {
+            let mut backend = self.backend();
+            if !backend.offers().contains(&kind) {
+                return Err(backend.refuse(&op));
+            }
+            backend.operate(op)?
+        };
         let mut out = self.emit(outputs);
-        out.extend(self.withdraw_mcp_calls());
-        out
+        if kind == SessionOpKind::Interrupt {
+            out.extend(self.withdraw_mcp_calls());
+        }
+        Ok(out)
     }
 
     /// Switch the permission mode (the backend hears about it).
-    pub fn set_mode(&self, mode: PermissionMode) -> Vec<AgentOutput> {
+    fn set_mode(&self, mode: PermissionMode) -> Vec<AgentOutput> {
         let before = self.mode();
         if let Err(e) = self.gate.set_mode(mode) {
             return vec![notice(e.to_string())];
         }
         self.mode_switched(before)
-    }
-
-    /// Set one of the agent's options; None returns it to the agent's default.
-    pub fn set_config_option(&self, option: &str, value: Option<&str>) -> Supported<Vec<AgentOutput>> {
-        let outputs = self.backend().set_config_option(option, value)?;
-        Ok(self.emit(outputs))
-    }
-
-    pub fn authenticate(&self, method: &str) -> Supported<Vec<AgentOutput>> {
-        let outputs = self.backend().authenticate(method)?;
-        Ok(self.emit(outputs))
     }
 
     /// One MCP message from an agent's MCP client on the connection `connection` (the MCP
@@ -269,42 +279,6 @@ impl<H: Host, B: Backend> Agent<H, B> {
             Ok(message) => self.serve_mcp(McpRoute::Bridge(connection), message).await,
             Err(e) => mcp::parse_error(connection, &e.to_string()),
         }
-    }
-
-    pub fn list_sessions(&self) -> Supported<Vec<AgentOutput>> {
-        let outputs = self.backend().list_sessions()?;
-        Ok(self.emit(outputs))
-    }
-
-    pub fn load_session(&self, id: &str) -> Supported<Vec<AgentOutput>> {
-        let outputs = self.backend().load_session(id)?;
-        Ok(self.emit(outputs))
-    }
-
-    pub fn resume_session(&self, id: &str) -> Supported<Vec<AgentOutput>> {
-        let outputs = self.backend().resume_session(id)?;
-        Ok(self.emit(outputs))
-    }
-
-    pub fn fork_session(&self, id: &str) -> Supported<Vec<AgentOutput>> {
-        let outputs = self.backend().fork_session(id)?;
-        Ok(self.emit(outputs))
-    }
-
-    pub fn close_session(&self) -> Supported<Vec<AgentOutput>> {
-        let outputs = self.backend().close_session()?;
-        Ok(self.emit(outputs))
-    }
-
-    pub fn new_session(&self) -> Supported<Vec<AgentOutput>> {
-        let outputs = self.backend().new_session()?;
-        Ok(self.emit(outputs))
-    }
-
-    /// One of the backend's own commands.
-    pub fn command(&self, name: &str, args: &Value) -> Supported<Vec<AgentOutput>> {
-        let outputs = self.backend().command(name, args)?;
-        Ok(self.emit(outputs))
     }
 
     /// A file watcher saw a workspace path change.
@@ -318,7 +292,7 @@ impl<H: Host, B: Backend> Agent<H, B> {
     /// The backend, told the time first (a backend with timeouts of its own needs it).
     fn backend(&self) -> RefMut<'_, B> {
         let now = self.toolset().host.now_ms();
-        let mut backend = self.backend.borrow_mut();
+        let mut backend = RefMut::map(self.backend.borrow_mut(), |backend| &mut **backend);
         backend.set_clock(if now.is_finite() && now > 0.0 { now as u64 } else { 0 });
         backend
     }
@@ -393,7 +367,11 @@ impl<H: Host, B: Backend> Agent<H, B> {
         if now == before {
             return Vec::new();
         }
-        let outputs = self.backend().set_mode(now);
+        // A backend whose agent has no modes to follow has nothing to say.
+        let outputs = self
+            .backend()
+            .operate(SessionOp::SetMode { mode: now })
+            .unwrap_or_default();
         let mut out = self.emit(outputs);
         out.push(AgentOutput::Event {
             event: UiEvent::ModeChanged {

@@ -13,7 +13,7 @@ const COMMAND_LIFETIME_MS: u64 = 4 * 60 * 60 * 1000;
 /// The most output the host keeps of each stream between two reads.
 const MAX_OUTPUT_BYTES: usize = 16 * 1024 * 1024;
 
-impl<H: Host, B: Backend> Agent<H, B> {
+impl<H: Host, B: Backend + ?Sized> Agent<H, B> {
     pub(super) async fn workspace(&self, request: WorkspaceRequest) -> Vec<AgentOutput> {
         let answer = match self.perform(request.op).await {
             Ok(answer) => answer,

@@ -8,13 +8,19 @@
 //! question for the gate, work on the workspace for the agent's own requests, a workspace file to
 //! read whole, or an MCP message for Tether's server. Work a backend can only ask for once the
 //! agent answered something (a permission granted, a file read) waits in [`Backend::follow_ups`].
-//! Operations an agent cannot do answer [`Unsupported`] by default, as an ACP agent answers a
-//! method it lacks with "method not found".
+//! The user's operations on the session (open, fork, close, list, set an option…) reach it as one
+//! [`SessionOp`] ([`Backend::operate`]); it says which it [offers](Backend::offers), and the others
+//! are answered [`Unsupported`], as an ACP agent answers a method it lacks with "method not
+//! found".
 //!
 //! A backend that reaches its agent over connections it steers itself (an OpenClaw gateway's
 //! WebSockets, with their reconnects and device signatures) asks the driver for them with
 //! [`TransportRequest`]s and hears back through [`Backend::on_transport`] and [`Backend::wake`];
 //! a stdio agent needs none of it.
+
+mod operation;
+
+pub use operation::{SessionOp, SessionOpKind, Supported, Unsupported};
 
 use crate::config::common::CommonConfig;
 use crate::config::json::JsonObject;
@@ -26,7 +32,6 @@ use crate::tools::ToolOutput;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
-use std::fmt;
 
 /// What to do for the backend.
 // Outputs only travel from the backend to the driver; boxing the event would buy nothing.
@@ -291,23 +296,6 @@ pub struct SessionContext<'a> {
     pub mode: PermissionMode,
 }
 
-/// An operation this agent cannot do.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Unsupported {
-    pub agent: &'static str,
-    pub operation: String,
-}
-
-impl fmt::Display for Unsupported {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} is not supported by this agent ({})", self.operation, self.agent)
-    }
-}
-
-impl std::error::Error for Unsupported {}
-
-pub type Supported<T> = Result<T, Unsupported>;
-
 /// One agent protocol. Methods take `&mut self` and never wait: the agent drives them one at a
 /// time and runs what they ask for.
 pub trait Backend {
@@ -347,11 +335,6 @@ pub trait Backend {
         Vec::new()
     }
 
-    /// Log in with one of the agent's authentication methods.
-    fn authenticate(&mut self, method: &str) -> Supported<Vec<Output>> {
-        Err(self.unsupported(format!("Logging in ({method})")))
-    }
-
     /// A user turn.
     fn prompt(&mut self, text: &str, images: &[ImageInput]) -> Vec<Output>;
 
@@ -382,51 +365,18 @@ pub trait Backend {
         Vec::new()
     }
 
-    /// Tether's permission mode changed (the agent may have a mode of its own to follow).
-    fn set_mode(&mut self, mode: PermissionMode) -> Vec<Output>;
+    /// The session operations it can do now (it may learn more from its agent's handshake).
+    /// [`crate::agent::Agent`] refuses the others before they reach [`Backend::operate`].
+    fn offers(&self) -> Vec<SessionOpKind>;
 
-    /// Set one of the agent's options (`model`, …); None returns it to the agent's default.
-    fn set_config_option(&mut self, option: &str, _value: Option<&str>) -> Supported<Vec<Output>> {
-        Err(self.unsupported(format!("The option {option}")))
-    }
+    /// One session operation it offers; also told every change of Tether's permission mode
+    /// ([`SessionOp::SetMode`], whether offered or not: the agent may have a mode of its own to
+    /// follow). What it cannot do after all (an option it lacks) is [`Unsupported`].
+    fn operate(&mut self, op: SessionOp) -> Supported<Vec<Output>>;
 
-    /// Stop the current turn.
-    fn interrupt(&mut self) -> Vec<Output>;
-
-    /// Ask for the agent's sessions; they arrive as events.
-    fn list_sessions(&mut self) -> Supported<Vec<Output>> {
-        Err(self.unsupported("Listing sessions".into()))
-    }
-
-    /// Replay the session `id` into this one.
-    fn load_session(&mut self, id: &str) -> Supported<Vec<Output>> {
-        Err(self.unsupported(format!("Loading session {id}")))
-    }
-
-    /// Continue the session `id` without replaying it.
-    fn resume_session(&mut self, id: &str) -> Supported<Vec<Output>> {
-        Err(self.unsupported(format!("Resuming session {id}")))
-    }
-
-    /// Continue from the session `id` as a new session.
-    fn fork_session(&mut self, id: &str) -> Supported<Vec<Output>> {
-        Err(self.unsupported(format!("Forking session {id}")))
-    }
-
-    /// End the current session (the program may keep running).
-    fn close_session(&mut self) -> Supported<Vec<Output>> {
-        Err(self.unsupported("Closing the session".into()))
-    }
-
-    /// Start a new session in the running agent.
-    fn new_session(&mut self) -> Supported<Vec<Output>> {
-        Err(self.unsupported("Starting a new session".into()))
-    }
-
-    /// One of the backend's own commands, with its arguments as JSON (a gateway's older history,
-    /// a canvas action, connecting and disconnecting).
-    fn command(&mut self, name: &str, _args: &Value) -> Supported<Vec<Output>> {
-        Err(self.unsupported(format!("The command {name}")))
+    /// `op` refused, with the agent's name.
+    fn refuse(&self, op: &SessionOp) -> Unsupported {
+        self.unsupported(op.to_string())
     }
 
     fn unsupported(&self, operation: String) -> Unsupported {
@@ -434,89 +384,5 @@ pub trait Backend {
             agent: self.name(),
             operation,
         }
-    }
-}
-
-impl<B: Backend + ?Sized> Backend for Box<B> {
-    fn name(&self) -> &'static str {
-        (**self).name()
-    }
-    fn launch(&self, parent_env: Vec<(String, String)>) -> Launch {
-        (**self).launch(parent_env)
-    }
-    fn start(&mut self, tools: &Manifest) -> Vec<Output> {
-        (**self).start(tools)
-    }
-    fn launch_files(&self) -> Vec<(String, String)> {
-        (**self).launch_files()
-    }
-    fn notices(&self) -> Vec<String> {
-        (**self).notices()
-    }
-    fn follow_ups(&mut self) -> Vec<Action> {
-        (**self).follow_ups()
-    }
-    fn workspace_result(&mut self, call: &str, answer: WorkspaceAnswer) -> Vec<Output> {
-        (**self).workspace_result(call, answer)
-    }
-    fn mcp_reply(&mut self, call: &str, reply: Option<Value>) -> Vec<Output> {
-        (**self).mcp_reply(call, reply)
-    }
-    fn authenticate(&mut self, method: &str) -> Supported<Vec<Output>> {
-        (**self).authenticate(method)
-    }
-    fn prompt(&mut self, text: &str, images: &[ImageInput]) -> Vec<Output> {
-        (**self).prompt(text, images)
-    }
-    fn on_message(&mut self, message: &str) -> Vec<Action> {
-        (**self).on_message(message)
-    }
-    fn tool_result(&mut self, call: &str, output: ToolOutput) -> Vec<Output> {
-        (**self).tool_result(call, output)
-    }
-    fn answer_permission(&mut self, id: &str, verdict: Verdict) -> Vec<Output> {
-        (**self).answer_permission(id, verdict)
-    }
-    fn file_read(&mut self, call: &str, result: Result<FileBytes, String>) -> Vec<Output> {
-        (**self).file_read(call, result)
-    }
-    fn set_clock(&mut self, now_ms: u64) {
-        (**self).set_clock(now_ms)
-    }
-    fn on_transport(&mut self, event: TransportEvent) -> Vec<Action> {
-        (**self).on_transport(event)
-    }
-    fn wake(&mut self) -> Vec<Action> {
-        (**self).wake()
-    }
-    fn set_mode(&mut self, mode: PermissionMode) -> Vec<Output> {
-        (**self).set_mode(mode)
-    }
-    fn set_config_option(&mut self, option: &str, value: Option<&str>) -> Supported<Vec<Output>> {
-        (**self).set_config_option(option, value)
-    }
-    fn interrupt(&mut self) -> Vec<Output> {
-        (**self).interrupt()
-    }
-    fn list_sessions(&mut self) -> Supported<Vec<Output>> {
-        (**self).list_sessions()
-    }
-    fn load_session(&mut self, id: &str) -> Supported<Vec<Output>> {
-        (**self).load_session(id)
-    }
-    fn resume_session(&mut self, id: &str) -> Supported<Vec<Output>> {
-        (**self).resume_session(id)
-    }
-    fn fork_session(&mut self, id: &str) -> Supported<Vec<Output>> {
-        (**self).fork_session(id)
-    }
-    fn close_session(&mut self) -> Supported<Vec<Output>> {
-        (**self).close_session()
-    }
-    fn new_session(&mut self) -> Supported<Vec<Output>> {
-        (**self).new_session()
-    }
-    fn command(&mut self, name: &str, args: &Value) -> Supported<Vec<Output>> {
-        (**self).command(name, args)
     }
 }

@@ -16,11 +16,12 @@ use super::launch::{disallowed_builtin_tools, LaunchConfig};
 use super::protocol::McpManifest;
 use super::session::{self, PermissionAnswer, Session, SessionConfig};
 use crate::backend::{
-    Action, AskPolicy, Backend, ImageInput, Launch, Output, PermissionAsk, SessionContext, Supported, ToolRun, Verdict,
+    Action, AskPolicy, Backend, ImageInput, Launch, Output, PermissionAsk, SessionContext, SessionOp, SessionOpKind,
+    Supported, ToolRun, Verdict,
 };
 use crate::events::{PermissionOptionKind, PermissionRequest, UiEvent};
 use crate::gate::standard_options;
-use crate::mcp::{self, Dispatch, Manifest, Step};
+use crate::mcp::{self, tool_use_id_of, Dispatch, Manifest, Step};
 use crate::permissions::{AlwaysAllow, PermissionMode, ToolRequest};
 use crate::rpc::Id;
 use crate::tools::ToolOutput;
@@ -29,9 +30,6 @@ use std::collections::{HashMap, HashSet};
 
 /// The CLI's own text for a refused tool call, so the model reacts as it is used to.
 const USER_REJECTED: &str = "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file).";
-
-/// Where Claude Code puts the id of the tool use in a `tools/call` it sends over `mcp_message`.
-const TOOL_USE_ID_META: &str = "claudecode/toolUseId";
 
 /// One Claude Code session, sans I/O.
 pub struct ClaudeBackend {
@@ -180,12 +178,7 @@ impl ClaudeBackend {
                 self.outputs(replies).into_iter().map(Action::Output).collect()
             }
             Step::Call(call) => {
-                let tool_use_id = call
-                    .meta
-                    .as_ref()
-                    .and_then(|meta| meta.get(TOOL_USE_ID_META))
-                    .and_then(Value::as_str)
-                    .map(str::to_string);
+                let tool_use_id = call.tool_use_id().map(str::to_string);
                 self.calls.insert(request_id.clone(), call.id);
                 vec![Action::RunTool(ToolRun {
                     call: request_id,
@@ -339,6 +332,25 @@ impl Backend for ClaudeBackend {
         }
     }
 
+    /// The model, and stopping the turn (a session is the CLI's, picked when it starts).
+    fn offers(&self) -> Vec<SessionOpKind> {
+        vec![SessionOpKind::SetConfigOption, SessionOpKind::Interrupt]
+    }
+
+    fn operate(&mut self, op: SessionOp) -> Supported<Vec<Output>> {
+        let outputs = match op {
+            SessionOp::SetMode { mode } => return Ok(self.set_mode(mode)),
+            SessionOp::SetConfigOption { option, value } if option == "model" => {
+                self.session.set_model(value.as_deref())
+            }
+            SessionOp::Interrupt => self.session.interrupt(),
+            op => return Err(self.refuse(&op)),
+        };
+        Ok(self.outputs(outputs))
+    }
+}
+
+impl ClaudeBackend {
     /// The CLI hears only about entering or leaving plan mode.
     fn set_mode(&mut self, mode: PermissionMode) -> Vec<Output> {
         let before = std::mem::replace(&mut self.mode, mode);
@@ -346,21 +358,6 @@ impl Backend for ClaudeBackend {
             return Vec::new();
         }
         let outputs = self.session.set_mode(cli_mode(mode));
-        self.outputs(outputs)
-    }
-
-    fn set_config_option(&mut self, option: &str, value: Option<&str>) -> Supported<Vec<Output>> {
-        match option {
-            "model" => {
-                let outputs = self.session.set_model(value);
-                Ok(self.outputs(outputs))
-            }
-            other => Err(self.unsupported(format!("The option {other}"))),
-        }
-    }
-
-    fn interrupt(&mut self) -> Vec<Output> {
-        let outputs = self.session.interrupt();
         self.outputs(outputs)
     }
 }
@@ -376,11 +373,6 @@ fn allow() -> PermissionAnswer {
 struct OpenAsk {
     tool: String,
     tool_use_id: Option<String>,
-}
-
-/// The tool use a `tools/call` from the CLI is for.
-fn tool_use_id_of(message: &Value) -> Option<&str> {
-    message.pointer("/params/_meta")?.get(TOOL_USE_ID_META)?.as_str()
 }
 
 /// The mode the CLI runs in for Tether's `mode`.

@@ -2,7 +2,7 @@
 //! tool's result is known here, and a `tools/call` comes out as a [`ToolCall`] for the caller to
 //! run and answer with [`super::tool_call_response`].
 
-use super::{Manifest, SUPPORTED_VERSIONS};
+use super::{Manifest, SUPPORTED_VERSIONS, TOOL_USE_ID_META};
 use crate::rpc::{self, Id, Malformed, Message, RpcError, INVALID_PARAMS};
 use crate::tools;
 use serde_json::{json, Map, Value};
@@ -17,6 +17,18 @@ pub struct ToolCall {
     pub arguments: Value,
     /// The request's `params._meta`, where clients put their own keys.
     pub meta: Option<Value>,
+}
+
+impl ToolCall {
+    /// The tool use of the model this call is for, where the client names it.
+    pub fn tool_use_id(&self) -> Option<&str> {
+        self.meta.as_ref()?.get(TOOL_USE_ID_META)?.as_str()
+    }
+}
+
+/// The tool use a raw `tools/call` message is for, where the client names it.
+pub fn tool_use_id_of(message: &Value) -> Option<&str> {
+    message.pointer("/params/_meta")?.get(TOOL_USE_ID_META)?.as_str()
 }
 
 /// What one message needs.

@@ -9,7 +9,7 @@
 mod dispatch;
 mod server;
 
-pub use dispatch::{Dispatch, Step, ToolCall};
+pub use dispatch::{tool_use_id_of, Dispatch, Step, ToolCall};
 pub use server::McpServer;
 
 use crate::rpc::{self, Id};
@@ -27,6 +27,9 @@ pub const SERVER_NAME: &str = "tether";
 /// How an agent sees Tether's tools: `mcp__tether__Read`, … (MCP clients prefix a server's tools
 /// with `mcp__<server>__`).
 pub const MCP_PREFIX: &str = "mcp__tether__";
+/// Where Claude Code (and claude-agent-acp, which runs it) names the tool use a `tools/call` is
+/// for, in its `_meta`: the permission card then joins the agent's tool card.
+pub const TOOL_USE_ID_META: &str = "claudecode/toolUseId";
 
 /// Key under `result._meta` that carries a tool's structured result for the UI.
 pub const STRUCTURED_META_KEY: &str = "tether/toolResult";

@@ -7,7 +7,7 @@
 //! models are kept here. Everything the gateway sends is data for the panel to render safely;
 //! nothing here trusts it.
 
-use super::frame::GatewayError;
+use super::protocol::frame::GatewayError;
 use crate::events::{CanvasAction, CanvasUpdate, CanvasWidget, SurfaceComponent, UiEvent};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;

@@ -3,12 +3,12 @@
 //! the handshake, matches responses to requests (with timeouts), drops duplicate frames and
 //! reports lost ones, honours `hello-ok.policy`, and reconnects by [`reconnect::next_step`].
 
-use super::frame::{parse_frame, request_text, EventFrame, Frame, GatewayError, Response};
-use super::handshake::{
+use super::pending::PendingRequests;
+use super::protocol::frame::{parse_frame, request_text, EventFrame, Frame, GatewayError, Response};
+use super::protocol::handshake::{
     classify_refusal, connect_params, device_signature_payload, Challenge, ConnectOptions, Hello, Policy, Refusal,
     LEGACY_PROTOCOL, PROTOCOL,
 };
-use super::pending::PendingRequests;
 use super::reconnect::{next_step, Backoff, CloseCause, Reconnect};
 use super::sequence::{SeqCheck, SeqTracker};
 use serde_json::Value;
@@ -48,20 +48,24 @@ pub enum ResyncReason {
     Reconnected,
 }
 
+/// What a connection asks of its socket, which the driver owns. It passes unchanged through the
+/// client to the backend, which names the connection's channel for the driver
+/// ([`crate::backend::TransportRequest`]).
 #[derive(Clone, Debug, PartialEq)]
-pub enum ConnectionOutput {
+pub enum SocketOp {
     /// Open a socket to the gateway; then call `on_open`, or `on_close` if it fails.
     Open,
+    /// One text frame.
     Send(String),
     /// Close the socket; then call `on_close`.
-    Close {
-        code: u16,
-        reason: String,
-    },
+    Close { code: u16, reason: String },
     /// Sign `payload` with the device's Ed25519 key, then call `on_signed`.
-    Sign {
-        payload: String,
-    },
+    Sign { payload: String },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ConnectionOutput {
+    Socket(SocketOp),
     State {
         state: ConnectionState,
         message: Option<String>,
@@ -349,7 +353,7 @@ impl Connection {
                 ),
             ));
         }
-        self.outputs.push(ConnectionOutput::Send(text));
+        self.outputs.push(ConnectionOutput::Socket(SocketOp::Send(text)));
         Ok(id)
     }
 
@@ -359,17 +363,17 @@ impl Connection {
 
     fn open(&mut self) {
         self.phase = Phase::Opening { since_ms: self.now_ms };
-        self.outputs.push(ConnectionOutput::Open);
+        self.outputs.push(ConnectionOutput::Socket(SocketOp::Open));
         self.state(ConnectionState::Connecting, None);
     }
 
     fn close(&mut self, code: u16, reason: &str, cause: CloseCause) {
         self.close_cause = Some(cause);
         self.phase = Phase::Closing;
-        self.outputs.push(ConnectionOutput::Close {
+        self.outputs.push(ConnectionOutput::Socket(SocketOp::Close {
             code,
             reason: reason.to_string(),
-        });
+        }));
     }
 
     fn state(&mut self, state: ConnectionState, message: Option<String>) {
@@ -425,7 +429,7 @@ impl Connection {
             Some(device) => {
                 let payload = device_signature_payload(&self.options, device, &challenge);
                 self.phase = Phase::AwaitingSignature { challenge, since_ms };
-                self.outputs.push(ConnectionOutput::Sign { payload });
+                self.outputs.push(ConnectionOutput::Socket(SocketOp::Sign { payload }));
             }
             None => self.send_connect(None),
         }
@@ -434,8 +438,8 @@ impl Connection {
     fn send_connect(&mut self, signed: Option<(&Challenge, &str)>) {
         let params = connect_params(&self.options, self.protocol, signed);
         let id = self.pending.start("connect", self.now_ms, HANDSHAKE_TIMEOUT_MS);
-        self.outputs
-            .push(ConnectionOutput::Send(request_text(&id, "connect", &params)));
+        let text = request_text(&id, "connect", &params);
+        self.outputs.push(ConnectionOutput::Socket(SocketOp::Send(text)));
         self.phase = Phase::AwaitingHello { request_id: id };
     }
 

@@ -4,9 +4,9 @@
 //! requests to the host. Facts: `shared/reference/openclaw-gateway-protocol.md`,
 //! `openclaw-gateway-examples.md`, `openclaw-node-mode.md`.
 //!
-//! - [`frame`]: the wire frames (`req`, `res`, `event`), parsed without panics.
-//! - [`handshake`]: challenge, `connect` (client id/mode enums, device signature payload),
-//!   `hello-ok` and its policy, refusals.
+//! - [`protocol`]: the wire types: the frames (`req`, `res`, `event`), parsed without panics, and
+//!   the handshake (challenge, `connect`, the device signature payload, `hello-ok` and its
+//!   policy, refusals).
 //! - [`pending`], [`sequence`]: requests awaiting answers (timeouts), frame `seq` checks.
 //! - [`reconnect`]: the backoff as a pure function.
 //! - [`connection`]: one connection's life, composed of the above.
@@ -23,12 +23,11 @@ pub mod chat;
 pub mod client;
 mod config;
 pub mod connection;
-pub mod frame;
-pub mod handshake;
 pub mod history;
 pub mod node;
 pub mod pairing;
 pub mod pending;
+pub mod protocol;
 pub mod reconnect;
 pub mod sequence;
 pub mod workspace_node;

@@ -11,11 +11,15 @@ mod peer;
 
 pub use peer::{Expired, Incoming, Peer};
 
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Number, Value};
 use std::fmt;
 
+// JSON-RPC's own error codes, for every peer (the protocols add theirs in their own modules:
+// ACP's in `acp::protocol::rpc`).
 pub const PARSE_ERROR: i64 = -32700;
 pub const INVALID_REQUEST: i64 = -32600;
+/// Also the answer to any request a peer does not serve (extension methods included).
 pub const METHOD_NOT_FOUND: i64 = -32601;
 pub const INVALID_PARAMS: i64 = -32602;
 pub const INTERNAL_ERROR: i64 = -32603;
@@ -24,7 +28,8 @@ pub const INTERNAL_ERROR: i64 = -32603;
 pub const REQUEST_CANCELLED: i64 = -32800;
 
 /// A request id: a string or a number, compared as written.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(untagged)]
 pub enum Id {
     Number(Number),
     String(String),

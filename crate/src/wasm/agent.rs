@@ -4,10 +4,10 @@
 use super::host::{JsHost, WasmHost};
 use super::{json_from_js, spawn, value_to_js};
 use crate::agent::{Agent, AgentOutput};
-use crate::backend::{Backend, ImageInput, Supported, TransportEvent};
+use crate::backend::{Backend, ImageInput, SessionOp, TransportEvent};
 use crate::config::json::string_map;
-use crate::config::{parse_mode, AgentConfig};
 use crate::gate::UserAnswer;
+use crate::registry::AgentConfig;
 use js_sys::Promise;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -16,7 +16,7 @@ use wasm_bindgen::prelude::*;
 // in target/wasm-pkg/, two levels below the repository.
 #[wasm_bindgen(typescript_custom_section)]
 const AGENT_TYPES: &str = r#"
-import type { AgentConfig, AgentOutput, NdjsonFrame, PermissionAnswer, PermissionMode, TransportEvent } from "../../extension/src/generated/core";
+import type { AgentConfig, AgentOutput, NdjsonFrame, PermissionAnswer, SessionOp, SessionOpKind, TransportEvent } from "../../extension/src/generated/core";
 "#;
 
 fn outputs_to_js(outputs: Vec<AgentOutput>) -> JsValue {
@@ -27,14 +27,9 @@ fn error(message: String) -> JsError {
     JsError::new(&message)
 }
 
-/// The outputs of an operation the agent may not support (an Error saying so).
-fn supported(outputs: Supported<Vec<AgentOutput>>) -> Result<JsValue, JsError> {
-    outputs.map(outputs_to_js).map_err(|e| error(e.to_string()))
-}
-
 #[wasm_bindgen]
 pub struct TetherAgent {
-    inner: Rc<Agent<WasmHost, Box<dyn Backend>>>,
+    inner: Rc<Agent<WasmHost, dyn Backend>>,
 }
 
 #[wasm_bindgen]
@@ -120,31 +115,6 @@ impl TetherAgent {
         }))
     }
 
-    /// Log in with one of the agent's methods. Throws when the agent has none.
-    #[wasm_bindgen(unchecked_return_type = "AgentOutput[]")]
-    pub fn authenticate(&self, method: &str) -> Result<JsValue, JsError> {
-        supported(self.inner.authenticate(method))
-    }
-
-    /// Ask for the agent's sessions (a `sessionList` event). Throws when the agent cannot list them.
-    #[wasm_bindgen(js_name = listSessions, unchecked_return_type = "AgentOutput[]")]
-    pub fn list_sessions(&self) -> Result<JsValue, JsError> {
-        supported(self.inner.list_sessions())
-    }
-
-    /// Open the session `id`: its conversation replayed as events (ACP), or its messages as a
-    /// `transcript` event (a gateway).
-    #[wasm_bindgen(js_name = loadSession, unchecked_return_type = "AgentOutput[]")]
-    pub fn load_session(&self, id: &str) -> Result<JsValue, JsError> {
-        supported(self.inner.load_session(id))
-    }
-
-    /// Continue the session `id` without a replay.
-    #[wasm_bindgen(js_name = resumeSession, unchecked_return_type = "AgentOutput[]")]
-    pub fn resume_session(&self, id: &str) -> Result<JsValue, JsError> {
-        supported(self.inner.resume_session(id))
-    }
-
     /// One message from the agent. Calls may overlap: each runs as its own task.
     #[wasm_bindgen(js_name = onMessage, unchecked_return_type = "Promise<AgentOutput[]>")]
     pub fn on_message(&self, message: String) -> Promise {
@@ -174,31 +144,6 @@ impl TetherAgent {
         })
     }
 
-    #[wasm_bindgen(unchecked_return_type = "AgentOutput[]")]
-    pub fn interrupt(&self) -> JsValue {
-        outputs_to_js(self.inner.interrupt())
-    }
-
-    #[wasm_bindgen(js_name = setMode, unchecked_return_type = "AgentOutput[]")]
-    pub fn set_mode(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "PermissionMode")] mode: &str,
-    ) -> Result<JsValue, JsError> {
-        let mode = parse_mode(mode).map_err(|e| error(format!("setMode: {e}")))?;
-        Ok(outputs_to_js(self.inner.set_mode(mode)))
-    }
-
-    /// One of the agent's options (`model`, …); `null` returns it to the agent's default. Throws
-    /// for an option the agent does not have.
-    #[wasm_bindgen(js_name = setConfigOption, unchecked_return_type = "AgentOutput[]")]
-    pub fn set_config_option(&self, option: &str, value: Option<String>) -> Result<JsValue, JsError> {
-        let outputs = self
-            .inner
-            .set_config_option(option, value.as_deref())
-            .map_err(|e| error(e.to_string()))?;
-        Ok(outputs_to_js(outputs))
-    }
-
     /// A connection the backend steers (a gateway's socket) opened, brought a frame, closed, or
     /// was signed for.
     #[wasm_bindgen(js_name = onTransport, unchecked_return_type = "Promise<AgentOutput[]>")]
@@ -218,17 +163,21 @@ impl TetherAgent {
         spawn(Box::pin(async move { outputs_to_js(agent.wake().await) }))
     }
 
-    /// A new session in the running agent.
-    #[wasm_bindgen(js_name = newSession, unchecked_return_type = "AgentOutput[]")]
-    pub fn new_session(&self) -> Result<JsValue, JsError> {
-        supported(self.inner.new_session())
+    /// One operation on the session (`{op: "load", id}`, `{op: "setMode", mode}`, …). Throws
+    /// for a malformed operation and for one the agent does not offer (saying so, with its name).
+    #[wasm_bindgen(unchecked_return_type = "AgentOutput[]")]
+    pub fn operate(&self, #[wasm_bindgen(unchecked_param_type = "SessionOp")] op: JsValue) -> Result<JsValue, JsError> {
+        let op = json_from_js(op)
+            .and_then(|json| SessionOp::from_json(&json))
+            .map_err(|e| error(format!("operate: {e}")))?;
+        let outputs = self.inner.operate(op).map_err(|e| error(e.to_string()))?;
+        Ok(outputs_to_js(outputs))
     }
 
-    /// One of the backend's own commands (`args` as JSON).
-    #[wasm_bindgen(unchecked_return_type = "AgentOutput[]")]
-    pub fn command(&self, name: &str, args: JsValue) -> Result<JsValue, JsError> {
-        let args = json_from_js(args).map_err(|e| error(format!("command({name}): {e}")))?;
-        supported(self.inner.command(name, &args))
+    /// The operations the agent offers now (it may learn more from its agent's handshake).
+    #[wasm_bindgen(unchecked_return_type = "SessionOpKind[]")]
+    pub fn offers(&self) -> JsValue {
+        value_to_js(&self.inner.offers())
     }
 
     /// A file watcher saw a workspace path change.

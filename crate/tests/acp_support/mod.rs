@@ -53,7 +53,9 @@ pub fn session_with(acp: AcpConfig, remote: bool, mode: Option<&str>) -> Result<
         mode: mode.map(str::to_string),
         ..CommonConfig::default()
     };
-    let agent = Agent::new(NativeHost::new(), common, |context| AcpBackend::new(context, acp))?;
+    let agent = Agent::new(NativeHost::new(), common, |context| {
+        AcpBackend::new(context, acp).map(Box::new)
+    })?;
     Ok(Session { ws, agent, mirror })
 }
 

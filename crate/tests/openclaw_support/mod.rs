@@ -5,7 +5,8 @@
 
 use serde_json::{json, Value};
 use tether_core::openclaw::client::{ClientOutput, OpenClawClient};
-use tether_core::openclaw::handshake::ConnectOptions;
+use tether_core::openclaw::connection::SocketOp;
+use tether_core::openclaw::protocol::handshake::ConnectOptions;
 use tether_core::openclaw::reconnect::Backoff;
 
 pub const CHALLENGE: &str = r#"{"type":"event","event":"connect.challenge","payload":{"nonce":"7b4c4d4d-f298-43b2-a10e-7d32111076ac","ts":1795341839992,"capabilities":["model-catalog-snapshot"]}}"#;
@@ -138,7 +139,7 @@ pub fn sent(outputs: &[ClientOutput]) -> Vec<Value> {
     outputs
         .iter()
         .filter_map(|o| match o {
-            ClientOutput::Send(text) => serde_json::from_str(text).ok(),
+            ClientOutput::Socket(SocketOp::Send(text)) => serde_json::from_str(text).ok(),
             _ => None,
         })
         .collect()

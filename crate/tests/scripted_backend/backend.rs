@@ -13,11 +13,12 @@
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use tether_core::backend::{
-    Action, AskPolicy, Backend, ImageInput, Launch, Output, PermissionAsk, Supported, ToolRun, Verdict,
+    Action, AskPolicy, Backend, ImageInput, Launch, Output, PermissionAsk, SessionOp, SessionOpKind, Supported,
+    ToolRun, Verdict,
 };
 use tether_core::events::{ErrorKind, PermissionOption, PermissionOptionKind, PermissionRequest, Severity, UiEvent};
 use tether_core::mcp::{self, Manifest};
-use tether_core::permissions::{PermissionMode, ToolRequest};
+use tether_core::permissions::ToolRequest;
 use tether_core::rpc::{self, Id, Incoming, Peer, RpcError};
 use tether_core::tools::ToolOutput;
 
@@ -196,23 +197,24 @@ impl Backend for ScriptedBackend {
         vec![Output::Send(reply.to_string())]
     }
 
-    fn set_mode(&mut self, mode: PermissionMode) -> Vec<Output> {
-        self.notify("session/set_mode", json!({"mode": mode.as_str()}))
+    fn offers(&self) -> Vec<SessionOpKind> {
+        vec![
+            SessionOpKind::SetConfigOption,
+            SessionOpKind::Interrupt,
+            SessionOpKind::Close,
+        ]
     }
 
-    fn set_config_option(&mut self, option: &str, value: Option<&str>) -> Supported<Vec<Output>> {
-        match option {
-            "model" => Ok(self.request("session/set_model", json!({"model": value}), Sent::SetModel)),
-            other => Err(self.unsupported(format!("The option {other}"))),
+    fn operate(&mut self, op: SessionOp) -> Supported<Vec<Output>> {
+        match op {
+            SessionOp::SetMode { mode } => Ok(self.notify("session/set_mode", json!({"mode": mode.as_str()}))),
+            SessionOp::SetConfigOption { option, value } if option == "model" => {
+                Ok(self.request("session/set_model", json!({"model": value}), Sent::SetModel))
+            }
+            SessionOp::Interrupt => Ok(self.notify("session/cancel", Value::Null)),
+            SessionOp::Close => Ok(self.notify("session/close", json!({"sessionId": self.session_id}))),
+            op => Err(self.refuse(&op)),
         }
-    }
-
-    fn interrupt(&mut self) -> Vec<Output> {
-        self.notify("session/cancel", Value::Null)
-    }
-
-    fn close_session(&mut self) -> Supported<Vec<Output>> {
-        Ok(self.notify("session/close", json!({"sessionId": self.session_id})))
     }
 }
 

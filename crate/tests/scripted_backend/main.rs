@@ -11,6 +11,7 @@ use common::TempWorkspace;
 use futures::executor::block_on;
 use serde_json::{json, Value};
 use tether_core::agent::{Agent, AgentOutput};
+use tether_core::backend::{SessionOp, SessionOpKind};
 use tether_core::config::CommonConfig;
 use tether_core::gate::UserAnswer;
 use tether_core::native::NativeHost;
@@ -24,7 +25,7 @@ fn agent(ws: &TempWorkspace) -> ScriptedAgent {
         home_dir: "/home/tester".into(),
         ..CommonConfig::default()
     };
-    let agent = Agent::new(NativeHost::new(), config, |_| Ok(ScriptedBackend::new())).unwrap();
+    let agent = Agent::new(NativeHost::new(), config, |_| Ok(Box::new(ScriptedBackend::new()))).unwrap();
     block_on(agent.start());
     agent
 }
@@ -149,7 +150,13 @@ fn what_the_rules_allow_is_answered_with_the_agents_allow_option_without_asking(
 fn what_the_mode_refuses_is_answered_with_the_agents_reject_option() {
     let ws = TempWorkspace::new();
     let agent = agent(&ws);
-    let switched = sent(&agent.set_mode(PermissionMode::DontAsk));
+    let switched = sent(
+        &agent
+            .operate(SessionOp::SetMode {
+                mode: PermissionMode::DontAsk,
+            })
+            .unwrap(),
+    );
     assert_eq!(
         switched[0],
         json!({"jsonrpc": "2.0", "method": "session/set_mode", "params": {"mode": "dontAsk"}})
@@ -181,17 +188,34 @@ fn reject_always_reaches_the_agent_as_chosen() {
 fn operations_the_backend_lacks_say_so_and_those_it_has_send_its_messages() {
     let ws = TempWorkspace::new();
     let agent = agent(&ws);
-    let error = agent.list_sessions().unwrap_err();
+    let error = agent.operate(SessionOp::List).unwrap_err();
     assert_eq!(
         error.to_string(),
         "Listing sessions is not supported by this agent (Scripted agent)"
     );
-    assert!(agent.fork_session("s").is_err() && agent.authenticate("oauth").is_err());
-    assert_eq!(sent(&agent.close_session().unwrap())[0]["method"], "session/close");
-    let model = sent(&agent.set_config_option("model", Some("fast")).unwrap());
+    assert!(!agent.offers().contains(&SessionOpKind::Fork));
+    let fork = agent.operate(SessionOp::Fork { id: "s".into() });
+    let login = agent.operate(SessionOp::Authenticate { method: "oauth".into() });
+    assert!(fork.is_err() && login.is_err());
+    assert_eq!(
+        sent(&agent.operate(SessionOp::Close).unwrap())[0]["method"],
+        "session/close"
+    );
+    let set_model = |value: &str| SessionOp::SetConfigOption {
+        option: "model".into(),
+        value: Some(value.into()),
+    };
+    let model = sent(&agent.operate(set_model("fast")).unwrap());
     assert_eq!(model[0]["params"], json!({"model": "fast"}));
-    assert!(agent.set_config_option("temperature", Some("1")).is_err());
-    assert_eq!(sent(&agent.interrupt())[0]["method"], "session/cancel");
+    let temperature = SessionOp::SetConfigOption {
+        option: "temperature".into(),
+        value: Some("1".into()),
+    };
+    assert!(agent.operate(temperature).is_err());
+    assert_eq!(
+        sent(&agent.operate(SessionOp::Interrupt).unwrap())[0]["method"],
+        "session/cancel"
+    );
 }
 
 #[test]

@@ -314,7 +314,7 @@ async function main(): Promise<number> {
     if (interruptOnText && event.type === "textDelta") {
       interruptOnText = false;
       say("interrupting at the turn's first text");
-      setImmediate(() => driver?.operate({ type: "interrupt" }));
+      setImmediate(() => driver?.operate({ op: "interrupt" }));
     }
   };
   const onPermission = async (request: PermissionRequestEvent, signal: AbortSignal): Promise<PermissionAnswer> => {
@@ -323,7 +323,7 @@ async function main(): Promise<number> {
       interruptOnPermission = false;
       say(`interrupting at the prompt for ${describeRequest(request)}`);
       // Not from inside the driver's event dispatch: let it finish first.
-      setImmediate(() => driver?.operate({ type: "interrupt" }));
+      setImmediate(() => driver?.operate({ op: "interrupt" }));
       return new Promise((resolve) => signal.addEventListener("abort", () => resolve({ decision: "deny", reason: "Withdrawn." })));
     }
     let answer: PermissionAnswer;
@@ -346,7 +346,7 @@ async function main(): Promise<number> {
     // First Ctrl-C stops the turn, the second ends the session.
     if (++interrupts === 1 && driver?.running) {
       say("interrupting (press Ctrl-C again to quit)");
-      driver.operate({ type: "interrupt" });
+      driver.operate({ op: "interrupt" });
     } else {
       void driver?.stop().finally(() => process.exit(130));
     }
@@ -373,7 +373,7 @@ async function main(): Promise<number> {
   }
   for (const [option, value] of options.agentOptions) {
     try {
-      driver.operate({ type: "setConfigOption", option, value });
+      driver.operate({ op: "setConfigOption", option, value });
     } catch (error) {
       say(`--agent-option ${option}: ${(error as Error).message}`);
       await driver.stop();
@@ -415,13 +415,13 @@ async function main(): Promise<number> {
 
 /** The session operation a script step is, if it is one. */
 function stepOperation(step: Step): SessionOp | undefined {
-  if ("mode" in step) return { type: "setMode", mode: step.mode };
-  if ("model" in step) return { type: "setConfigOption", option: "model", value: step.model };
-  if ("option" in step) return { type: "setConfigOption", option: step.option, value: step.value };
-  if ("command" in step) return { type: "command", name: step.command, args: step.args };
-  if ("listSessions" in step) return { type: "listSessions" };
-  if ("newSession" in step) return { type: "newSession" };
-  if ("loadSession" in step) return { type: "loadSession", id: step.loadSession };
+  if ("mode" in step) return { op: "setMode", mode: step.mode };
+  if ("model" in step) return { op: "setConfigOption", option: "model", value: step.model };
+  if ("option" in step) return { op: "setConfigOption", option: step.option, value: step.value };
+  if ("command" in step) return { op: "command", name: step.command, args: step.args };
+  if ("listSessions" in step) return { op: "list" };
+  if ("newSession" in step) return { op: "new" };
+  if ("loadSession" in step) return { op: "load", id: step.loadSession };
   return undefined;
 }
 

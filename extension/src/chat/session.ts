@@ -140,18 +140,18 @@ export class ChatSession implements RestartableSession {
   }
 
   interrupt(): void {
-    this.session?.operate({ type: "interrupt" });
+    this.session?.operate({ op: "interrupt" });
   }
 
   setMode(mode: string): void {
     if (!isPermissionMode(mode)) return;
-    if (this.session?.running) this.session.operate({ type: "setMode", mode });
+    if (this.session?.running) this.session.operate({ op: "setMode", mode });
     // The agent confirms with modeChanged; without a session the mode waits for the next one.
     else this.deps.feed.event({ type: "modeChanged", mode });
   }
 
   setModel(model: string): void {
-    if (this.session?.running) this.session.operate({ type: "setConfigOption", option: "model", value: model || null });
+    if (this.session?.running) this.session.operate({ op: "setConfigOption", option: "model", value: model || null });
     this.deps.feed.setState({ model });
   }
 
@@ -159,19 +159,19 @@ export class ChatSession implements RestartableSession {
    * canvas action); false when no session runs or its agent has no such command. */
   agentCommand(name: string, args?: unknown): boolean {
     if (!this.session?.running) return false;
-    this.session.operate({ type: "command", name, args });
+    this.session.operate({ op: "command", name, args });
     return true;
   }
 
   /** One of the agent's own options. */
   setAgentOption(id: string, value: string): void {
-    if (this.session?.running) this.session.operate({ type: "setConfigOption", option: id, value });
+    if (this.session?.running) this.session.operate({ op: "setConfigOption", option: id, value });
   }
 
   /** Log in with one of the agent's methods (the agent starts if it is not running). */
   async authenticate(methodId: string): Promise<void> {
     const session = await this.ensure();
-    session.operate({ type: "authenticate", method: methodId });
+    session.operate({ op: "authenticate", method: methodId });
   }
 
   /** Past sessions for the history: the files Tether reads (`files`), or the agent's own list. */
@@ -189,7 +189,7 @@ export class ChatSession implements RestartableSession {
       setTimeout(() => resolve([]), LIST_SESSIONS_TIMEOUT_MS);
     });
     try {
-      session.operate({ type: "listSessions" });
+      session.operate({ op: "list" });
     } catch (error) {
       // The agent keeps no list (gemini-cli): an empty history.
       this.deps.log(`history: ${messageOf(error)}`);

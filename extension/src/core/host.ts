@@ -9,49 +9,11 @@
 // FileNotADirectory, FileIsADirectory, NoPermissions, Unavailable). Any other code, or none, is
 // passed to the model as a plain failure with the error's message.
 
-export type FileKind = "file" | "directory" | "symlink" | "other";
+// The values that cross the boundary are declared once, in Rust (crate/src/host.rs), and
+// generated.
+import type { BackgroundStatus, DirEntry, ExecOutput, ExecRequest, FileStat } from "../generated/core";
 
-export interface FileStat {
-  kind: FileKind;
-  size: number;
-  /** Modification time, milliseconds since the Unix epoch. */
-  mtimeMs: number;
-}
-
-export interface DirEntry {
-  name: string;
-  kind: FileKind;
-}
-
-export interface ExecRequest {
-  /** Shell command line, run by the host's shell (`bash -c` on POSIX hosts). */
-  command: string;
-  cwd: string;
-  /** Extra environment on top of the host's own, as [name, value] pairs. */
-  env: [string, string][];
-  /** Foreground runs: kill after this long. Background runs: the lifetime limit. */
-  timeoutMs: number;
-  /** Keep at most this many bytes of each stream; the rest is counted but dropped. */
-  maxOutputBytes: number;
-}
-
-export interface ExecOutput {
-  stdout: string;
-  stderr: string;
-  /** null when the process was killed by a signal or timed out. */
-  exitCode: number | null;
-  timedOut: boolean;
-  /** True when output beyond maxOutputBytes was dropped. */
-  truncated: boolean;
-}
-
-export interface BackgroundStatus {
-  /** Output produced since the previous readBackground of this id. */
-  stdout: string;
-  stderr: string;
-  running: boolean;
-  exitCode: number | null;
-}
+export type { BackgroundStatus, DirEntry, ExecOutput, ExecRequest, FileKind, FileStat } from "../generated/core";
 
 /** An Error with the code the core maps to a failure kind. */
 export interface HostError extends Error {

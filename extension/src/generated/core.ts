@@ -328,6 +328,30 @@ export type TransportEvent = { "kind": "opened", channel: string, }
   | { "kind": "signed", channel: string, signature: string, };
 
 /**
+ * One operation on the session (JS: `{op: "load", id}`, `{op: "setConfigOption", option,
+ * value}`, …). Read by [`SessionOp::from_json`] rather than a serde derive: an internally
+ * tagged enum's deserializer costs the wasm some 20 KB.
+ */
+
+export type SessionOp = { "op": "new" }
+  | { "op": "load", id: string, }
+  | { "op": "resume", id: string, }
+  | { "op": "fork", id: string, }
+  | { "op": "close" }
+  | { "op": "list" }
+  | { "op": "setMode", mode: PermissionMode, }
+  | { "op": "setConfigOption", option: string, value: string | null, }
+  | { "op": "authenticate", method: string, }
+  | { "op": "interrupt" }
+  | { "op": "command", name: string, args: JsonValue, };
+
+/**
+ * Which operation, without its arguments: what an agent offers.
+ */
+
+export type SessionOpKind = "new" | "load" | "resume" | "fork" | "close" | "list" | "setMode" | "setConfigOption" | "authenticate" | "interrupt" | "command";
+
+/**
  * Everything that makes an agent (JS: `AgentConfig`).
  */
 
@@ -574,6 +598,54 @@ export type UserDecision = "allow" | "always" | "deny";
 export type NdjsonFrame = { "kind": "line", line: string, }
   | { "kind": "oversized", bytes: number, }
   | { "kind": "invalidUtf8", bytes: number, validUpTo: number, };
+
+export type FileKind = "file" | "directory" | "symlink" | "other";
+
+/**
+ * What a host's `stat` and `lstat` give (JS: `FileStat`).
+ */
+
+export type FileStat = { kind: FileKind, size: number, 
+/**
+ * Modification time, milliseconds since the Unix epoch.
+ */
+mtimeMs: number, };
+
+export type DirEntry = { name: string, kind: FileKind, };
+
+export type ExecRequest = { 
+/**
+ * Shell command line, run by the host's shell (`bash -c` on POSIX hosts).
+ */
+command: string, cwd: string, 
+/**
+ * Extra environment on top of the host's own, as [name, value] pairs.
+ */
+env: Array<[string, string]>, 
+/**
+ * For foreground runs: kill after this long. For background runs: the lifetime limit.
+ */
+timeoutMs: number, 
+/**
+ * Keep at most this many bytes of each stream; the rest is counted but dropped.
+ */
+maxOutputBytes: number, };
+
+export type ExecOutput = { stdout: string, stderr: string, 
+/**
+ * None (JS: null) when the process was killed by a signal or timed out.
+ */
+exitCode: number | null, timedOut: boolean, 
+/**
+ * True when output beyond `max_output_bytes` was dropped.
+ */
+truncated: boolean, };
+
+export type BackgroundStatus = { 
+/**
+ * Output produced since the previous `read_background` of this id.
+ */
+stdout: string, stderr: string, running: boolean, exitCode: number | null, };
 
 /** Every permission mode, in the order the pickers show them. */
 export const PERMISSION_MODES: readonly PermissionMode[] = ["default", "acceptEdits", "plan", "dontAsk", "bypassPermissions"];

@@ -11,7 +11,7 @@ import * as path from "node:path";
 import type { Connector, ConnectorSession } from "../backends/backend";
 import type { TetherHost } from "../core/host";
 import type { CommonConfig, RemoteConfig } from "../generated/core";
-import { createTetherAgent, operate, type AgentOutput, type PermissionAnswer, type PermissionMode, type SessionOp, type TetherAgent } from "./agent";
+import { createTetherAgent, type AgentOutput, type PermissionAnswer, type PermissionMode, type SessionOp, type SessionOpKind, type TetherAgent } from "./agent";
 import { isEvent, type DoneEvent, type ErrorEvent, type PermissionRequestEvent, type UiEvent } from "./events";
 import type { Transport, TransportExit } from "./transport";
 
@@ -149,10 +149,15 @@ export class SessionDriver {
   }
 
   /** One session operation (a new or loaded session, a mode, an option, a backend's command…);
-   * throws when the agent is not running or does not support it. */
+   * throws when the agent is not running or does not offer it (see `offers`). */
   operate(op: SessionOp): void {
-    if (op.type === "interrupt" && !this.running) return;
-    this.apply(operate(this.requireRunning(), op));
+    if (op.op === "interrupt" && !this.running) return;
+    this.apply(this.requireRunning().operate(op));
+  }
+
+  /** The operations the agent offers now (more may come with its handshake). */
+  offers(): SessionOpKind[] {
+    return this.agent?.offers() ?? [];
   }
 
   /** Send a user turn; settles when the turn ends (or the agent dies). */

@@ -6,13 +6,14 @@ use super::elicitation::{CompleteElicitationNotification, CreateElicitationReque
 use super::fs::{ReadTextFileRequest, WriteTextFileRequest};
 use super::mcp_over_acp::{ConnectMcpRequest, DisconnectMcpRequest, McpMessage};
 use super::permission::RequestPermissionRequest;
-use super::rpc::{CancelRequestNotification, INVALID_PARAMS};
+use super::rpc::CancelRequestNotification;
 use super::terminal::{
     CreateTerminalRequest, KillTerminalRequest, ReleaseTerminalRequest, TerminalOutputRequest,
     WaitForTerminalExitRequest,
 };
 use super::update::SessionNotification;
 use super::{Notification, Request};
+use crate::rpc::INVALID_PARAMS;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 use std::fmt;
@@ -34,7 +35,7 @@ pub enum AgentRequest {
     McpMessage(McpMessage),
     McpDisconnect(DisconnectMcpRequest),
     /// A method this client does not serve (extension methods `_…` included): answer
-    /// [`super::rpc::METHOD_NOT_FOUND`].
+    /// [`crate::rpc::METHOD_NOT_FOUND`].
     Unknown {
         method: String,
         params: Value,

@@ -4,8 +4,8 @@
 //! call) or to a pending request.
 
 use super::lenient::{self, open_enum, Meta};
-use super::rpc::RequestId;
 use super::{Notification, Request};
+use crate::rpc::Id;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -33,7 +33,7 @@ pub struct CreateElicitationRequest {
         skip_serializing_if = "Option::is_none",
         deserialize_with = "lenient::or_default"
     )]
-    pub request_id: Option<RequestId>,
+    pub request_id: Option<Id>,
     /// `form`: what to ask.
     #[serde(
         default,
@@ -193,7 +193,7 @@ mod tests {
             "mode": "url", "message": "Log in", "requestId": 7, "elicitationId": "e1", "url": "https://example.com/login"
         }))
         .unwrap();
-        assert_eq!(url.request_id, Some(RequestId::Number(7)));
+        assert_eq!(url.request_id, Some(Id::Number(7.into())));
         assert_eq!(url.elicitation_id.as_deref(), Some("e1"));
     }
 

@@ -9,27 +9,27 @@
 mod canvas_action;
 mod outputs;
 mod pair;
+mod sessions;
 
 use super::canvas::{self, Canvas};
 use super::client::{ClientOutput, OpenClawClient};
 use super::config::OpenClawConfig;
 use super::connection::REQUEST_TIMEOUT_MS;
-use super::frame::GatewayError;
-use super::handshake::ConnectOptions;
 use super::history::History;
 use super::pairing::Pairing;
+use super::protocol::frame::GatewayError;
+use super::protocol::handshake::ConnectOptions;
 use super::reconnect::Backoff;
 use super::workspace_node::{NodeCommands, CALL_PREFIX, PAIR_PREFIX};
 use crate::backend::{
-    Action, Backend, FileBytes, ImageInput, Launch, Output, SessionContext, Supported, TransportEvent,
-    TransportRequest, Verdict,
+    Action, Backend, FileBytes, ImageInput, Launch, Output, SessionContext, SessionOp, SessionOpKind, Supported,
+    TransportEvent, TransportRequest, Verdict,
 };
-use crate::events::{CanvasAction, TranscriptMessage, UiEvent};
+use crate::events::{TranscriptMessage, UiEvent};
 use crate::mcp::Manifest;
-use crate::permissions::PermissionMode;
 use crate::tools::ToolOutput;
 use outputs::{error_event, field, identity, log, notice, session_list, strings, transport};
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::collections::BTreeMap;
 
 /// The operator connection's channel.
@@ -478,101 +478,22 @@ impl Backend for OpenClawBackend {
         self.flush().into_iter().map(Action::Output).collect()
     }
 
-    fn set_mode(&mut self, _mode: PermissionMode) -> Vec<Output> {
-        // Tether's mode governs the node's commands (the gate); the gateway has none to follow.
-        Vec::new()
+    fn offers(&self) -> Vec<SessionOpKind> {
+        use SessionOpKind::*;
+        vec![New, Load, Resume, List, Interrupt, Command]
     }
 
-    fn interrupt(&mut self) -> Vec<Output> {
-        let mut out = Vec::new();
-        if let Err(error) = self.operator.abort() {
-            out.push(log(format!("nothing to stop: {error}")));
+    fn operate(&mut self, op: SessionOp) -> Supported<Vec<Output>> {
+        match op {
+            // Tether's mode governs the node's commands (the gate); the gateway has none to follow.
+            SessionOp::SetMode { .. } => Ok(Vec::new()),
+            SessionOp::Interrupt => Ok(self.interrupt()),
+            SessionOp::List => Ok(self.list_sessions()),
+            SessionOp::Load { id } => Ok(self.load_session(&id)),
+            SessionOp::Resume { id } => Ok(self.resume_session(&id)),
+            SessionOp::New => Ok(self.new_session()),
+            SessionOp::Command { name, args } => self.command(&name, &args),
+            op => Err(self.refuse(&op)),
         }
-        out.extend(self.flush());
-        out
-    }
-
-    fn list_sessions(&mut self) -> Supported<Vec<Output>> {
-        let mut out = Vec::new();
-        if let Err(error) = self.request("sessions.list", json!({"limit": 50}), Request::ListSessions) {
-            out.push(error_event(format!("Could not list the sessions: {error}")));
-        }
-        out.extend(self.flush());
-        Ok(out)
-    }
-
-    /// Show the session `id` (a gateway session key) and its newest messages.
-    fn load_session(&mut self, id: &str) -> Supported<Vec<Output>> {
-        self.operator.watch(id);
-        self.older_offset = None;
-        let mut out = vec![Output::Event(self.session_init(None))];
-        self.load_page(None, &mut out);
-        self.refresh_canvas();
-        out.extend(self.flush());
-        Ok(out)
-    }
-
-    /// Go on in the session `id` without showing its messages again.
-    fn resume_session(&mut self, id: &str) -> Supported<Vec<Output>> {
-        self.operator.watch(id);
-        let mut out = vec![Output::Event(self.session_init(None))];
-        out.extend(self.flush());
-        Ok(out)
-    }
-
-    fn new_session(&mut self) -> Supported<Vec<Output>> {
-        self.sessions_made += 1;
-        let key = format!("tether-{}-s{}", self.instance, self.sessions_made);
-        // Sends go to the new key at once; the gateway's canonical name follows.
-        self.operator.watch(&key);
-        self.older_offset = None;
-        let mut out = vec![Output::Event(self.session_init(None))];
-        if let Err(error) = self.request("sessions.create", json!({"key": key}), Request::CreateSession) {
-            out.push(log(format!(
-                "sessions.create was not sent ({error}); chat.send creates the session"
-            )));
-        }
-        out.extend(self.flush());
-        Ok(out)
-    }
-
-    fn command(&mut self, name: &str, args: &Value) -> Supported<Vec<Output>> {
-        let mut out = Vec::new();
-        match name {
-            "historyOlder" => match self.older_offset {
-                Some(offset) => self.load_page(Some(offset), &mut out),
-                None => out.push(log("no older messages".into())),
-            },
-            "connect" => self.connect(),
-            "disconnect" => {
-                self.operator.disconnect();
-                if let Some(node) = self.node.as_mut() {
-                    node.client.disconnect();
-                }
-            }
-            "pairNode" => {
-                if let Some(node) = self.node.as_mut() {
-                    node.pairing = Pairing::Unknown;
-                }
-                self.check_pairing();
-            }
-            "canvasAction" => match serde_json::from_value::<CanvasAction>(args.clone()) {
-                // An A2UI surface's action goes to the agent as a message from the user.
-                Ok(CanvasAction::Surface {
-                    surface_id,
-                    action,
-                    context,
-                }) => {
-                    let message = format!("[canvas] {action} on surface {surface_id}: {context}");
-                    return Ok(self.prompt(&message, &[]));
-                }
-                Ok(action) => self.send_canvas_action(&action, &mut out),
-                Err(error) => out.push(notice(format!("The canvas action was not sent: {error}."))),
-            },
-            "canvasRefresh" => self.refresh_canvas(),
-            _ => return Err(self.unsupported(format!("The command {name}"))),
-        }
-        out.extend(self.flush());
-        Ok(out)
     }
 }

@@ -2,9 +2,9 @@
 
 use super::super::client::ClientOutput;
 use super::super::config::DeviceConfig;
-use super::super::connection::ConnectionState;
-use super::super::frame::DEFAULT_MAX_PAYLOAD;
-use super::super::handshake::DeviceIdentity;
+use super::super::connection::{ConnectionState, SocketOp};
+use super::super::protocol::frame::DEFAULT_MAX_PAYLOAD;
+use super::super::protocol::handshake::DeviceIdentity;
 use crate::backend::{Output, TransportRequest};
 use crate::events::{ConnectionStatus, ErrorKind, SessionSummary, Severity, UiEvent};
 use crate::tools::bash::iso_timestamp;
@@ -14,14 +14,14 @@ use serde_json::Value;
 pub fn transport(channel: &str, url: &str, output: ClientOutput) -> Option<Output> {
     let channel = channel.to_string();
     let request = match output {
-        ClientOutput::Open => TransportRequest::Open {
+        ClientOutput::Socket(SocketOp::Open) => TransportRequest::Open {
             channel,
             url: url.to_string(),
             max_payload: DEFAULT_MAX_PAYLOAD as u64,
         },
-        ClientOutput::Send(text) => TransportRequest::Send { channel, text },
-        ClientOutput::Close { code, reason } => TransportRequest::Close { channel, code, reason },
-        ClientOutput::Sign { payload } => TransportRequest::Sign { channel, payload },
+        ClientOutput::Socket(SocketOp::Send(text)) => TransportRequest::Send { channel, text },
+        ClientOutput::Socket(SocketOp::Close { code, reason }) => TransportRequest::Close { channel, code, reason },
+        ClientOutput::Socket(SocketOp::Sign { payload }) => TransportRequest::Sign { channel, payload },
         ClientOutput::DeviceToken(value) => TransportRequest::StoreSecret {
             name: format!("deviceToken.{channel}"),
             value,

@@ -6,13 +6,13 @@
 //! the clock.
 
 use super::chat::{ChatMapper, ChatOutput, RunEnd};
-use super::connection::{Connection, ConnectionOutput, ConnectionState, ResyncReason, REQUEST_TIMEOUT_MS};
-use super::frame::GatewayError;
-use super::handshake::{ConnectOptions, Role};
+use super::connection::{Connection, ConnectionOutput, ConnectionState, ResyncReason, SocketOp, REQUEST_TIMEOUT_MS};
 use super::history::History;
 use super::node::{
     self, Answer, FileFetch, NodeHandler, NodeSession, Reply, RunOutput, RunPlan, RunPrepare, RunRequest,
 };
+use super::protocol::frame::GatewayError;
+use super::protocol::handshake::{ConnectOptions, Role};
 use super::reconnect::Backoff;
 use crate::events::{ErrorKind, Severity, UiEvent};
 use sends::PendingSend;
@@ -28,17 +28,8 @@ const RESYNC_HISTORY_LIMIT: u64 = 50;
 #[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
 pub enum ClientOutput {
-    /// Open a socket to the gateway URL; then `on_open`, or `on_close` when it fails.
-    Open,
-    Send(String),
-    Close {
-        code: u16,
-        reason: String,
-    },
-    /// Sign with the device key, then `on_signed`.
-    Sign {
-        payload: String,
-    },
+    /// For the connection's socket (to the gateway URL).
+    Socket(SocketOp),
     State {
         state: ConnectionState,
         message: Option<String>,
@@ -334,10 +325,7 @@ impl OpenClawClient {
 
     fn on_connection_output(&mut self, output: ConnectionOutput) {
         match output {
-            ConnectionOutput::Open => self.outputs.push(ClientOutput::Open),
-            ConnectionOutput::Send(text) => self.outputs.push(ClientOutput::Send(text)),
-            ConnectionOutput::Close { code, reason } => self.outputs.push(ClientOutput::Close { code, reason }),
-            ConnectionOutput::Sign { payload } => self.outputs.push(ClientOutput::Sign { payload }),
+            ConnectionOutput::Socket(op) => self.outputs.push(ClientOutput::Socket(op)),
             ConnectionOutput::State { state, message } => {
                 self.problem = match state {
                     ConnectionState::Error => message.clone(),

@@ -6,7 +6,7 @@
 use super::{ClientOutput, OpenClawClient, Purpose, RESYNC_HISTORY_LIMIT};
 use crate::events::{ErrorKind, SessionState, Severity, UiEvent};
 use crate::openclaw::connection::REQUEST_TIMEOUT_MS;
-use crate::openclaw::frame::GatewayError;
+use crate::openclaw::protocol::frame::GatewayError;
 use serde_json::{json, Value};
 
 /// How often a send whose answer never came is tried (with the same idempotency key).

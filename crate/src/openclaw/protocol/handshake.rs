@@ -149,7 +149,10 @@ impl ConnectOptions {
             role: Role::Node,
             scopes: Vec::new(),
             caps: Vec::new(),
-            commands: super::node::DEFAULT_COMMANDS.iter().map(|c| c.to_string()).collect(),
+            commands: crate::openclaw::node::DEFAULT_COMMANDS
+                .iter()
+                .map(|c| c.to_string())
+                .collect(),
             path_env: None,
             token,
             device_token: None,
