@@ -8,6 +8,7 @@ mod acp_support;
 use acp_support::*;
 use futures::executor::block_on;
 use serde_json::{json, Value};
+use tether_core::backend::SessionOp;
 use tether_core::gate::UserAnswer;
 use tether_core::permissions::PermissionMode;
 
@@ -55,11 +56,23 @@ fn a_session_started_in_plan_mode_puts_the_agent_in_its_plan_mode() {
 fn tethers_mode_picker_moves_the_agent_into_plan_mode_and_out() {
     let (s, opened) = ready(None);
     assert!(set_mode_requests(&opened).is_empty());
-    let into = sent(&s.agent.set_mode(PermissionMode::Plan));
+    let into = sent(
+        &s.agent
+            .operate(SessionOp::SetMode {
+                mode: PermissionMode::Plan,
+            })
+            .unwrap(),
+    );
     assert_eq!(set_mode_requests(&into)[0]["params"]["modeId"], "plan");
     let id = set_mode_requests(&into)[0]["id"].clone();
     from_agent(&s, answer(&id, json!({})));
-    let out = sent(&s.agent.set_mode(PermissionMode::AcceptEdits));
+    let out = sent(
+        &s.agent
+            .operate(SessionOp::SetMode {
+                mode: PermissionMode::AcceptEdits,
+            })
+            .unwrap(),
+    );
     assert_eq!(set_mode_requests(&out)[0]["params"]["modeId"], "default");
     assert_eq!(s.agent.mode(), PermissionMode::AcceptEdits);
 }

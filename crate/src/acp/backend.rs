@@ -21,6 +21,7 @@ use crate::backend::{
 use crate::events::{ErrorKind, Severity, UiEvent};
 use crate::mcp::Manifest;
 use crate::paths::PathMapper;
+use crate::permissions::PermissionMode;
 use crate::rpc::{self, Id, Incoming, Peer, RpcError, INVALID_PARAMS, METHOD_NOT_FOUND, REQUEST_CANCELLED};
 use crate::tools::ToolOutput;
 use serde_json::{json, Value};

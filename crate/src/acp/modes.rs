@@ -7,7 +7,7 @@
 
 use super::session_state::MODE_OPTION;
 use super::state::AcpBackend;
-use crate::backend::{Backend, Output};
+use crate::backend::Output;
 use crate::events::UiEvent;
 use crate::permissions::PermissionMode;
 

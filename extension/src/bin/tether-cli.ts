@@ -9,6 +9,7 @@ import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
 import { agentEntries, BACKENDS, DEFAULT_AGENT, findAgent } from "../backends";
 import type { CliFlag, CliSetup, LaunchPlace } from "../backends/backend";
+import type { JsonValue } from "../generated/core";
 import { NodeHost } from "../node/nodeHost";
 import { PERMISSION_MODES, type PermissionAnswer, type PermissionMode, type SessionOp } from "../session/agent";
 import type { SessionDriver, TurnOutcome } from "../session/driver";
@@ -81,7 +82,7 @@ type Step =
   | { mode: PermissionMode }
   | { model: string }
   | { option: string; value: string }
-  | { command: string; args?: unknown }
+  | { command: string; args?: JsonValue }
   | { listSessions: true }
   | { newSession: true }
   | { loadSession: string }
@@ -167,7 +168,8 @@ function parseScript(file: string): Step[] {
     if (typeof s["mode"] === "string") return { mode: parseMode(`--script step ${index} mode`, s["mode"]) };
     if (typeof s["model"] === "string") return { model: s["model"] };
     if (typeof s["option"] === "string" && typeof s["value"] === "string") return { option: s["option"], value: s["value"] };
-    if (typeof s["command"] === "string") return { command: s["command"], args: s["args"] ?? {} };
+    // The script is JSON: its args are JSON values.
+    if (typeof s["command"] === "string") return { command: s["command"], args: (s["args"] ?? {}) as JsonValue };
     if (s["listSessions"] === true) return { listSessions: true };
     if (s["newSession"] === true) return { newSession: true };
     if (typeof s["loadSession"] === "string") return { loadSession: s["loadSession"] };
@@ -418,7 +420,7 @@ function stepOperation(step: Step): SessionOp | undefined {
   if ("mode" in step) return { op: "setMode", mode: step.mode };
   if ("model" in step) return { op: "setConfigOption", option: "model", value: step.model };
   if ("option" in step) return { op: "setConfigOption", option: step.option, value: step.value };
-  if ("command" in step) return { op: "command", name: step.command, args: step.args };
+  if ("command" in step) return { op: "command", name: step.command, args: step.args ?? {} };
   if ("listSessions" in step) return { op: "list" };
   if ("newSession" in step) return { op: "new" };
   if ("loadSession" in step) return { op: "load", id: step.loadSession };

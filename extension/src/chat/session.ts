@@ -6,7 +6,7 @@
 // disposed by the SessionManager (sessions.ts). No vscode import: the agent and the workspace are
 // ports.
 
-import type { PermissionAnswer, PermissionMode, PermissionRequest, UiEvent } from "../generated/core";
+import type { JsonValue, PermissionAnswer, PermissionMode, PermissionRequest, UiEvent } from "../generated/core";
 import type { SessionOp } from "../session/agent";
 import type { TurnOutcome } from "../session/driver";
 import type { Attachment, ChatEntry, HistorySession } from "../contract/protocol";
@@ -159,7 +159,8 @@ export class ChatSession implements RestartableSession {
    * canvas action); false when no session runs or its agent has no such command. */
   agentCommand(name: string, args?: unknown): boolean {
     if (!this.session?.running) return false;
-    this.session.operate({ op: "command", name, args });
+    // The args come from the view's messages: JSON already.
+    this.session.operate({ op: "command", name, args: (args ?? {}) as JsonValue });
     return true;
   }
 
