@@ -6,7 +6,7 @@ import type { ChatEntry, ExtensionToWebview, UiState } from "../src/contract/pro
 import type { ChatViewPort } from "../src/chat/feed";
 import type { ReviewAnswer, ReviewPort } from "../src/chat/permissionBroker";
 import type { AgentSession, AgentStart } from "../src/chat/session";
-import type { SessionOp } from "../src/session/agent";
+import type { SessionOp, SessionOpKind } from "../src/session/agent";
 import type { TurnOutcome } from "../src/session/driver";
 
 export const initialState: UiState = {
@@ -110,6 +110,7 @@ export class ScriptedAgent implements AgentSession {
   readonly prompts: string[] = [];
   readonly answers: PermissionAnswer[] = [];
   readonly modes: PermissionMode[] = [];
+  readonly operations: SessionOp[] = [];
   stopped = false;
   turn: UiEvent[] = [];
   private readonly controllers = new Map<string, AbortController>();
@@ -138,9 +139,16 @@ export class ScriptedAgent implements AgentSession {
     return { ok: true };
   }
 
-  /** Records the modes it is switched to; the other operations do nothing here. */
+  /** Records every operation; the modes it is switched to also in `modes`. */
   operate(op: SessionOp): void {
+    this.operations.push(op);
     if (op.op === "setMode") this.modes.push(op.mode);
+  }
+
+  /** What this fake agent offers (a test sets it). */
+  offered: SessionOpKind[] = ["setMode", "interrupt"];
+  offers(): SessionOpKind[] {
+    return this.offered;
   }
 
   /** The process died (driver.ts onExit): open questions are withdrawn, then the crash is told. */

@@ -199,3 +199,17 @@ test("an agent's history comes from its own session list, and resuming one repla
   assert.equal(resumed.start.resume, "s7");
   assert.equal(resumed.start.replay, true, "the agent replays it into the chat");
 });
+
+test("the view learns at the handshake which session operations the agent offers; fork and close go to it as operations", async () => {
+  const init: UiEvent = { type: "sessionInit", sessionId: "s1", model: null, tools: [], mcpServers: [], permissionMode: null, agentVersion: null };
+  const { feed, session, agents } = chat({ agent: "gemini", turn: [init, done("s1")] });
+  await session.send("hi", []);
+  assert.deepEqual(feed.state.offers, ["setMode", "interrupt"], "what this agent offers: no fork, no close");
+  agents[0]!.offered = ["setMode", "fork", "close"];
+  agents[0]!.turn = [init, done("s1")];
+  await session.send("again", []);
+  assert.deepEqual(feed.state.offers, ["setMode", "fork", "close"]);
+  session.forkSession("s0");
+  session.closeSession();
+  assert.deepEqual(agents[0]!.operations, [{ op: "fork", id: "s0" }, { op: "close" }]);
+});

@@ -485,6 +485,32 @@ describe("header", () => {
     assert.equal(await page.locator(".msg-assistant").getAttribute("data-streaming"), "false");
     await finish(page);
   });
+
+  test("history: fork and close only where the agent offers them", T, async () => {
+    const page = await chat.open();
+    await init(page, { sessionId: "s-now", offers: ["setMode", "interrupt"] });
+    const sessions = [
+      { id: "s-now", title: "This one", updatedAt: Date.now(), messageCount: 3 },
+      { id: "s-old", title: "Earlier", updatedAt: Date.now() - 86400_000, messageCount: 9 },
+    ];
+    await page.getByRole("button", { name: "Session history" }).click();
+    await deliver(page, { type: "history", sessions });
+    assert.equal(await page.locator(".history-action").count(), 0, "no fork, no close: the agent offers neither");
+    await page.keyboard.press("Escape");
+    await deliver(page, { type: "state", offers: ["setMode", "fork", "close"] });
+    await page.getByRole("button", { name: "Session history" }).click();
+    await deliver(page, { type: "history", sessions });
+    assert.equal(await page.locator(".history-fork").count(), 2, "each session can be forked");
+    assert.equal(await page.locator(".history-end").count(), 1, "only the current one can be closed");
+    await screenshot(page, "07b-history-actions");
+    await page.getByRole("button", { name: "Fork Earlier" }).click();
+    assert.deepEqual(await posted(page, "forkSession"), [{ type: "forkSession", sessionId: "s-old" }]);
+    await page.getByRole("button", { name: "Session history" }).click();
+    await deliver(page, { type: "history", sessions });
+    await page.getByRole("button", { name: "Close this session in the agent" }).click();
+    assert.deepEqual(await posted(page, "closeSession"), [{ type: "closeSession" }]);
+    await finish(page);
+  });
 });
 
 describe("plumbing", () => {

@@ -7,7 +7,7 @@
 // ports.
 
 import type { JsonValue, PermissionAnswer, PermissionMode, PermissionRequest, UiEvent } from "../generated/core";
-import type { SessionOp } from "../session/agent";
+import type { SessionOp, SessionOpKind } from "../session/agent";
 import type { TurnOutcome } from "../session/driver";
 import type { Attachment, ChatEntry, HistorySession } from "../contract/protocol";
 import { isPermissionMode } from "../contract/modes";
@@ -24,6 +24,8 @@ export interface AgentSession {
   prompt(text: string, images?: PromptImage[]): Promise<TurnOutcome>;
   /** One session operation; throws when the agent does not support it (saying so, by name). */
   operate(op: SessionOp): void;
+  /** The operations the agent offers now (ACP agents tell theirs in their handshake). */
+  offers(): SessionOpKind[];
   stop(): Promise<void>;
 }
 
@@ -175,6 +177,20 @@ export class ChatSession implements RestartableSession {
     session.operate({ op: "authenticate", method: methodId });
   }
 
+  /** A new session of the agent's from the past session `id`, up to its end (where the agent
+   * offers fork: the history shows the action then). */
+  forkSession(id: string): void {
+    this.session?.operate({ op: "fork", id });
+  }
+
+  /** End the current session in the agent (where it offers close); the chat starts afresh. */
+  closeSession(): void {
+    if (!this.session?.running) return;
+    this.session.operate({ op: "close" });
+    this.resumeId = undefined;
+    this.deps.feed.clear();
+  }
+
   /** Past sessions for the history: the files Tether reads (`files`), or the agent's own list. */
   async history(files: () => Promise<HistorySession[]>): Promise<HistorySession[]> {
     if (this.deps.agent.history === "files") return files();
@@ -277,6 +293,8 @@ export class ChatSession implements RestartableSession {
 
   private onEvent(event: UiEvent): void {
     if (event.type === "sessionInit" || event.type === "done") this.resumeId = event.sessionId;
+    // What the agent offers is known from its handshake on (fork and close show in the history).
+    if ((event.type === "sessionInit" || event.type === "sessionReady") && this.session) this.deps.feed.setState({ offers: this.session.offers() });
     // The agent died: the next prompt (or Retry) starts it again, resuming the same conversation.
     if (event.type === "error" && event.kind === "crash") {
       this.session = undefined;

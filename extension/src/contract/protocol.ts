@@ -13,7 +13,7 @@
  *  - {@link WebviewToExtension}: the webview posts these through `acquireVsCodeApi().postMessage`.
  */
 
-import type { AgentOption, AuthMethodInfo, CanvasAction, CommandInfo, UiEvent, UserDecision } from "@tether/core";
+import type { AgentOption, AuthMethodInfo, CanvasAction, CommandInfo, SessionOpKind, UiEvent, UserDecision } from "@tether/core";
 
 // ---------------------------------------------------------------------------------------------
 // Header state
@@ -73,6 +73,8 @@ export interface UiState {
   workspaceLabel: string;
   connected: boolean;
   busy: boolean;
+  /** The session operations the agent offers (fork and close show in the history where offered). */
+  offers?: SessionOpKind[];
   /** A gateway backend's connection (OpenClaw): its state and why, for the header and status bar. */
   gateway?: { state: "disconnected" | "connecting" | "connected" | "error"; message?: string };
 }
@@ -159,6 +161,10 @@ export type WebviewToExtension =
   | { type: "stop" }
   | { type: "newSession" }
   | { type: "resume"; sessionId: string }
+  /** A new session from a past one (where the agent offers fork). */
+  | { type: "forkSession"; sessionId: string }
+  /** End the current session in the agent (where it offers close). */
+  | { type: "closeSession" }
   | { type: "requestHistory" }
   | { type: "setMode"; mode: string }
   | { type: "setModel"; model: string }

@@ -195,6 +195,7 @@ export function App() {
           <HistoryPanel
             sessions={store.history}
             currentId={state.sessionId}
+            offers={state.offers}
             onClose={(focusButton) => {
               setHistoryOpen(false);
               if (focusButton) requestAnimationFrame(() => document.querySelector<HTMLElement>(".history-button")?.focus());

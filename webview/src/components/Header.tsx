@@ -222,12 +222,17 @@ export function Header({
 export function HistoryPanel({
   sessions,
   currentId,
+  offers,
   onClose,
 }: {
   sessions: HistorySession[] | undefined;
   currentId?: string;
+  /** The session operations the agent offers: fork and close show where it offers them. */
+  offers?: readonly string[];
   onClose: (focusButton: boolean) => void;
 }) {
+  const canFork = offers?.includes("fork") ?? false;
+  const canClose = offers?.includes("close") ?? false;
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const first =
@@ -302,6 +307,34 @@ export function HistoryPanel({
                   {s.messageCount ? ` · ${plural(s.messageCount, "message")}` : ""}
                 </span>
               </button>
+              {canFork ? (
+                <button
+                  type="button"
+                  class="icon-button history-action history-fork"
+                  aria-label={`Fork ${s.title || "this session"}`}
+                  title="Fork: a new session from this one"
+                  onClick={() => {
+                    post({ type: "forkSession", sessionId: s.id });
+                    onClose(false);
+                  }}
+                >
+                  <Icon name="repo-forked" />
+                </button>
+              ) : null}
+              {canClose && s.id === currentId ? (
+                <button
+                  type="button"
+                  class="icon-button history-action history-end"
+                  aria-label="Close this session in the agent"
+                  title="Close: end this session in the agent"
+                  onClick={() => {
+                    post({ type: "closeSession" });
+                    onClose(false);
+                  }}
+                >
+                  <Icon name="stop-circle" />
+                </button>
+              ) : null}
             </li>
           ))}
         </ul>
