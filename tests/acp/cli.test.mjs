@@ -132,6 +132,33 @@ describe("real ACP agents through tether-cli on a remote workspace", { concurren
     }
   });
 
+  test("claude-agent-acp forks its session (a SessionOp it offers): the fork is a new session that carries the conversation", async () => {
+    requireAgent(claudeAgent);
+    const folders = makeFolders();
+    const api = await claudeAgent.startApi([
+      { when: { lastUserText: /FORK-FIRST/ }, text: "Noted." },
+      { when: { lastUserText: /FORK-SECOND/ }, text: "Forked." },
+      { text: "OK.", repeat: true },
+    ]);
+    const scriptFile = join(folders.base, "steps.json");
+    writeFileSync(scriptFile, JSON.stringify([{ prompt: "FORK-FIRST: remember PELICAN." }, { forkSession: true }, { prompt: "FORK-SECOND" }]));
+    try {
+      const args = ["--root", folders.workspace, "--mirror", folders.mirror, "--script", scriptFile,
+        ...agentFlags(claudeAgent, "claude-agent-acp", folders, api, { byCommand: true })];
+      const { code, stderr, events } = await runCli(args, cliEnv(folders), folders.base);
+      assert.equal(code, 0, stderr.slice(-4000));
+      const sessions = events.filter((e) => e.type === "sessionInit").map((e) => e.sessionId);
+      assert.equal(new Set(sessions).size, 2, `the original and the fork: ${sessions}`);
+      const second = api.messageRequests().find((r) => JSON.stringify(r.body?.messages ?? []).includes("FORK-SECOND"));
+      assert.ok(second, "the fork was prompted");
+      assert.match(JSON.stringify(second.body.messages), /PELICAN/, "the fork carries the conversation before it");
+      assert.ok(events.some((e) => e.type === "textDelta" && /Forked/.test(e.text)));
+    } finally {
+      await api.close();
+      removeFolders(folders);
+    }
+  });
+
   test("claude-agent-acp in plan mode: a write is refused without a question, even with --approve all", async () => {
     requireAgent(claudeAgent);
     const folders = makeFolders();

@@ -51,6 +51,7 @@ succeeded, 1 when one failed, 2 on a usage error.
                                  (OpenClaw: historyOlder, pairNode, connect, disconnect,
                                   canvasAction, canvasRefresh)
                              {"listSessions": true} | {"newSession": true} | {"loadSession": KEY}
+                             {"forkSession": KEY | true} | {"closeSession": true}   where offered
                              {"wait": MS}                                    pause
   --mode MODE              ${PERMISSION_MODES.join(", ")}
   --model NAME             the model
@@ -86,6 +87,9 @@ type Step =
   | { listSessions: true }
   | { newSession: true }
   | { loadSession: string }
+  /** A new session from `forkSession` (an id, or true for the current one), where the agent offers fork. */
+  | { forkSession: string | true }
+  | { closeSession: true }
   | { wait: number };
 
 interface Approval {
@@ -173,8 +177,12 @@ function parseScript(file: string): Step[] {
     if (s["listSessions"] === true) return { listSessions: true };
     if (s["newSession"] === true) return { newSession: true };
     if (typeof s["loadSession"] === "string") return { loadSession: s["loadSession"] };
+    if (typeof s["forkSession"] === "string" || s["forkSession"] === true) return { forkSession: s["forkSession"] };
+    if (s["closeSession"] === true) return { closeSession: true };
     if (typeof s["wait"] === "number") return { wait: s["wait"] };
-    usageError(`--script step ${index}: expected {"prompt"}, {"mode"}, {"model"}, {"option", "value"}, {"command"}, {"listSessions"}, {"newSession"}, {"loadSession"} or {"wait"}.`);
+    usageError(
+      `--script step ${index}: expected {"prompt"}, {"mode"}, {"model"}, {"option", "value"}, {"command"}, {"listSessions"}, {"newSession"}, {"loadSession"}, {"forkSession"}, {"closeSession"} or {"wait"}.`,
+    );
   });
 }
 
@@ -385,11 +393,15 @@ async function main(): Promise<number> {
 
   let failed: string | undefined;
   for (const step of options.steps) {
-    const op = stepOperation(step);
-    if (op) {
-      driver.operate(op);
-      continue;
+    let op: SessionOp | undefined;
+    try {
+      op = stepOperation(step, driver.sessionId);
+      if (op) driver.operate(op);
+    } catch (error) {
+      failed = `script step: ${(error as Error).message}`;
+      break;
     }
+    if (op) continue;
     if ("wait" in step) {
       await new Promise((resolve) => setTimeout(resolve, step.wait));
       continue;
@@ -416,7 +428,7 @@ async function main(): Promise<number> {
 }
 
 /** The session operation a script step is, if it is one. */
-function stepOperation(step: Step): SessionOp | undefined {
+function stepOperation(step: Step, current: string | null): SessionOp | undefined {
   if ("mode" in step) return { op: "setMode", mode: step.mode };
   if ("model" in step) return { op: "setConfigOption", option: "model", value: step.model };
   if ("option" in step) return { op: "setConfigOption", option: step.option, value: step.value };
@@ -424,6 +436,12 @@ function stepOperation(step: Step): SessionOp | undefined {
   if ("listSessions" in step) return { op: "list" };
   if ("newSession" in step) return { op: "new" };
   if ("loadSession" in step) return { op: "load", id: step.loadSession };
+  if ("forkSession" in step) {
+    const id = step.forkSession === true ? current : step.forkSession;
+    if (!id) throw new Error("forkSession: no session to fork yet");
+    return { op: "fork", id };
+  }
+  if ("closeSession" in step) return { op: "close" };
   return undefined;
 }
 
