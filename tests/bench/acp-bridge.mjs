@@ -16,6 +16,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { BRIDGE, MCP, REPO, loadBridgeHost, startTetherBridge } from "../acp/bridge-host.mjs";
+import { record } from "./record.mjs";
 
 const callsArg = process.argv.indexOf("--calls");
 const CALLS = callsArg >= 0 ? Number(process.argv[callsArg + 1]) : 500;
