@@ -8,6 +8,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { after } from "node:test";
 import { REPO } from "./bridge-host.mjs";
+import { makeFolders, newTempEntries, tempEntries } from "./scenario.mjs";
 
 export const CLI = join(REPO, "dist", "tether-cli.js");
 export const RUN_LIMIT_MS = 150_000;
@@ -75,4 +76,27 @@ export function agentFlags(spec, name, folders, api, { byCommand }) {
     if (!["PATH", "HOME", "TMPDIR"].includes(key) && value !== undefined) flags.push("--agent-env", `${key}=${value}`);
   }
   return flags;
+}
+
+/**
+ * `spec` through tether-cli on a remote-style workspace (its cwd a --mirror): `turns(folders)`
+ * scripts the model, `how(folders)` gives the run's own flags (a prompt or a script, approvals).
+ * Resolves to the run, its folders and fake API, and the laptop's places a marker must not reach.
+ */
+export async function runOnRemote(spec, name, turns, how, { byCommand = true, extraArgs = [] } = {}) {
+  requireAgent(spec);
+  const folders = makeFolders();
+  const tempBefore = tempEntries();
+  const api = await spec.startApi(turns(folders));
+  try {
+    const args = [
+      "--root", folders.workspace, "--mirror", folders.mirror, ...how(folders), "--verbose",
+      ...agentFlags(spec, name, folders, api, { byCommand }), ...extraArgs,
+    ];
+    const result = await runCli(args, cliEnv(folders), folders.base);
+    const laptop = [folders.home, folders.tmp, folders.mirror, ...newTempEntries(tempBefore, [folders.base])];
+    return { ...result, folders, api, laptop };
+  } finally {
+    await api.close();
+  }
 }

@@ -12,8 +12,8 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { claudeAgent, codex, gemini } from "./agents.mjs";
-import { agentFlags, cliEnv, requireAgent, RUN_LIMIT_MS, runCli } from "./cli.mjs";
-import { filesContaining, filesUnder, makeFolders, newTempEntries, removeFolders, tempEntries } from "./scenario.mjs";
+import { agentFlags, cliEnv, requireAgent, RUN_LIMIT_MS, runCli, runOnRemote } from "./cli.mjs";
+import { filesContaining, filesUnder, makeFolders, removeFolders } from "./scenario.mjs";
 
 /** The model's side: read and edit, write (refused by the user), run a command, then a write the
  * user never answers because the turn is stopped. */
@@ -55,26 +55,13 @@ function toolResultTexts(api) {
   return texts;
 }
 
-async function runAgent(spec, name, { byCommand = true, extraArgs = [] } = {}) {
-  requireAgent(spec);
-  const folders = makeFolders();
-  const tempBefore = tempEntries();
-  const api = await spec.startApi(script(spec, folders));
-  const scriptFile = join(folders.base, "steps.json");
-  writeFileSync(scriptFile, JSON.stringify(STEPS));
-  try {
-    const env = cliEnv(folders);
-    const args = [
-      "--root", folders.workspace, "--mirror", folders.mirror, "--script", scriptFile,
-      "--approve", "Edit,Bash", "--verbose",
-      ...agentFlags(spec, name, folders, api, { byCommand }), ...extraArgs,
-    ];
-    const result = await runCli(args, env, folders.base);
-    const laptop = [folders.home, folders.tmp, folders.mirror, ...newTempEntries(tempBefore, [folders.base])];
-    return { ...result, folders, api, laptop };
-  } finally {
-    await api.close();
-  }
+function runAgent(spec, name, options) {
+  const steps = (folders) => {
+    const scriptFile = join(folders.base, "steps.json");
+    writeFileSync(scriptFile, JSON.stringify(STEPS));
+    return ["--script", scriptFile, "--approve", "Edit,Bash"];
+  };
+  return runOnRemote(spec, name, (folders) => script(spec, folders), steps, options);
 }
 
 function assertTheSession(outcome, t) {

@@ -10,28 +10,13 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { claudeAgent, codex, gemini } from "./agents.mjs";
-import { RUN_LIMIT_MS, agentFlags, cliEnv, requireAgent, runCli } from "./cli.mjs";
-import { filesContaining, filesUnder, makeFolders, newTempEntries, removeFolders, tempEntries } from "./scenario.mjs";
+import { RUN_LIMIT_MS, runOnRemote } from "./cli.mjs";
+import { filesContaining, filesUnder, removeFolders } from "./scenario.mjs";
 
 /** One `tether-cli run --prompt` of `spec` on a remote-style workspace, with every question
  * approved; `turns(folders)` scripts the model. */
-async function runPrompt(spec, name, prompt, turns, { byCommand = true, extraArgs = [] } = {}) {
-  requireAgent(spec);
-  const folders = makeFolders();
-  const tempBefore = tempEntries();
-  const api = await spec.startApi(turns(folders));
-  try {
-    const env = cliEnv(folders);
-    const args = [
-      "--root", folders.workspace, "--mirror", folders.mirror, "--prompt", prompt, "--approve", "all", "--verbose",
-      ...agentFlags(spec, name, folders, api, { byCommand }), ...extraArgs,
-    ];
-    const result = await runCli(args, env, folders.base);
-    const laptop = [folders.home, folders.tmp, folders.mirror, ...newTempEntries(tempBefore, [folders.base])];
-    return { ...result, folders, api, laptop };
-  } finally {
-    await api.close();
-  }
+function runPrompt(spec, name, prompt, turns, options) {
+  return runOnRemote(spec, name, turns, () => ["--prompt", prompt, "--approve", "all"], options);
 }
 
 /** What the run left on the laptop: nothing of the project in the mirror, the marker nowhere. */

@@ -8,21 +8,6 @@ import * as path from "node:path";
 import { ACP_AGENTS, type AgentOutput } from "../../generated/core";
 import { BridgeServer, type BridgeConnection } from "../../mcpBridge/server";
 
-/** An ACP agent to start: what its registry entry resolved to. */
-export interface AcpAgentLaunch {
-  /** Its name in the registry (`gemini`, or the user's own). */
-  name: string;
-  displayName: string;
-  /** The program, resolved to an absolute path. */
-  command: string;
-  args: string[];
-  env: Record<string, string>;
-  /** A known agent whose force-local switches apply (ACP_AGENTS). */
-  profile?: string;
-  /** Run it on a remote workspace although it cannot be closed. */
-  allowLocalTools?: boolean;
-}
-
 /** The config keys the core's ACP backend reads, besides the common ones. */
 export interface AcpConfigPart {
   agentName: string;
