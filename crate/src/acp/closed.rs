@@ -42,11 +42,14 @@ impl AcpBackend {
 
     /// End the session: its switches did not take. `what`: what the agent did with its tool.
     pub(super) fn stop_not_closed(&mut self, call: &ToolCall, what: &str) -> Vec<Output> {
-        let tool = if call.title.is_empty() {
+        let named = if call.title.is_empty() {
             &call.tool_call_id
         } else {
             &call.title
         };
+        // The agent's own words: a title of any length would otherwise fill the error.
+        const MAX_TOOL_NAME: usize = 200;
+        let tool: String = named.chars().take(MAX_TOOL_NAME).collect();
         let message = format!(
             "{} is not closed: its own tool \"{tool}\" ({}) {what} on this computer, although Tether switched the agent's \
              own file and shell tools off for this remote workspace. Tether stopped the session so that nothing more runs here.",
