@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { test } from "node:test";
-import { defaultStateRoot, makeStateFolder, stateFolderProblem } from "../src/session/stateFolder";
+import { defaultStateRoot, newStateFolderPath, stateFolderProblem } from "../src/session/stateFolder";
 
 const posix = process.platform !== "win32" && process.getuid !== undefined;
 
@@ -26,10 +26,13 @@ test("a folder under the world-writable temp folder is refused, naming the folde
 
 test("a private folder under private parents passes; opened to others, or reached through a folder others write, it does not", { skip: !posix }, () => {
   const root = path.join(os.homedir(), ".cache", "tether", "test-state");
-  const base = makeStateFolder(root, "unit-");
+  const base = newStateFolderPath(root, "unit-");
+  mkdirSync(base, { recursive: true, mode: 0o700 });
   try {
     if (stateFolderProblem(root)) return; // This machine's home is not private: nothing to compare.
-    const dir = makeStateFolder(base, "s-");
+    const dir = newStateFolderPath(base, "s-");
+    assert.equal(existsSync(dir), false, "a path only: nothing made before a backend needs it");
+    mkdirSync(dir, { mode: 0o700 });
     assert.equal(statSync(dir).mode & 0o777, 0o700);
     assert.equal(stateFolderProblem(dir), undefined);
     chmodSync(dir, 0o755);

@@ -16,7 +16,7 @@ import type { SessionDriver, TurnOutcome } from "../session/driver";
 import type { PermissionRequestEvent, UiEvent } from "../session/events";
 import { openSession } from "../session/open";
 import { readSettings, type TetherSettings } from "../settings";
-import { defaultStateRoot, makeStateFolder } from "../session/stateFolder";
+import { defaultStateRoot, newStateFolderPath } from "../session/stateFolder";
 
 /** Each backend's own flags (its module's `cli`). */
 const BACKEND_FLAGS: [string, CliFlag][] = BACKENDS.flatMap((backend) => Object.entries(backend.cli?.flags ?? {}));
@@ -229,8 +229,9 @@ function parseCommandLine(): Options {
     }
   }
   // Tether's own files for an agent's launch (gemini's policy and settings) live here: a private
-  // folder under the user's state folder, never the temp folder (see session/stateFolder.ts).
-  const storageDir = makeStateFolder(defaultStateRoot(), "cli-");
+  // folder under the user's state folder, never the temp folder (see session/stateFolder.ts),
+  // made only by a backend that writes such files.
+  const storageDir = newStateFolderPath(defaultStateRoot(), "cli-");
   // Tether's own files for the agent's launch (gemini's settings), gone with the run.
   process.on("exit", () => rmSync(storageDir, { recursive: true, force: true }));
   const setup: CliSetup = { agent: values.agent, settings: defaultSettings(), place: { storageDir, secrets: memorySecrets() }, usageError };

@@ -7,7 +7,8 @@
 // above it, by the path given and by its real path, is a directory owned by root or by this user
 // and writable by neither group nor others; the folder itself is this user's and only theirs (0700).
 
-import { lstatSync, mkdirSync, mkdtempSync, realpathSync, statSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { lstatSync, mkdirSync, realpathSync, statSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 
@@ -19,10 +20,11 @@ export function defaultStateRoot(env: NodeJS.ProcessEnv = process.env, platform 
   return path.posix.join(xdg && path.posix.isAbsolute(xdg) ? xdg : path.posix.join(home, ".local", "state"), "tether");
 }
 
-/** A new private folder for one session under `root` (created 0700, with its parents). */
-export function makeStateFolder(root: string, prefix: string): string {
-  mkdirSync(root, { recursive: true, mode: 0o700 });
-  return mkdtempSync(path.join(root, prefix));
+/** A fresh path for one run's folder under `root`, not created yet: the backend that needs it
+ * creates it (0700) through {@link stateFolderProblem}, so a run that writes no switches leaves
+ * nothing behind. */
+export function newStateFolderPath(root: string, prefix: string): string {
+  return path.join(root, `${prefix}${process.pid}-${randomBytes(6).toString("hex")}`);
 }
 
 /** Why `dir` cannot hold an agent's switches (the folder at fault and the reason), or undefined;
