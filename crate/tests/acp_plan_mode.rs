@@ -6,10 +6,8 @@
 mod acp_support;
 
 use acp_support::*;
-use futures::executor::block_on;
 use serde_json::{json, Value};
 use tether_core::backend::SessionOp;
-use tether_core::gate::UserAnswer;
 use tether_core::permissions::PermissionMode;
 
 fn ready(mode: Option<&str>) -> (Session, Vec<Value>) {
@@ -122,11 +120,7 @@ fn an_approved_exit_plan_mode_leaves_plan_mode_and_the_next_write_is_asked_about
         .map(|o| o["optionId"].as_str().unwrap())
         .collect();
     assert_eq!(options, ["exit-plan-default", "exit-plan-auto", "reject"]);
-    let out = block_on(
-        s.agent
-            .answer_permission(ask["id"].as_str().unwrap(), UserAnswer::option("exit-plan-default")),
-    )
-    .unwrap();
+    let out = choose(&s, &ask, "exit-plan-default");
     assert_eq!(
         response_to(&out, 7)["result"]["outcome"],
         json!({"outcome": "selected", "optionId": "exit-plan-default"})
@@ -154,11 +148,7 @@ fn always_on_exit_plan_mode_leaves_no_rule_behind() {
     let (s, _) = ready(Some("plan"));
     let out = from_agent(&s, exit_plan_question(7));
     let ask = of_type(&events(&out), "permissionRequest")[0].clone();
-    block_on(
-        s.agent
-            .answer_permission(ask["id"].as_str().unwrap(), UserAnswer::option("exit-plan-auto")),
-    )
-    .unwrap();
+    choose(&s, &ask, "exit-plan-auto");
     from_agent(
         &s,
         update(json!({"sessionUpdate": "current_mode_update", "currentModeId": "auto"})),

@@ -61,11 +61,7 @@ fn the_agents_own_question_shows_its_own_options_and_the_answer_names_one() {
         ["proceed_always", "proceed_once", "cancel"],
         "unknown kinds are not offered"
     );
-    let out = block_on(
-        s.agent
-            .answer_permission(ask["id"].as_str().unwrap(), UserAnswer::option("proceed_once")),
-    )
-    .unwrap();
+    let out = choose(&s, ask, "proceed_once");
     assert_eq!(
         response_to(&out, 0)["result"]["outcome"],
         json!({"outcome": "selected", "optionId": "proceed_once"})

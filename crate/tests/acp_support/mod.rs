@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 use tether_core::acp::{AcpBackend, AcpConfig, BridgeCommand};
 use tether_core::agent::{Agent, AgentOutput};
 use tether_core::config::CommonConfig;
+use tether_core::gate::UserAnswer;
 use tether_core::native::NativeHost;
 
 #[path = "../common/mod.rs"]
@@ -156,4 +157,10 @@ pub fn response_to(outputs: &[AgentOutput], id: u64) -> Value {
         .into_iter()
         .find(|m| m["id"] == id && m.get("method").is_none())
         .unwrap_or_else(|| panic!("no answer to {id} in {:?}", sent(outputs)))
+}
+
+/// The user picks `option` on the question `ask` (a `permissionRequest` event) shows.
+pub fn choose(s: &Session, ask: &Value, option: &str) -> Vec<AgentOutput> {
+    let id = ask["id"].as_str().expect("a permissionRequest event with an id");
+    block_on(s.agent.answer_permission(id, UserAnswer::option(option))).unwrap()
 }
