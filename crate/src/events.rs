@@ -12,7 +12,8 @@ mod sessions;
 pub use canvas::{CanvasAction, CanvasUpdate, CanvasWidget, SurfaceComponent};
 pub use permission::PermissionRequest;
 pub use sessions::{
-    AgentOption, AuthMethodInfo, CommandInfo, ConnectionStatus, ModelOption, SessionSummary, TranscriptMessage,
+    AgentOption, AuthMethodInfo, CommandInfo, ConnectionStatus, ContextCategory, ModelOption, SessionSummary,
+    TranscriptMessage,
 };
 
 // Events are built once, passed on and serialized; a permission request being the largest is no
@@ -251,6 +252,9 @@ pub enum UiEvent {
         size: u64,
         cost: Option<f64>,
         currency: Option<String>,
+        /// What the used part is made of (system prompt, tools, messages…), where the agent says.
+        #[serde(default)]
+        breakdown: Vec<ContextCategory>,
     },
     /// The ways the agent offers to log in; `required` when it refused to work without.
     AuthMethods {

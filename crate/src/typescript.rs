@@ -11,10 +11,10 @@ use crate::claude::{AgentFile, ClaudeConfig};
 use crate::config::{CommonConfig, RemoteConfig};
 use crate::diff::Hunk;
 use crate::events::{
-    AgentOption, AuthMethodInfo, CanvasAction, CanvasUpdate, CanvasWidget, CommandInfo, ConnectionStatus, EditReview,
-    ErrorKind, Location, McpServerStatus, ModelOption, PermissionOption, PermissionOptionKind, PermissionRequest,
-    SessionState, SessionSummary, Severity, SurfaceComponent, TodoItem, ToolContentItem, ToolKind, TranscriptMessage,
-    UiEvent,
+    AgentOption, AuthMethodInfo, CanvasAction, CanvasUpdate, CanvasWidget, CommandInfo, ConnectionStatus,
+    ContextCategory, EditReview, ErrorKind, Location, McpServerStatus, ModelOption, PermissionOption,
+    PermissionOptionKind, PermissionRequest, SessionState, SessionSummary, Severity, SurfaceComponent, TodoItem,
+    ToolContentItem, ToolKind, TranscriptMessage, UiEvent,
 };
 use crate::framing::Frame;
 use crate::gate::{UserAnswer, UserDecision};
@@ -114,6 +114,7 @@ fn generated() -> String {
         declaration::<ConnectionStatus>(&cfg),
         declaration::<SessionSummary>(&cfg),
         declaration::<TranscriptMessage>(&cfg),
+        declaration::<ContextCategory>(&cfg),
         declaration::<CanvasUpdate>(&cfg),
         declaration::<CanvasWidget>(&cfg),
         declaration::<CanvasAction>(&cfg),

@@ -362,6 +362,7 @@ fn probe_transcript_replays_line_for_line() {
     let mut permissions: HashMap<String, PermissionRequest> = HashMap::new();
     let mut all_events: Vec<UiEvent> = Vec::new();
     let mut compared = 0;
+    let mut context_requests = 0;
     for entry in text.lines().filter(|l| !l.trim().is_empty()) {
         let entry: Value = serde_json::from_str(entry).unwrap();
         let line = entry["line"].as_str().unwrap();
@@ -370,7 +371,15 @@ fn probe_transcript_replays_line_for_line() {
                 let out = session.on_line(line);
                 for o in out {
                     match o {
-                        Output::WriteLine(l) => expected_writes.push_back(serde_json::from_str(&l).unwrap()),
+                        Output::WriteLine(l) => {
+                            let write: Value = serde_json::from_str(&l).unwrap();
+                            // The meter's request after each turn came after the probe was recorded.
+                            if write["request"]["subtype"] == "get_context_usage" {
+                                context_requests += 1;
+                            } else {
+                                expected_writes.push_back(write);
+                            }
+                        }
                         Output::McpCall { request_id, .. } => mcp_calls.push(request_id),
                         Output::PermissionRequest(p) => {
                             all_events.push(UiEvent::PermissionRequest(p.clone()));
@@ -438,6 +447,8 @@ fn probe_transcript_replays_line_for_line() {
     }
     assert!(expected_writes.is_empty(), "unsent answers: {expected_writes:?}");
     assert!(compared >= 20, "only {compared} lines compared");
+    let results = all_events.iter().filter(|e| matches!(e, UiEvent::Done { .. })).count();
+    assert_eq!(context_requests, results, "one get_context_usage after each turn");
 
     let has = |pred: &dyn Fn(&UiEvent) -> bool| all_events.iter().any(pred);
     assert!(has(

@@ -104,6 +104,18 @@ test("a prompt streams the model's text into the chat", { timeout: 90_000 }, asy
   await shot(vs, "02-streamed-text");
 });
 
+test("after the turn the header shows Claude Code's context usage and the session's cost", { timeout: 60_000 }, async () => {
+  // The CLI answers get_context_usage after counting tokens at the fake API.
+  const meter = vs.webview.locator(".context-meter");
+  await meter.waitFor({ timeout: 30_000 });
+  assert.match(await meter.innerText(), /^\d+% · \$\d+\.\d+$/);
+  const title = await meter.getAttribute("title");
+  assert.match(title, /Context: [\d,]+ of [\d,]+ tokens/);
+  assert.match(title, /Used by: System prompt [\d,]+/);
+  assert.ok(api.requests.some((r) => r.path.startsWith("/v1/messages/count_tokens")), "the CLI counted the context");
+  await shot(vs, "02b-context-meter");
+});
+
 test("Allow on the permission card edits the file on disk (after the diff review opened)", { timeout: 120_000 }, async () => {
   await sendPrompt(vs, "edit the greeting");
   const allow = vs.webview.getByRole("button", { name: "Allow", exact: true });

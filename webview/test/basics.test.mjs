@@ -49,6 +49,24 @@ describe("states", () => {
     await finish(page);
   });
 
+  test("the context meter shows the share used and the session's cost; its tooltip what fills it", T, async () => {
+    const page = await chat.open();
+    await init(page);
+    assert.equal(await page.locator(".context-meter").count(), 0);
+    const breakdown = [{ name: "System prompt", tokens: 420 }, { name: "Skills", tokens: 2067 }];
+    await deliver(page, { type: "state", context: { used: 250_000, size: 1_000_000, cost: 0.000616, currency: "USD", breakdown } });
+    const meter = page.locator(".context-meter");
+    assert.equal(await meter.innerText(), "25% · $0.0006");
+    const title = await meter.getAttribute("title");
+    assert.match(title, /250,000 of 1,000,000 tokens \(25%\)/);
+    assert.match(title, /Used by: System prompt 420, Skills 2,067/);
+    assert.match(title, /Session cost: \$0\.0006/);
+    await deliver(page, { type: "state", context: { used: 10, size: 100, cost: 1.5, currency: "EUR" } });
+    assert.equal(await meter.innerText(), "10% · 1.50 EUR");
+    await screenshot(page, "03-context-meter");
+    await finish(page);
+  });
+
   test("disconnected banner with Reconnect posting retry", T, async () => {
     const page = await chat.open();
     await init(page);

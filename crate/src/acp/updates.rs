@@ -153,6 +153,7 @@ impl AcpBackend {
                 size: update.size,
                 cost: update.cost.as_ref().map(|c| c.amount),
                 currency: update.cost.map(|c| c.currency),
+                breakdown: Vec::new(),
             })],
             // Kinds this version does not know are ignored.
             SessionUpdate::Unknown(_) => Vec::new(),

@@ -13,7 +13,8 @@ use super::protocol::{
 };
 use super::{builtin_name, SERVER_NAME};
 use crate::events::{
-    tool_kind, CommandInfo, ErrorKind, McpServerStatus, ModelOption, PermissionRequest, Severity, UiEvent,
+    tool_kind, CommandInfo, ContextCategory, ErrorKind, McpServerStatus, ModelOption, PermissionRequest, Severity,
+    UiEvent,
 };
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -96,6 +97,7 @@ enum OwnRequest {
     SetModel(Option<String>),
     McpStatus,
     McpNotification,
+    ContextUsage,
 }
 
 impl OwnRequest {
@@ -107,6 +109,7 @@ impl OwnRequest {
             OwnRequest::SetModel(_) => "set_model",
             OwnRequest::McpStatus => "mcp_status",
             OwnRequest::McpNotification => "mcp_message",
+            OwnRequest::ContextUsage => "get_context_usage",
         }
     }
 }
@@ -120,10 +123,13 @@ pub struct Session {
     config: SessionConfig,
     route_update: PermissionUpdateRoute,
     next_request: u64,
+    usage_requests: u64,
     own_requests: HashMap<String, OwnRequest>,
     permissions: HashMap<String, PendingPermission>,
     mcp_calls: HashSet<String>,
     events: EventMapper,
+    /// What this CLI process's turns cost so far (its `result.total_cost_usd` adds up per process).
+    cost_usd: Option<f64>,
 }
 
 impl Session {
@@ -133,9 +139,11 @@ impl Session {
             config,
             route_update: Box::new(session_only_route),
             next_request: 0,
+            usage_requests: 0,
             own_requests: HashMap::new(),
             permissions: HashMap::new(),
             mcp_calls: HashSet::new(),
+            cost_usd: None,
         }
     }
 
@@ -195,8 +203,14 @@ impl Session {
     }
 
     fn request(&mut self, request: HostRequest, kind: OwnRequest) -> Vec<Output> {
-        self.next_request += 1;
-        let id = format!("tether-{}", self.next_request);
+        // The meter's requests are numbered apart, so the others keep the ids a recording has.
+        let id = if matches!(kind, OwnRequest::ContextUsage) {
+            self.usage_requests += 1;
+            format!("tether-usage-{}", self.usage_requests)
+        } else {
+            self.next_request += 1;
+            format!("tether-{}", self.next_request)
+        };
         let line = request.to_line(&id);
         self.own_requests.insert(id, kind);
         vec![Output::WriteLine(line)]
@@ -257,6 +271,14 @@ impl Session {
             CliMessage::ControlRequest(request) => self.on_control_request(request),
             CliMessage::ControlResponse(response) => self.on_control_response(response),
             CliMessage::ControlCancelRequest { request_id } => self.on_cancel(&request_id),
+            CliMessage::Result(result) => {
+                self.cost_usd = result.total_cost_usd.or(self.cost_usd);
+                let events = self.events.on_message(CliMessage::Result(result));
+                let mut out: Vec<Output> = events.into_iter().map(Output::Event).collect();
+                // The turn ended: how full the context is now, for the header's meter.
+                out.extend(self.request(HostRequest::GetContextUsage, OwnRequest::ContextUsage));
+                out
+            }
             other => self.events.on_message(other).into_iter().map(Output::Event).collect(),
         }
     }
@@ -361,6 +383,8 @@ impl Session {
         };
         let response = match response {
             ControlResponse::Success { response, .. } => response,
+            // The meter is a nicety: a CLI that cannot count (logged out, offline) says nothing.
+            ControlResponse::Error { .. } if matches!(kind, OwnRequest::ContextUsage) => return Vec::new(),
             ControlResponse::Error { error, .. } => {
                 return vec![Output::Event(UiEvent::error(
                     ErrorKind::ControlRequestFailed,
@@ -390,6 +414,10 @@ impl Session {
                 let servers = response.get("mcpServers").map(mcp_servers).unwrap_or_default();
                 vec![Output::Event(UiEvent::McpStatus { servers })]
             }
+            OwnRequest::ContextUsage => context_usage(&response, self.cost_usd)
+                .map(Output::Event)
+                .into_iter()
+                .collect(),
             OwnRequest::Interrupt | OwnRequest::McpNotification => Vec::new(),
         }
     }
@@ -428,6 +456,36 @@ impl Session {
             permission_mode: mode,
         })]
     }
+}
+
+/// The meter's event from a `get_context_usage` answer: the used tokens of the window, with the
+/// categories that fill it (the free space and the autocompact buffer are not "used").
+fn context_usage(response: &Value, cost_usd: Option<f64>) -> Option<UiEvent> {
+    let used = response.get("totalTokens")?.as_u64()?;
+    let size = response.get("maxTokens")?.as_u64()?;
+    let breakdown = response
+        .get("categories")
+        .and_then(Value::as_array)
+        .map(|categories| {
+            categories
+                .iter()
+                .filter(|c| c.get("kind").and_then(Value::as_str) == Some("used"))
+                .filter_map(|c| {
+                    Some(ContextCategory {
+                        name: c.get("name")?.as_str()?.to_string(),
+                        tokens: c.get("tokens")?.as_u64()?,
+                    })
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    Some(UiEvent::ContextUsage {
+        used,
+        size,
+        cost: cost_usd,
+        currency: cost_usd.map(|_| "USD".to_string()),
+        breakdown,
+    })
 }
 
 fn success(request_id: &str, response: Value) -> Output {

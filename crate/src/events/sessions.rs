@@ -82,3 +82,12 @@ pub struct SessionSummary {
     #[serde(default)]
     pub running: bool,
 }
+
+/// One part of the context window's used tokens (Claude Code's `/context` categories).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct ContextCategory {
+    pub name: String,
+    pub tokens: u64,
+}

@@ -52,7 +52,15 @@ export function stateFromEvent(event: UiEvent): Partial<UiState> | undefined {
     case "authMethods":
       return { authMethods: event.methods };
     case "contextUsage":
-      return { context: { used: event.used, size: event.size, ...(event.cost !== null ? { cost: event.cost } : {}), ...(event.currency ? { currency: event.currency } : {}) } };
+      return {
+        context: {
+          used: event.used,
+          size: event.size,
+          ...(event.cost !== null ? { cost: event.cost } : {}),
+          ...(event.currency ? { currency: event.currency } : {}),
+          ...(event.breakdown.length ? { breakdown: event.breakdown } : {}),
+        },
+      };
     case "sessionInfo":
       return event.title ? { title: event.title } : undefined;
     case "connectionState":

@@ -40,12 +40,14 @@ export interface AgentInfo {
   label: string;
 }
 
-/** How much of the model's context the session uses. */
+/** How much of the model's context the session uses, what fills it, and what the session cost. */
 export interface ContextInfo {
   used: number;
   size: number;
   cost?: number;
   currency?: string;
+  /** The used part by category (Claude Code's `/context`), where the agent says. */
+  breakdown?: { name: string; tokens: number }[];
 }
 
 export interface UiState {

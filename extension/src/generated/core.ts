@@ -56,7 +56,11 @@ sessionId?: string | null, }
   | { "type": "commands", commands: Array<CommandInfo>, }
   | { "type": "agentOptions", options: Array<AgentOption>, }
   | { "type": "sessionInfo", title: string | null, updatedAt: string | null, }
-  | { "type": "contextUsage", used: number, size: number, cost: number | null, currency: string | null, }
+  | { "type": "contextUsage", used: number, size: number, cost: number | null, currency: string | null, 
+/**
+ * What the used part is made of (system prompt, tools, messages…), where the agent says.
+ */
+breakdown: Array<ContextCategory>, }
   | { "type": "authMethods", methods: Array<AuthMethodInfo>, required: boolean, message: string | null, }
   | { "type": "sessionList", sessions: Array<SessionSummary>, };
 
@@ -190,6 +194,12 @@ export type TranscriptMessage = {
  * `user` or `assistant`.
  */
 role: string, text: string, };
+
+/**
+ * One part of the context window's used tokens (Claude Code's `/context` categories).
+ */
+
+export type ContextCategory = { name: string, tokens: number, };
 
 /**
  * A change to the canvas.

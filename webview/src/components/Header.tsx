@@ -70,16 +70,29 @@ function AgentOptions({ state, initialized }: { state: UiState; initialized: boo
   );
 }
 
-/** How much of the model's context the session uses (and its cost), when the agent says. */
+/** A cost as people read it: dollars with a sign, small amounts to a hundredth of a cent. */
+export function formatCost(amount: number, currency = "USD"): string {
+  const digits = amount !== 0 && Math.abs(amount) < 0.01 ? 4 : 2;
+  const value = amount.toFixed(digits);
+  return currency === "USD" ? `$${value}` : `${value} ${currency}`;
+}
+
+/** How much of the model's context the session uses, and what the session cost so far, when the
+ * agent says; the tooltip has what fills the context. */
 function ContextMeter({ state }: { state: UiState }) {
   const context = state.context;
   if (!context || context.size <= 0) return null;
   const percent = Math.min(100, Math.round((100 * context.used) / context.size));
-  const cost = context.cost !== undefined ? ` · ${context.cost.toFixed(2)} ${context.currency ?? ""}` : "";
-  const label = `Context: ${context.used.toLocaleString()} of ${context.size.toLocaleString()} tokens (${percent}%)${cost}`;
+  const cost = context.cost !== undefined ? formatCost(context.cost, context.currency) : undefined;
+  const parts = (context.breakdown ?? []).map((c) => `${c.name} ${c.tokens.toLocaleString()}`);
+  const label = [
+    `Context: ${context.used.toLocaleString()} of ${context.size.toLocaleString()} tokens (${percent}%)`,
+    ...(parts.length ? [`Used by: ${parts.join(", ")}`] : []),
+    ...(cost ? [`Session cost: ${cost}`] : []),
+  ].join("\n");
   return (
-    <span class="context-meter muted small" title={label} aria-label={label} role="note">
-      {percent}%
+    <span class="context-meter muted small" title={label} aria-label={label.replace(/\n/g, ". ")} role="note">
+      {percent}%{cost ? <span class="context-cost"> · {cost}</span> : null}
     </span>
   );
 }

@@ -207,6 +207,9 @@ pub enum HostRequest {
         model: Option<String>,
     },
     McpStatus,
+    /// How full the context window is, by category (answered after `count_tokens` calls: some
+    /// 27 the first time in a process, one each time after, as measured with 2.1.330).
+    GetContextUsage,
     /// A message from an in-process MCP server to the CLI (e.g. `notifications/tools/list_changed`).
     McpMessage {
         server_name: String,
