@@ -90,10 +90,12 @@ function canonicalStdin(lines) {
 }
 
 /** Streaming deltas are joined per message (the CLI's chunking is its own affair); the rest keep
- * their order. */
+ * their order, but for the context meter's. */
 function canonicalEvents(events) {
   const out = [];
   for (const event of events) {
+    // The meter's answer comes after the turn's end, racing tether-cli's exit; its request is in stdin.
+    if (event.type === "contextUsage") continue;
     const last = out.at(-1);
     if ((event.type === "textDelta" || event.type === "thinkingDelta") && last?.type === event.type && last.messageId === event.messageId) {
       last.text += event.text;
