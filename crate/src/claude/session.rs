@@ -8,8 +8,9 @@ use super::guard::{self, GUARD_CALLBACK_ID};
 use super::init::{initialize_request, RemoteEnvironment};
 use super::launch::{PermissionMode, ALLOWED_BUILTIN_TOOLS};
 use super::protocol::{
-    mcp_notification_ack, user_message_line, AgentDefinition, CanUseTool, CliMessage, CliRequest, ControlResponse,
-    HookCallback, HookOutput, HostRequest, ImageInput, IncomingControlRequest, McpManifest, PermissionResult,
+    mcp_notification_ack, steering_message_line, user_message_line, AgentDefinition, CanUseTool, CliMessage,
+    CliRequest, ControlResponse, HookCallback, HookOutput, HostRequest, ImageInput, IncomingControlRequest,
+    McpManifest, PermissionResult,
 };
 use super::{builtin_name, SERVER_NAME};
 use crate::events::{
@@ -96,6 +97,7 @@ enum OwnRequest {
     SetModel(Option<String>),
     McpStatus,
     McpNotification,
+    StopTask,
 }
 
 impl OwnRequest {
@@ -107,6 +109,7 @@ impl OwnRequest {
             OwnRequest::SetModel(_) => "set_model",
             OwnRequest::McpStatus => "mcp_status",
             OwnRequest::McpNotification => "mcp_message",
+            OwnRequest::StopTask => "stop_task",
         }
     }
 }
@@ -165,6 +168,20 @@ impl Session {
     pub fn interrupt(&mut self) -> Vec<Output> {
         self.events.interrupted = true;
         self.request(HostRequest::Interrupt, OwnRequest::Interrupt)
+    }
+
+    /// A user message into the running turn. The turn the CLI cuts short for it ends without a
+    /// `done`: the message's own turn ends the prompt the user is waiting on.
+    pub fn steer(&mut self, text: &str) -> Vec<Output> {
+        self.events.steered = true;
+        vec![Output::WriteLine(steering_message_line(text))]
+    }
+
+    pub fn stop_task(&mut self, task_id: &str) -> Vec<Output> {
+        let request = HostRequest::StopTask {
+            task_id: task_id.to_string(),
+        };
+        self.request(request, OwnRequest::StopTask)
     }
 
     pub fn set_mode(&mut self, mode: PermissionMode) -> Vec<Output> {
@@ -390,7 +407,7 @@ impl Session {
                 let servers = response.get("mcpServers").map(mcp_servers).unwrap_or_default();
                 vec![Output::Event(UiEvent::McpStatus { servers })]
             }
-            OwnRequest::Interrupt | OwnRequest::McpNotification => Vec::new(),
+            OwnRequest::Interrupt | OwnRequest::McpNotification | OwnRequest::StopTask => Vec::new(),
         }
     }
 

@@ -207,6 +207,10 @@ pub enum HostRequest {
         model: Option<String>,
     },
     McpStatus,
+    /// Stop one subagent or background task (`task_id` of its `system/task_started`).
+    StopTask {
+        task_id: String,
+    },
     /// A message from an in-process MCP server to the CLI (e.g. `notifications/tools/list_changed`).
     McpMessage {
         server_name: String,
