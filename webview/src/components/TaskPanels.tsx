@@ -38,7 +38,7 @@ function TaskOutput({ task }: { task: TaskEntry }) {
         </div>
       ))}
       {!shown.length && isRunning(task) ? <div class="muted small">No output yet.</div> : null}
-      {task.summary ? <div class="task-summary">{task.summary}</div> : null}
+      {task.summary && task.summary.trim() !== task.description ? <div class="task-summary">{task.summary}</div> : null}
     </div>
   );
 }
