@@ -36,6 +36,10 @@ const HANDLERS: Handlers = {
   // VS Code asks the user before it opens a link to a domain they have not trusted.
   openExternal: (_ctx, m) => /^https?:\/\//i.test(m.url) && vscode.env.openExternal(vscode.Uri.parse(m.url, true)),
   loadOlder: (ctx) => backendCommand(ctx, "the request for earlier messages", "historyOlder"),
+  editQueued: (ctx, m) => ctx.session.editQueued(m.id, m.text),
+  removeQueued: (ctx, m) => ctx.session.removeQueued(m.id),
+  sendNow: (ctx, m) => ctx.session.sendNow(m.id),
+  stopTask: (ctx, m) => ctx.session.stopTask(m.taskId),
 };
 
 /** A command of the running session's backend (a gateway's canvas or history), told when it cannot go. */

@@ -83,6 +83,7 @@ impl AcpBackend {
             peer: Peer::new(),
             phase: Phase::Starting,
             caps: AgentCapabilities::default(),
+            steering: false,
             agent_version: None,
             auth_methods: Vec::new(),
             session: None,
@@ -328,6 +329,7 @@ impl Backend for AcpBackend {
             (SessionOpKind::Fork, sessions.fork.is_some()),
             (SessionOpKind::Close, sessions.close.is_some()),
             (SessionOpKind::List, sessions.list.is_some()),
+            (SessionOpKind::Steer, self.steering),
         ];
         offered.extend(optional.into_iter().filter(|(_, can)| *can).map(|(kind, _)| kind));
         offered
@@ -348,6 +350,7 @@ impl Backend for AcpBackend {
             SessionOp::Resume { id } => Ok(self.resume_session(&id)),
             SessionOp::Fork { id } => Ok(self.open(Open::Fork, Some(id))),
             SessionOp::Close => self.close_session(),
+            SessionOp::Steer { text } => Ok(self.steer(text)),
             op => Err(self.refuse(&op)),
         }
     }

@@ -19,6 +19,7 @@ mod requests;
 mod session;
 mod session_state;
 mod state;
+mod steering;
 mod terminals;
 mod updates;
 

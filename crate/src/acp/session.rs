@@ -83,6 +83,7 @@ impl AcpBackend {
             }
         };
         self.caps = reply.agent_capabilities;
+        self.steering = super::steering::advertised(reply.meta.as_ref());
         self.agent_version = reply.agent_info.map(|info| match info.title {
             Some(title) => format!("{title} {}", info.version),
             None => format!("{} {}", info.name, info.version),
@@ -316,6 +317,7 @@ impl AcpBackend {
             Pending::Initialize => self.on_initialized(result),
             Pending::Open { how } => self.on_opened(how, result),
             Pending::Prompt => self.on_prompt_answered(result),
+            Pending::Steer { text } => self.on_steered(text, result),
             Pending::Authenticate => match result {
                 Ok(_) => {
                     let mut out = vec![self.notice(format!("Logged in to {}.", self.agent_name))];

@@ -22,11 +22,21 @@ use std::collections::{BTreeMap, HashMap, VecDeque};
 pub enum Pending {
     Initialize,
     Authenticate,
-    Open { how: Open },
-    SetMode { mode: String },
+    Open {
+        how: Open,
+    },
+    SetMode {
+        mode: String,
+    },
     SetConfigOption,
-    SetModel { model: String },
+    SetModel {
+        model: String,
+    },
     Prompt,
+    /// `_session/steering` with the text, sent as a prompt of its own if the agent did not take it.
+    Steer {
+        text: String,
+    },
     ListSessions,
     CloseSession,
 }
@@ -89,6 +99,8 @@ pub struct AcpBackend {
     pub peer: Peer<Pending>,
     pub phase: Phase,
     pub caps: AgentCapabilities,
+    /// The agent takes messages into a running turn (`_meta.steering.supported` in `initialize`).
+    pub steering: bool,
     pub agent_version: Option<String>,
     pub auth_methods: Vec<AuthMethodInfo>,
     pub session: Option<String>,

@@ -42,6 +42,11 @@ pub enum SessionOp {
     Authenticate { method: String },
     /// Stop the current turn.
     Interrupt,
+    /// A message from the user for the running turn: the agent takes it in now instead of after
+    /// the turn (Claude Code: a user message with priority `now`; ACP: `_session/steering`).
+    Steer { text: String },
+    /// Stop one subagent or background task, by the id its `taskUpdate` event gave.
+    StopTask { id: String },
     /// One of the backend's own commands (a gateway's older history, a canvas action,
     /// connecting and disconnecting), with its arguments.
     Command { name: String, args: Value },
@@ -62,6 +67,8 @@ pub enum SessionOpKind {
     SetConfigOption,
     Authenticate,
     Interrupt,
+    Steer,
+    StopTask,
     Command,
 }
 
@@ -78,6 +85,8 @@ impl SessionOp {
             "setConfigOption" => &["op", "option", "value"],
             "authenticate" => &["op", "method"],
             "command" => &["op", "name", "args"],
+            "steer" => &["op", "text"],
+            "stopTask" => &["op", "id"],
             _ => &["op"],
         };
         let op = JsonObject::new(value, "the operation", keys)?;
@@ -99,6 +108,10 @@ impl SessionOp {
                 method: op.string("method")?,
             },
             "interrupt" => SessionOp::Interrupt,
+            "steer" => SessionOp::Steer {
+                text: op.string("text")?,
+            },
+            "stopTask" => SessionOp::StopTask { id: op.string("id")? },
             "command" => SessionOp::Command {
                 name: op.string("name")?,
                 args: op.get("args").cloned().unwrap_or(Value::Null),
@@ -119,6 +132,8 @@ impl SessionOp {
             SessionOp::SetConfigOption { .. } => SessionOpKind::SetConfigOption,
             SessionOp::Authenticate { .. } => SessionOpKind::Authenticate,
             SessionOp::Interrupt => SessionOpKind::Interrupt,
+            SessionOp::Steer { .. } => SessionOpKind::Steer,
+            SessionOp::StopTask { .. } => SessionOpKind::StopTask,
             SessionOp::Command { .. } => SessionOpKind::Command,
         }
     }
@@ -138,6 +153,8 @@ impl fmt::Display for SessionOp {
             SessionOp::SetConfigOption { option, .. } => write!(f, "The option {option}"),
             SessionOp::Authenticate { method } => write!(f, "Logging in ({method})"),
             SessionOp::Interrupt => write!(f, "Stopping the turn"),
+            SessionOp::Steer { .. } => write!(f, "Sending a message into the running turn"),
+            SessionOp::StopTask { id } => write!(f, "Stopping the task {id}"),
             SessionOp::Command { name, .. } => write!(f, "The command {name}"),
         }
     }
@@ -186,6 +203,16 @@ mod tests {
             })
         );
         assert_eq!(
+            read(json!({"op": "steer", "text": "use tabs"})),
+            Ok(SessionOp::Steer {
+                text: "use tabs".into()
+            })
+        );
+        assert_eq!(
+            read(json!({"op": "stopTask", "id": "a1b2"})),
+            Ok(SessionOp::StopTask { id: "a1b2".into() })
+        );
+        assert_eq!(
             read(json!({"op": "command", "name": "connect"})),
             Ok(SessionOp::Command {
                 name: "connect".into(),
@@ -200,6 +227,7 @@ mod tests {
         assert!(error(json!({"op": "teleport"})).contains("teleport"));
         assert!(error(json!({"op": "load"})).contains("id"));
         assert!(error(json!({"op": "close", "id": "s1"})).contains("id"));
+        assert!(error(json!({"op": "stopTask"})).contains("id"));
         assert!(error(json!({"op": "setMode", "mode": "yolo"})).contains("yolo"));
         assert!(error(json!({"id": "s1"})).contains("op"));
     }

@@ -332,9 +332,15 @@ impl Backend for ClaudeBackend {
         }
     }
 
-    /// The model, and stopping the turn (a session is the CLI's, picked when it starts).
+    /// The model, stopping or steering the turn, stopping a task (a session is the CLI's,
+    /// picked when it starts).
     fn offers(&self) -> Vec<SessionOpKind> {
-        vec![SessionOpKind::SetConfigOption, SessionOpKind::Interrupt]
+        vec![
+            SessionOpKind::SetConfigOption,
+            SessionOpKind::Interrupt,
+            SessionOpKind::Steer,
+            SessionOpKind::StopTask,
+        ]
     }
 
     fn operate(&mut self, op: SessionOp) -> Supported<Vec<Output>> {
@@ -344,6 +350,8 @@ impl Backend for ClaudeBackend {
                 self.session.set_model(value.as_deref())
             }
             SessionOp::Interrupt => self.session.interrupt(),
+            SessionOp::Steer { text } => self.session.steer(&text),
+            SessionOp::StopTask { id } => self.session.stop_task(&id),
             op => return Err(self.refuse(&op)),
         };
         Ok(self.outputs(outputs))

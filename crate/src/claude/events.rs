@@ -36,6 +36,8 @@ pub(super) struct EventMapper {
     mode: Option<String>,
     /// The user asked to stop; the turn's error result is then a notice, not a failure.
     pub(super) interrupted: bool,
+    /// A steering message was written: the turn it cuts short ends without a `Done`.
+    pub(super) steered: bool,
 }
 
 impl EventMapper {
@@ -46,6 +48,7 @@ impl EventMapper {
             open_tools: HashMap::new(),
             mode: None,
             interrupted: false,
+            steered: false,
         }
     }
 
@@ -360,6 +363,11 @@ impl EventMapper {
     }
 
     fn on_result(&mut self, result: ResultMessage) -> Vec<UiEvent> {
+        let cut_for_steering = std::mem::take(&mut self.steered) && is_aborted(&result);
+        if cut_for_steering {
+            self.turn = TurnState::default();
+            return Vec::new();
+        }
         let mut out = Vec::new();
         if let Some(usage) = &result.usage {
             out.push(UiEvent::Usage {
@@ -392,10 +400,7 @@ impl EventMapper {
         let event = |kind, severity, message: String, hint: Option<&str>| {
             UiEvent::error(kind, severity, message, hint.map(str::to_string))
         };
-        let aborted = matches!(
-            result.terminal_reason.as_deref(),
-            Some("aborted_tools" | "aborted_streaming")
-        );
+        let aborted = is_aborted(result);
         Some(match result.subtype.as_str() {
             "success" if !result.is_error => return None,
             "success" if text.contains("Not logged in") => event(
@@ -437,6 +442,14 @@ impl EventMapper {
             }
         })
     }
+}
+
+/// The turn was cut short (by an interrupt, or by a message with priority `now`).
+fn is_aborted(result: &ResultMessage) -> bool {
+    matches!(
+        result.terminal_reason.as_deref(),
+        Some("aborted_tools" | "aborted_streaming")
+    )
 }
 
 /// For Tether's tools the CLI passes the MCP result through (`{content, _meta}`); the

@@ -8,8 +8,9 @@ use super::guard::{self, GUARD_CALLBACK_ID};
 use super::init::{initialize_request, RemoteEnvironment};
 use super::launch::{PermissionMode, ALLOWED_BUILTIN_TOOLS};
 use super::protocol::{
-    mcp_notification_ack, user_message_line, AgentDefinition, CanUseTool, CliMessage, CliRequest, ControlResponse,
-    HookCallback, HookOutput, HostRequest, ImageInput, IncomingControlRequest, McpManifest, PermissionResult,
+    mcp_notification_ack, steering_message_line, user_message_line, AgentDefinition, CanUseTool, CliMessage,
+    CliRequest, ControlResponse, HookCallback, HookOutput, HostRequest, ImageInput, IncomingControlRequest,
+    McpManifest, PermissionResult,
 };
 use super::{builtin_name, SERVER_NAME};
 use crate::events::{
@@ -98,6 +99,7 @@ enum OwnRequest {
     McpStatus,
     McpNotification,
     ContextUsage,
+    StopTask,
 }
 
 impl OwnRequest {
@@ -110,6 +112,7 @@ impl OwnRequest {
             OwnRequest::McpStatus => "mcp_status",
             OwnRequest::McpNotification => "mcp_message",
             OwnRequest::ContextUsage => "get_context_usage",
+            OwnRequest::StopTask => "stop_task",
         }
     }
 }
@@ -173,6 +176,20 @@ impl Session {
     pub fn interrupt(&mut self) -> Vec<Output> {
         self.events.interrupted = true;
         self.request(HostRequest::Interrupt, OwnRequest::Interrupt)
+    }
+
+    /// A user message into the running turn. The turn the CLI cuts short for it ends without a
+    /// `done`: the message's own turn ends the prompt the user is waiting on.
+    pub fn steer(&mut self, text: &str) -> Vec<Output> {
+        self.events.steered = true;
+        vec![Output::WriteLine(steering_message_line(text))]
+    }
+
+    pub fn stop_task(&mut self, task_id: &str) -> Vec<Output> {
+        let request = HostRequest::StopTask {
+            task_id: task_id.to_string(),
+        };
+        self.request(request, OwnRequest::StopTask)
     }
 
     pub fn set_mode(&mut self, mode: PermissionMode) -> Vec<Output> {
@@ -418,7 +435,7 @@ impl Session {
                 .map(Output::Event)
                 .into_iter()
                 .collect(),
-            OwnRequest::Interrupt | OwnRequest::McpNotification => Vec::new(),
+            OwnRequest::Interrupt | OwnRequest::McpNotification | OwnRequest::StopTask => Vec::new(),
         }
     }
 

@@ -9,12 +9,13 @@
 import type { JsonValue, PermissionAnswer, PermissionMode, PermissionRequest, UiEvent } from "../generated/core";
 import type { SessionOp, SessionOpKind } from "../session/agent";
 import type { TurnOutcome } from "../session/driver";
-import type { Attachment, ChatEntry, HistorySession } from "../contract/protocol";
+import type { Attachment, ChatEntry, HistorySession, QueuedMessage } from "../contract/protocol";
 import { isPermissionMode } from "../contract/modes";
 import { ContextSync, type ProjectSetup, type ProjectSource, type RestartableSession } from "./contextSync";
 import type { ChatFeed } from "./feed";
 import type { PermissionBroker } from "./permissionBroker";
 import { buildPrompt, type PromptImage } from "./prompt";
+import { MessageQueue } from "./queue";
 
 /** A running agent session, as the chat drives it (SessionDriver's public methods). */
 export interface AgentSession {
@@ -87,9 +88,14 @@ export class ChatSession implements RestartableSession {
   private lastPrompt: { text: string; attachments: Attachment[] } | undefined;
   /** Waiting for the agent's `sessionList`. */
   private listWaiter: ((sessions: HistorySession[]) => void) | undefined;
+  /** Messages sent while a turn runs; the next goes when it ends. */
+  private readonly queue: MessageQueue;
+  /** A turn is being sent or runs (from the user's send until the agent's answer). */
+  private turnRunning = false;
 
   constructor(private readonly deps: ChatSessionDeps) {
     this.context = new ContextSync(this, deps.log);
+    this.queue = new MessageQueue((queue) => deps.feed.setState({ queue }));
   }
 
   get agent(): ChatAgent {
@@ -112,12 +118,76 @@ export class ChatSession implements RestartableSession {
     return this.deps.feed.state.busy;
   }
 
-  /** A user turn. `echo`: show it in the chat (a retry does not show it again). */
+  /** A user turn; while one runs, it waits in the queue. `echo`: show it in the chat (a retry
+   * does not show it again). Settles once the turn, and the queue after it, went. */
   async send(text: string, attachments: Attachment[], echo = true): Promise<void> {
     if (!text.trim() && attachments.length === 0) return;
+    if (this.turnRunning) {
+      this.queue.add(text, attachments);
+      return;
+    }
+    if (await this.turn(text, attachments, echo)) await this.drain();
+  }
+
+  /** The messages waiting for the turn to end, oldest first (a plain list, to save and restore). */
+  get queued(): QueuedMessage[] {
+    return this.queue.list;
+  }
+
+  /** Saved messages back in the queue (a reloaded window); they go when no turn runs. */
+  async restoreQueue(items: QueuedMessage[]): Promise<void> {
+    this.queue.restore(items);
+    if (!this.turnRunning) await this.drain();
+  }
+
+  editQueued(id: string, text: string): void {
+    this.queue.edit(id, text);
+  }
+
+  removeQueued(id: string): void {
+    this.queue.remove(id);
+  }
+
+  /** A queued message now: into the running turn where the agent takes one (steering, text
+   * only), else the turn stops and the message goes first. */
+  async sendNow(id: string): Promise<void> {
+    const item = this.queue.remove(id);
+    if (!item) return;
+    const attachments = item.attachments ?? [];
+    if (!this.turnRunning) {
+      if (await this.turn(item.text, attachments, true)) await this.drain();
+      return;
+    }
+    const session = this.session;
+    const steerable = session?.running && session.offers().includes("steer") && !attachments.some((a) => a.kind === "image");
+    if (session && steerable) {
+      this.deps.feed.show([userMessage(item.text, attachments)]);
+      session.operate({ op: "steer", text: buildPrompt(item.text, attachments).text });
+      return;
+    }
+    this.queue.unshift(item);
+    this.interrupt();
+  }
+
+  /** Stop one subagent or background task; throws when the agent cannot (saying so). */
+  stopTask(taskId: string): void {
+    this.session?.operate({ op: "stopTask", id: taskId });
+  }
+
+  /** The queue, one turn after the other, while the agent takes them. */
+  private async drain(): Promise<void> {
+    let next: QueuedMessage | undefined;
+    while (!this.turnRunning && (next = this.queue.shift())) {
+      if (!(await this.turn(next.text, next.attachments ?? [], true))) return;
+    }
+  }
+
+  /** One turn, to its end; false when the agent could not start. */
+  private async turn(text: string, attachments: Attachment[], echo: boolean): Promise<boolean> {
     const { feed } = this.deps;
+    this.turnRunning = true;
     this.lastPrompt = { text, attachments };
-    if (echo) feed.show([{ type: "userMessage", id: `user-${Date.now()}`, text, ...(attachments.length ? { attachments } : {}) }]);
+    if (echo) feed.show([userMessage(text, attachments)]);
     feed.event({ type: "status", state: "running" });
     let session: AgentSession;
     try {
@@ -125,7 +195,8 @@ export class ChatSession implements RestartableSession {
     } catch (error) {
       feed.show([startFailure(error, this.deps.agent.displayName)]);
       feed.setState({ busy: false });
-      return;
+      this.turnRunning = false;
+      return false;
     }
     const prompt = buildPrompt(text, attachments);
     const reminder = this.context.takeReminder();
@@ -134,6 +205,8 @@ export class ChatSession implements RestartableSession {
     if (!outcome.ok && !outcome.done && outcome.error) this.deps.log(`turn ended: ${outcome.error.message}`);
     feed.setState({ busy: false });
     await this.context.turnEnded();
+    this.turnRunning = false;
+    return true;
   }
 
   /** Send the last turn again (after an error). */
@@ -218,6 +291,8 @@ export class ChatSession implements RestartableSession {
 
   /** An empty chat; the next prompt starts a new conversation. */
   async newSession(): Promise<void> {
+    // Before the agent stops: its turn's end must not send what was queued for this session.
+    this.queue.clear();
     await this.endSession();
     this.resumeId = undefined;
     this.context.forget();
@@ -228,6 +303,8 @@ export class ChatSession implements RestartableSession {
   /** A past conversation: its entries replace the chat; the next prompt resumes it. An agent
    * that keeps its own sessions replays it into the chat at once. */
   async resume(sessionId: string, entries: ChatEntry[]): Promise<void> {
+    // Before the agent stops: its turn's end must not send what was queued for this session.
+    this.queue.clear();
     await this.endSession();
     this.resumeId = sessionId;
     this.context.forget();
@@ -308,6 +385,10 @@ export class ChatSession implements RestartableSession {
     }
     this.deps.feed.event(event);
   }
+}
+
+function userMessage(text: string, attachments: Attachment[]): ChatEntry {
+  return { type: "userMessage", id: `user-${Date.now()}`, text, ...(attachments.length ? { attachments } : {}) };
 }
 
 function startFailure(error: unknown, agent: string): UiEvent {

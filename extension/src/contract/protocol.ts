@@ -77,6 +77,8 @@ export interface UiState {
   busy: boolean;
   /** The session operations the agent offers (fork and close show in the history where offered). */
   offers?: SessionOpKind[];
+  /** Messages sent while a turn ran, waiting for it to end (oldest first). */
+  queue?: QueuedMessage[];
   /** A gateway backend's connection (OpenClaw): its state and why, for the header and status bar. */
   gateway?: { state: "disconnected" | "connecting" | "connected" | "error"; message?: string };
 }
@@ -97,6 +99,13 @@ export interface Attachment {
 // ---------------------------------------------------------------------------------------------
 // The chat: the core's events, plus what the extension adds to them
 // ---------------------------------------------------------------------------------------------
+
+/** A message the user sent while a turn ran: it waits for the turn to end. */
+export interface QueuedMessage {
+  id: string;
+  text: string;
+  attachments?: Attachment[];
+}
 
 /** A turn the user sent. */
 export interface UserMessage {
@@ -190,7 +199,15 @@ export type WebviewToExtension =
   /** Open an http(s) link a canvas widget asked for, outside VS Code. */
   | { type: "openExternal"; url: string }
   /** Show the page of the session's messages before those shown (a gateway's paged history). */
-  | { type: "loadOlder" };
+  | { type: "loadOlder" }
+  /** A queued message's new text. */
+  | { type: "editQueued"; id: string; text: string }
+  | { type: "removeQueued"; id: string }
+  /** A queued message into the running turn now (steered in where the agent can, else the turn
+   * is stopped and the message goes first). */
+  | { type: "sendNow"; id: string }
+  /** Stop a subagent or background task (the id of its taskUpdate event). */
+  | { type: "stopTask"; taskId: string };
 
 /** The state the webview keeps with `vscode.setState` (survives the view being hidden). */
 export interface PersistedWebviewState {

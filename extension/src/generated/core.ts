@@ -353,13 +353,15 @@ export type SessionOp = { "op": "new" }
   | { "op": "setConfigOption", option: string, value: string | null, }
   | { "op": "authenticate", method: string, }
   | { "op": "interrupt" }
+  | { "op": "steer", text: string, }
+  | { "op": "stopTask", id: string, }
   | { "op": "command", name: string, args: JsonValue, };
 
 /**
  * Which operation, without its arguments: what an agent offers.
  */
 
-export type SessionOpKind = "new" | "load" | "resume" | "fork" | "close" | "list" | "setMode" | "setConfigOption" | "authenticate" | "interrupt" | "command";
+export type SessionOpKind = "new" | "load" | "resume" | "fork" | "close" | "list" | "setMode" | "setConfigOption" | "authenticate" | "interrupt" | "steer" | "stopTask" | "command";
 
 /**
  * Everything that makes an agent (JS: `AgentConfig`).

@@ -11,6 +11,8 @@ import { estimateRow, retryText, rowLabel, RowView } from "./Rows";
 import { Icon } from "./common";
 import { CanvasPanel } from "./canvas/CanvasPanel";
 import { TodoList } from "./tools/agents";
+import { QueuePanel } from "./QueuePanel";
+import { TaskPanels } from "./TaskPanels";
 
 const getKey = (row: Row) => row.key;
 const renderRow = (row: Row) => <RowView row={row} v={row.v} />;
@@ -214,6 +216,8 @@ export function App() {
       </main>
       <TodoPanel todos={store.todos} />
       <PermissionDock pending={store.pending} />
+      <TaskPanels tasks={store.tasks.visible} />
+      <QueuePanel queue={state.queue ?? []} />
       <Composer busy={busy} connected={state.connected} initialized={initialized} version={store.version} />
       <div class="sr-only" aria-live="polite" aria-atomic="true">
         {store.announcement}

@@ -10,9 +10,11 @@ import { Canvas } from "./canvas";
 import { Messages } from "./messages";
 import { Timeline, type AgentEvent, type ErrorRow, type PermissionRow, type Row, type TerminalView, type ToolCall } from "./model";
 import { Permissions } from "./permissions";
+import { Tasks } from "./tasks";
 
 export * from "./model";
 export { atPointer, bound, type Surface } from "./canvas";
+export { isRunning, type TaskEntry } from "./tasks";
 
 type Listener = () => void;
 type ComposerCommand = { type: "prefill"; text: string } | { type: "attachment"; attachment: Attachment } | { type: "focus" };
@@ -58,6 +60,8 @@ export class Store {
   composerInbox: ComposerCommand[] = [];
   /** What the agent's canvas shows (board widgets, documents, A2UI surfaces). */
   readonly canvas = new Canvas();
+  /** Subagents and background tasks, for their panels. */
+  readonly tasks = new Tasks();
 
   private readonly timeline = new Timeline();
   private readonly calls = new ToolCalls(this.timeline);
@@ -178,6 +182,7 @@ export class Store {
     this.messages.clear();
     this.permissions.clear();
     this.canvas.clear();
+    this.tasks.clear();
     this.lastUsage = undefined;
     this.epoch++;
   }
@@ -317,6 +322,10 @@ export class Store {
         this.timeline.push({ kind: "error", key: this.timeline.key("e"), v: 0, ev });
         if (!replay) this.announcement = `Error: ${ev.message}`;
         return;
+      case "taskUpdate":
+        this.tasks.apply(ev);
+        if (!replay && ev.status === "started") this.announcement = `Task started: ${ev.description ?? ev.taskId}`;
+        return;
       case "commands":
       case "agentOptions":
       case "sessionInfo":
@@ -327,7 +336,6 @@ export class Store {
       case "modelChanged":
       case "toolProgress":
       case "activity":
-      case "taskUpdate":
         // Header state comes from the extension's `state` messages; the rest has no view yet (the
         // tool row already spins).
         return;
@@ -383,6 +391,11 @@ export class Store {
   setLocalState(patch: Partial<UiState>): void {
     this.state = { ...this.state, ...patch };
     this.changed();
+  }
+
+  /** A tool call by its id (a task's output is its call's children). */
+  call(id: string | null | undefined): ToolCall | undefined {
+    return this.calls.get(id);
   }
 
   planFor(toolCallId: string | null | undefined): string | undefined {

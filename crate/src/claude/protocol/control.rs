@@ -210,6 +210,10 @@ pub enum HostRequest {
     /// How full the context window is, by category (answered after `count_tokens` calls: some
     /// 27 the first time in a process, one each time after, as measured with 2.1.330).
     GetContextUsage,
+    /// Stop one subagent or background task (`task_id` of its `system/task_started`).
+    StopTask {
+        task_id: String,
+    },
     /// A message from an in-process MCP server to the CLI (e.g. `notifications/tools/list_changed`).
     McpMessage {
         server_name: String,

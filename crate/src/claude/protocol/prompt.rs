@@ -6,6 +6,19 @@ use serde_json::{json, Value};
 /// The stdin line for a user prompt: images first (the model reads them before the question),
 /// then the text.
 pub fn user_message_line(text: &str, images: &[ImageInput]) -> String {
+    user_message(text, images).to_string()
+}
+
+/// A user message for the running turn: with priority `now` the CLI 2.1.330 ends the turn where
+/// it is (`result` with `terminal_reason` `aborted_streaming`, or `aborted_tools` once a running
+/// tool has finished) and answers the message in a new turn that keeps everything so far.
+pub fn steering_message_line(text: &str) -> String {
+    let mut message = user_message(text, &[]);
+    message["priority"] = json!("now");
+    message.to_string()
+}
+
+fn user_message(text: &str, images: &[ImageInput]) -> Value {
     let mut content: Vec<Value> = images
         .iter()
         .map(|image| {
@@ -21,7 +34,6 @@ pub fn user_message_line(text: &str, images: &[ImageInput]) -> String {
         "message": {"role": "user", "content": content},
         "parent_tool_use_id": null,
     })
-    .to_string()
 }
 
 /// What an MCP notification sent over `mcp_message` gets back: the SDK's dummy reply.
