@@ -44,12 +44,21 @@ export function loadPersisted(): PersistedWebviewState {
   };
 }
 
+/** The open session an editor tab shows: its serializer binds the tab to it after a reload. */
+export function rememberSession(key: string): void {
+  const raw = (getApi().getState() ?? {}) as Partial<PersistedWebviewState>;
+  if (raw.session === key) return;
+  getApi().setState({ ...raw, session: key });
+}
+
 let persistTimer: ReturnType<typeof setTimeout> | undefined;
 let pending: PersistedWebviewState | undefined;
 
 /** Debounced `vscode.setState`. Images are not persisted (data URLs can be large). */
 export function persist(state: PersistedWebviewState): void {
+  const session = (getApi().getState() as Partial<PersistedWebviewState> | undefined)?.session;
   pending = {
+    ...(session ? { session } : {}),
     draft: state.draft,
     attachments: state.attachments.filter((a) => a.kind !== "image"),
   };

@@ -136,6 +136,11 @@ export class ChatSession implements RestartableSession {
     await this.context.turnEnded();
   }
 
+  /** The turn Retry sends again, when it was sent before a reload (the session index keeps it). */
+  rememberPrompt(text: string): void {
+    this.lastPrompt ??= { text, attachments: [] };
+  }
+
   /** Send the last turn again (after an error). */
   async retry(): Promise<void> {
     if (this.lastPrompt) await this.send(this.lastPrompt.text, this.lastPrompt.attachments, false);
