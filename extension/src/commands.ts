@@ -72,7 +72,7 @@ export const COMMANDS: Record<string, Command> = {
   "tether.renameSession": (ctx) => renameOpenSession(ctx, ctx.open),
   "tether.closeSession": closeSession,
   // For the e2e test and benchmarks: the open sessions as the strip shows them.
-  "tether.openSessions": (ctx) => ctx.sessions.list().map((o) => ({ ...o.info(), sessionId: o.session.feed.state.sessionId })),
+  "tether.openSessions": (ctx) => ctx.sessions.list().map((o) => ({ ...o.info(), agent: o.session.agent.name, sessionId: o.session.feed.state.sessionId })),
   "tether.resumeSession": pickSessionToResume,
   "tether.switchMode": switchMode,
   "tether.stop": (ctx) => ctx.session.interrupt(),

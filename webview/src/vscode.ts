@@ -44,10 +44,14 @@ export function loadPersisted(): PersistedWebviewState {
   };
 }
 
+/** The open session an editor tab shows (kept in every state written from now on). */
+let boundSession: string | undefined;
+
 /** The open session an editor tab shows: its serializer binds the tab to it after a reload. */
 export function rememberSession(key: string): void {
+  if (boundSession === key) return;
+  boundSession = key;
   const raw = (getApi().getState() ?? {}) as Partial<PersistedWebviewState>;
-  if (raw.session === key) return;
   getApi().setState({ ...raw, session: key });
 }
 
@@ -56,9 +60,7 @@ let pending: PersistedWebviewState | undefined;
 
 /** Debounced `vscode.setState`. Images are not persisted (data URLs can be large). */
 export function persist(state: PersistedWebviewState): void {
-  const session = (getApi().getState() as Partial<PersistedWebviewState> | undefined)?.session;
   pending = {
-    ...(session ? { session } : {}),
     draft: state.draft,
     attachments: state.attachments.filter((a) => a.kind !== "image"),
   };
@@ -73,7 +75,7 @@ export function flushPersist(): void {
     persistTimer = undefined;
   }
   if (pending) {
-    getApi().setState(pending);
+    getApi().setState(boundSession ? { ...pending, session: boundSession } : pending);
     pending = undefined;
   }
 }

@@ -146,7 +146,7 @@ export class SessionManager {
       if (slot.open === this.focused) this.deps.onState(state);
       this.deps.onChange();
     });
-    const broker = new PermissionBroker({ reviews: this.deps.reviews, show: (entries) => feed.show(entries), fail: this.deps.fail });
+    const broker = new PermissionBroker({ reviews: this.deps.reviews, show: (entries) => feed.show(entries), fail: this.deps.fail, changed: () => this.deps.onChange() });
     const session = new ChatSession({
       agent: chatAgent,
       feed,
@@ -261,7 +261,12 @@ export class SessionManager {
     open.firstPrompt = record.firstPrompt;
     open.lastPrompt = record.lastPrompt;
     open.unread = record.unread ?? false;
-    session.feed.setState({ mode: record.mode, ...(record.model ? { model: record.model } : {}), ...(record.title ? { title: record.title } : {}) });
+    session.feed.setState({
+      mode: record.mode,
+      ...(record.sessionId ? { sessionId: record.sessionId } : {}),
+      ...(record.model ? { model: record.model } : {}),
+      ...(record.title ? { title: record.title } : {}),
+    });
     if (record.queued?.length) this.deps.queue?.set(session, record.queued);
     if (record.lastPrompt) session.rememberPrompt(record.lastPrompt);
     const loaded = (async () => {
