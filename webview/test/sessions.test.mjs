@@ -58,6 +58,12 @@ describe("open sessions", () => {
     await page.locator('[data-session-key="b"] .session-badge-waiting').waitFor();
     await page.locator('[data-session-key="c"] .session-badge-unread').waitFor();
     await screenshot(page, "60-session-strip");
+    const light = await chat.open({ width: 300, query: "?theme=light" });
+    await deliver(light, { type: "showSession", key: "a", surface: "sidebar" });
+    await init(light);
+    await deliver(light, strip([["a", "Refactor the parser"], ["b", "Fix the flaky test", { waiting: true }], ["c", "Write the release notes", { unread: true }]]));
+    await screenshot(light, "62-session-strip-light");
+    await finish(light);
     await clearPosted(page);
     await tabs.nth(1).click();
     await page.getByRole("button", { name: "Close Write the release notes" }).click();

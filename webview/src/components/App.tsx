@@ -143,6 +143,7 @@ export function App() {
     const render = () => force(undefined);
     // The view shows another session: its store, and its panels closed.
     let unsubscribe = store.subscribe(render);
+    const stopTabs = tabs.subscribe(render);
     const stopSwaps = onStoreSwap(() => {
       unsubscribe();
       unsubscribe = store.subscribe(render);
@@ -152,6 +153,7 @@ export function App() {
     });
     return () => {
       unsubscribe();
+      stopTabs();
       stopSwaps();
     };
   }, []);

@@ -62,7 +62,6 @@ pub enum SystemMessage {
     Status(SystemStatus),
     ApiRetry(ApiRetry),
     SessionStateChanged { state: String },
-    /// The session's title changed (`rename_session`; CLI 2.1.330 sends `session_title_changed`).
     SessionTitleChanged { title: String },
     PermissionDenied(PermissionDenied),
     CompactBoundary(CompactBoundary),
@@ -81,6 +80,7 @@ impl SystemMessage {
             "session_state_changed" => {
                 str_field(value, "state").map(|s| SystemMessage::SessionStateChanged { state: s.into() })
             }
+            // The session's title changed (CLI 2.1.330 sends it after `rename_session`).
             "session_title_changed" => {
                 str_field(value, "title").map(|t| SystemMessage::SessionTitleChanged { title: t.into() })
             }
