@@ -1379,6 +1379,14 @@ fn system_messages_map_to_events() {
             },
         ),
         (
+            // As CLI 2.1.330 sends it after a `rename_session` control request.
+            r#"{"type":"system","subtype":"session_title_changed","title":"My renamed","uuid":"u","session_id":"s"}"#,
+            UiEvent::SessionInfo {
+                title: Some("My renamed".into()),
+                updated_at: None,
+            },
+        ),
+        (
             r#"{"type":"system","subtype":"compact_boundary","compact_metadata":{"trigger":"auto","pre_tokens":1000}}"#,
             UiEvent::Compacted {
                 trigger: Some("auto".into()),

@@ -7,6 +7,7 @@ import { PERMISSION_MODE_INFO } from "./contract/modes";
 import type { Ctx } from "./ctx";
 import type { DiagnosticsTier } from "./vscode/diagnostics";
 import { exportTranscript, pickSessionToResume } from "./vscode/history";
+import { closeSession, newSessionInEditor, newSessionInSidebar, openInEditor, renameOpenSession } from "./vscode/sessionCommands";
 
 type Command = (ctx: Ctx, ...args: never[]) => unknown;
 
@@ -65,7 +66,13 @@ async function showRemoteExecutor(ctx: Ctx): Promise<void> {
 
 export const COMMANDS: Record<string, Command> = {
   "tether.openChat": (ctx) => ctx.view.reveal(),
-  "tether.newSession": (ctx) => ctx.session.newSession(),
+  "tether.newSession": newSessionInSidebar,
+  "tether.newSessionInEditor": newSessionInEditor,
+  "tether.openInEditor": openInEditor,
+  "tether.renameSession": (ctx) => renameOpenSession(ctx, ctx.open),
+  "tether.closeSession": closeSession,
+  // For the e2e test and benchmarks: the open sessions as the strip shows them.
+  "tether.openSessions": (ctx) => ctx.sessions.list().map((o) => ({ ...o.info(), agent: o.session.agent.name, sessionId: o.session.feed.state.sessionId })),
   "tether.resumeSession": pickSessionToResume,
   "tether.switchMode": switchMode,
   "tether.stop": (ctx) => ctx.session.interrupt(),

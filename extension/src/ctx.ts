@@ -5,13 +5,14 @@
 
 import * as vscode from "vscode";
 import { PERMISSION_MODE_INFO } from "./contract/modes";
-import type { UiState, WebviewToExtension } from "./contract/protocol";
+import type { ChatEntry, UiState, WebviewToExtension } from "./contract/protocol";
 import type { AgentEntry, LaunchPlace } from "./backends/backend";
 import { agentEntries, BACKENDS, findAgent } from "./backends";
 import type { ChatFeed } from "./chat/feed";
 import type { PermissionBroker } from "./chat/permissionBroker";
 import type { AgentSession, AgentStart, ChatAgent, ChatSession } from "./chat/session";
-import { SessionManager } from "./chat/sessions";
+import { SessionManager, type OpenSession } from "./chat/sessions";
+import type { ChatView } from "./chat/views";
 import { openSession } from "./session/open";
 import { loadTetherCore } from "./core/wasm";
 import { handleMessage } from "./messages";
@@ -20,6 +21,7 @@ import { ChatViewProvider, CHAT_VIEW_ID } from "./vscode/chatView";
 import { Diagnostics } from "./vscode/diagnostics";
 import { DiffReviews } from "./vscode/diffReview";
 import { StatusBar } from "./vscode/statusBar";
+import { Surfaces } from "./vscode/surfaces";
 import { whereItRuns, Workspace, workspaceLabel } from "./vscode/workspace";
 
 export class Ctx implements vscode.Disposable {
@@ -27,6 +29,8 @@ export class Ctx implements vscode.Disposable {
   readonly view: ChatViewProvider;
   readonly reviews: DiffReviews;
   readonly sessions: SessionManager;
+  /** The sidebar and the editor tabs the sessions show in, and the session index. */
+  readonly surfaces: Surfaces;
   readonly workspace: Workspace;
   readonly diagnostics: Diagnostics;
   private readonly statusBar: StatusBar;
@@ -45,11 +49,13 @@ export class Ctx implements vscode.Disposable {
     this.current = this.readSettings();
     this.statusBar = new StatusBar();
     this.reviews = new DiffReviews((message) => this.log.info(message));
+    const webviewRoot = vscode.Uri.joinPath(extension.extensionUri, "dist", "webview");
     this.view = new ChatViewProvider(
-      vscode.Uri.joinPath(extension.extensionUri, "dist", "webview"),
+      webviewRoot,
       {
-        onReady: () => this.viewReady(),
-        onMessage: (message) => void this.onMessage(message),
+        onReady: () => this.surfaces.ready(this.surfaces.sidebar),
+        onMessage: (message) => void this.onMessage(this.surfaces.sidebar, message),
+        onVisible: () => this.sessions.focus(this.surfaces.sidebar),
       },
       () => this.frameSources(),
     );
@@ -60,13 +66,12 @@ export class Ctx implements vscode.Disposable {
       remoteExecutor: () => this.current.remoteExecutor,
       executorChosen: (executor) => this.statusBar.update(this.feed.state, executor),
       contextChanged: async () => {
-        await Promise.all(this.sessions.list().map((session) => session.context.changed()));
+        await Promise.all(this.sessions.list().map((open) => open.session.context.changed()));
       },
       fail: (what, error) => this.fail(what, error),
     });
     const place: LaunchPlace = { storageDir: extension.globalStorageUri.fsPath, secrets: extension.secrets };
     this.sessions = new SessionManager({
-      view: this.view,
       reviews: this.reviews.book,
       initialState: (agent, previous) => ({
         mode: previous?.mode ?? this.current.defaultMode,
@@ -80,6 +85,7 @@ export class Ctx implements vscode.Disposable {
         busy: false,
       }),
       onState: (state) => this.statusBar.update(state, this.workspace.executor),
+      onChange: () => this.surfaces?.changed(),
       // An agent the registry lacks (a stale `tether.agent`) is told by its start, with the names there are.
       agent: (name) => {
         const entry = findAgent(this.agents(), name);
@@ -93,13 +99,27 @@ export class Ctx implements vscode.Disposable {
       defaultMode: () => this.current.defaultMode,
       fail: (what, error) => this.fail(what, error),
       log: (message) => this.log.info(message),
-    }, this.current.agent);
+    });
+    this.surfaces = new Surfaces({
+      extension,
+      sessions: this.sessions,
+      sidebarPage: this.view,
+      webviewRoot,
+      frameOrigins: () => this.frameSources(),
+      defaultAgent: () => this.current.agent,
+      entries: (agent, sessionId) => this.historyEntries(agent, sessionId),
+      pageReady: () => this.pageReady(),
+      onMessage: (view, message) => void this.onMessage(view, message),
+      log: (message) => this.log.info(message),
+    });
+    this.surfaces.restore();
     this.diagnostics = new Diagnostics(extension.extensionUri, (message) => this.log.info(message), () => this.loadWasm());
     this.statusBar.update(this.feed.state, undefined);
 
     this.subscribe(
       this.log,
       this.view,
+      this.surfaces,
       this.reviews,
       this.statusBar,
       this.workspace,
@@ -112,14 +132,17 @@ export class Ctx implements vscode.Disposable {
         // The picker lists the agents as configured now; the running session keeps its agent.
         if (e.affectsConfiguration("tether.agents")) {
           const entries = this.agents();
-          for (const session of [...this.sessions.list()]) {
-            // A session whose agent is gone from the settings ends, unless it is the one shown.
-            if (!findAgent(entries, session.agent.name) && session !== this.session) void this.sessions.dispose(session, "Its agent was removed from tether.agents.");
-            else session.feed.setState(this.agentState(session.agent.name));
+          for (const open of [...this.sessions.list()]) {
+            // A session whose agent is gone from the settings ends, unless a view shows it.
+            if (!findAgent(entries, open.session.agent.name) && open.views.size === 0) void this.sessions.close(open, "Its agent was removed from tether.agents.");
+            else open.session.feed.setState(this.agentState(open.session.agent.name));
           }
         }
         // The page's policy names the origins it may frame (a gateway's widgets).
-        if (this.frameSources().join(" ") !== frames) this.view.reload();
+        if (this.frameSources().join(" ") !== frames) {
+          this.view.reload();
+          this.surfaces.panels.reload();
+        }
       }),
     );
     this.log.info(`Tether ${extension.extension.packageJSON.version} activated (${where}, ${vscode.env.remoteName ?? "local"})`);
@@ -131,19 +154,33 @@ export class Ctx implements vscode.Disposable {
     return this.current;
   }
 
-  /** The session the chat view shows. */
+  /** The open session the user is in (the last view they used): commands act on it. */
+  get open(): OpenSession {
+    const open = this.sessions.focused;
+    if (!open) throw new Error("no open session");
+    return open;
+  }
+
+  /** The focused session. */
   get session(): ChatSession {
-    return this.sessions.active;
+    return this.open.session;
   }
 
-  /** What the chat view shows. */
+  /** What the focused view shows. */
   get feed(): ChatFeed {
-    return this.sessions.active.feed;
+    return this.open.session.feed;
   }
 
-  /** The shown session's permission questions. */
+  /** The focused session's permission questions. */
   get broker(): PermissionBroker {
-    return this.sessions.active.broker;
+    return this.open.session.broker;
+  }
+
+  /** A past conversation's entries, from the files its backend keeps (an agent that keeps its
+   * own sessions replays them when loading). */
+  private async historyEntries(agent: string, sessionId: string): Promise<ChatEntry[]> {
+    const history = findAgent(this.agents(), agent)?.backend.history;
+    return history?.kind === "files" ? history.entries(this.workspace.agentCwd(), sessionId) : [];
   }
 
   /** The registry's agents, with the user's settings. */
@@ -235,13 +272,14 @@ export class Ctx implements vscode.Disposable {
   }
 
   dispose(): void {
+    // First: the index keeps the sessions as they were (their turns cut), not as they end now.
+    this.surfaces.dispose();
     void this.sessions.disposeAll("VS Code is closing.");
     for (const d of this.disposables) d.dispose();
   }
 
-  /** The chat view (re)loaded: its state and the chat so far. */
-  viewReady(): void {
-    this.feed.ready();
+  /** A chat page (re)loaded. */
+  private pageReady(): void {
     // The chat is open, so a prompt may follow: load the core now (after activation, while the
     // webview renders) rather than on the first prompt. A failure is reported by that prompt.
     setImmediate(() => {
@@ -253,9 +291,9 @@ export class Ctx implements vscode.Disposable {
     });
   }
 
-  private async onMessage(message: WebviewToExtension): Promise<void> {
+  private async onMessage(view: ChatView, message: WebviewToExtension): Promise<void> {
     try {
-      await handleMessage(this, message);
+      await handleMessage(this, view, message);
     } catch (error) {
       this.fail("the chat", error);
     }

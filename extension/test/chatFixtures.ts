@@ -24,6 +24,12 @@ export const initialState: UiState = {
 export class RecordingView implements ChatViewPort {
   readonly pushed: ChatEntry[] = [];
   readonly posted: ExtensionToWebview[] = [];
+  /** Whether the user sees it (a session finishing unseen gets its badge). */
+  shown = true;
+
+  visible(): boolean {
+    return this.shown;
+  }
 
   pushEvents(entries: ChatEntry[]): void {
     this.pushed.push(...entries);

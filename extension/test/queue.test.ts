@@ -33,27 +33,25 @@ function chat(offered: SessionOpKind[] = ["interrupt"]) {
   const view = new RecordingView();
   const agents: HeldAgent[] = [];
   const root = mkdtempSync(path.join(tmp, "project-"));
-  const manager = new SessionManager(
-    {
-      view,
-      reviews: new RecordingReviews(),
-      initialState: (agent) => ({ ...initialState, agent: agent.name, agentLabel: agent.displayName }),
-      onState: () => undefined,
-      agent: (name) => ({ name, displayName: "Claude Code", history: "files" }),
-      workspace: async () => ({ host: {} as never, root }),
-      startAgent: async (start: AgentStart) => {
-        const agent = new HeldAgent(start);
-        agent.offered = offered;
-        agents.push(agent);
-        return agent;
-      },
-      defaultMode: () => "default",
-      fail: () => undefined,
-      log: () => undefined,
+  const manager = new SessionManager({
+    reviews: new RecordingReviews(),
+    initialState: (agent) => ({ ...initialState, agent: agent.name, agentLabel: agent.displayName }),
+    onState: () => undefined,
+    onChange: () => undefined,
+    agent: (name) => ({ name, displayName: "Claude Code", history: "files" }),
+    workspace: async () => ({ host: {} as never, root }),
+    startAgent: async (start: AgentStart) => {
+      const agent = new HeldAgent(start);
+      agent.offered = offered;
+      agents.push(agent);
+      return agent;
     },
-    "claude",
-  );
-  const session = manager.active;
+    defaultMode: () => "default",
+    fail: () => undefined,
+    log: () => undefined,
+  });
+  const sidebar = manager.addView(view, "sidebar");
+  const { session } = manager.newSession(sidebar, "claude");
   /** The running agent, once the first turn reached it. */
   const agent = async () => {
     for (let i = 0; i < 20 && !agents[0]; i++) await settle();
@@ -134,11 +132,16 @@ test("send now without steering stops the turn and sends the message first", asy
   await running.endTurn();
 });
 
-test("a saved queue comes back and goes once no turn runs", async () => {
+test("a saved queue comes back shown and waits: it goes after the next turn", async () => {
   const { session, agent } = chat();
-  void session.restoreQueue([{ id: "q-saved-1", text: "from before the reload" }]);
+  session.holdQueue([{ id: "q-saved-1", text: "from before the reload" }]);
+  await settle();
+  assert.deepEqual(session.queued.map((q) => q.text), ["from before the reload"]);
+  void session.send("first after the reload", []);
   const running = await agent();
-  assert.deepEqual(running.prompts, ["from before the reload"]);
+  assert.deepEqual(running.prompts, ["first after the reload"]);
+  await running.endTurn();
+  assert.deepEqual(running.prompts, ["first after the reload", "from before the reload"]);
   await running.endTurn();
 });
 

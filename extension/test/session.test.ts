@@ -22,7 +22,6 @@ function chat(options: { failStart?: Error; turn?: UiEvent[]; agent?: string } =
   const root = mkdtempSync(path.join(tmp, "project-"));
   const manager = new SessionManager(
     {
-      view,
       reviews,
       initialState: (agent, previous) => ({ ...initialState, mode: previous?.mode ?? initialState.mode, agent: agent.name, agentLabel: agent.displayName }),
       onState: () => undefined,
@@ -40,11 +39,13 @@ function chat(options: { failStart?: Error; turn?: UiEvent[]; agent?: string } =
       defaultMode: () => "default",
       fail: () => undefined,
       log: (m) => log.push(m),
+      onChange: () => undefined,
     },
-    options.agent ?? "claude",
   );
-  const session = manager.active;
-  return { view, feed: session.feed, broker: session.broker, session, manager, agents, log, root };
+  const sidebar = manager.addView(view, "sidebar");
+  manager.show(sidebar, manager.create(options.agent ?? "claude"));
+  const session = manager.focused!.session;
+  return { view, sidebar, feed: session.feed, broker: session.broker, session, manager, agents, log, root };
 }
 
 test("a permission request reaches the view once, and its answer once", async () => {
@@ -161,10 +162,11 @@ test("changed project instructions restart a running session with resume, after 
   assert.equal(agents.length, 2);
 });
 
-test("picking another agent shows its own session while the first keeps running, and picking the first again shows it as it was", async () => {
-  const { feed, session, manager, agents } = chat({ turn: [done("s1")] });
+test("picking another agent shows a new session of it while the first keeps running, and showing the first again shows it as it was", async () => {
+  const { feed, session, manager, agents, sidebar } = chat({ turn: [done("s1")] });
   await session.send("hi", []);
-  const gemini = manager.switchTo("gemini");
+  const first = manager.focused!;
+  const gemini = manager.newSession(sidebar, "gemini").session;
   assert.notEqual(gemini, session);
   assert.equal(agents[0]!.stopped, false, "the first agent keeps running");
   assert.equal(gemini.feed.transcript.length, 0);
@@ -172,14 +174,14 @@ test("picking another agent shows its own session while the first keeps running,
   assert.equal(gemini.feed.state.agentLabel, "Agent gemini");
   await gemini.send("hello", []);
   assert.equal(agents[1]!.start.agent, "gemini");
-  assert.deepEqual(manager.list(), [session, gemini]);
-  assert.equal(manager.switchTo("claude"), session);
-  assert.equal(manager.active, session);
+  assert.deepEqual(manager.list().map((o) => o.session), [session, gemini]);
+  manager.show(sidebar, first);
+  assert.equal(manager.focused!.session, session);
   assert.equal(feed.state.agent, "claude");
   assert.ok(feed.transcript.some((e) => e.type === "userMessage" && e.text === "hi"), "its chat is as it was");
-  await manager.dispose(gemini);
-  assert.equal(agents[1]!.stopped, true, "a disposed session's agent stops");
-  assert.deepEqual(manager.list(), [session]);
+  await manager.close(manager.list()[1]!);
+  assert.equal(agents[1]!.stopped, true, "a closed session's agent stops");
+  assert.deepEqual(manager.list().map((o) => o.session), [session]);
   await manager.disposeAll("done");
   assert.equal(agents[0]!.stopped, true);
 });

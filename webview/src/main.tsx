@@ -1,8 +1,9 @@
 import { render } from "preact";
 import "./styles/main.css";
 import type { ExtensionToWebview } from "@tether/contract/protocol";
-import { store } from "./store";
-import { post } from "./vscode";
+import { forgetSession, showSession, store } from "./store";
+import { tabs } from "./store/tabs";
+import { post, rememberSession } from "./vscode";
 import { App } from "./components/App";
 
 declare global {
@@ -12,7 +13,11 @@ declare global {
   }
 }
 
-window.__tether = { store };
+window.__tether = {
+  get store() {
+    return store;
+  },
+};
 
 /** Whether a message comes from a frame inside this page (a canvas widget's page): such a page
  * speaks only to its bridge, never as the extension. */
@@ -27,7 +32,21 @@ window.addEventListener("message", (event: MessageEvent) => {
   if (fromOwnFrame(event)) return;
   const msg = event.data as ExtensionToWebview | undefined;
   if (!msg || typeof msg !== "object" || typeof (msg as { type?: unknown }).type !== "string") return;
-  store.enqueue(msg);
+  switch (msg.type) {
+    case "showSession":
+      showSession(msg.key);
+      tabs.shown(msg.key, msg.surface);
+      if (msg.surface === "editor") rememberSession(msg.key);
+      return;
+    case "openSessions":
+      tabs.list(msg.sessions);
+      return;
+    case "forgetSession":
+      forgetSession(msg.key);
+      return;
+    default:
+      store.enqueue(msg);
+  }
 });
 
 const root = document.getElementById("root") ?? document.body.appendChild(document.createElement("div"));

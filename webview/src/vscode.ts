@@ -44,6 +44,17 @@ export function loadPersisted(): PersistedWebviewState {
   };
 }
 
+/** The open session an editor tab shows (kept in every state written from now on). */
+let boundSession: string | undefined;
+
+/** The open session an editor tab shows: its serializer binds the tab to it after a reload. */
+export function rememberSession(key: string): void {
+  if (boundSession === key) return;
+  boundSession = key;
+  const raw = (getApi().getState() ?? {}) as Partial<PersistedWebviewState>;
+  getApi().setState({ ...raw, session: key });
+}
+
 let persistTimer: ReturnType<typeof setTimeout> | undefined;
 let pending: PersistedWebviewState | undefined;
 
@@ -64,7 +75,7 @@ export function flushPersist(): void {
     persistTimer = undefined;
   }
   if (pending) {
-    getApi().setState(pending);
+    getApi().setState(boundSession ? { ...pending, session: boundSession } : pending);
     pending = undefined;
   }
 }

@@ -142,6 +142,10 @@ impl EventMapper {
                 };
                 UiEvent::Status { state }
             }
+            SystemMessage::SessionTitleChanged { title } => UiEvent::SessionInfo {
+                title: Some(title),
+                updated_at: None,
+            },
             SystemMessage::PermissionDenied(denied) => UiEvent::PermissionDenied {
                 tool_name: builtin_name(&denied.tool_name).to_string(),
                 tool_use_id: denied.tool_use_id,

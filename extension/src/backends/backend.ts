@@ -87,7 +87,13 @@ export interface Connector {
 /** Where a backend's past sessions are: files Tether reads (Claude Code's transcripts, by the
  * agent's cwd), or the agent's own list (it replays a session when loading it). */
 export type SessionHistory =
-  | { kind: "files"; list(cwd: string): Promise<HistorySession[]>; entries(cwd: string, id: string): Promise<ChatEntry[]> }
+  | {
+      kind: "files";
+      list(cwd: string): Promise<HistorySession[]>;
+      entries(cwd: string, id: string): Promise<ChatEntry[]>;
+      /** Delete the past session `id` (its file). */
+      remove(cwd: string, id: string): Promise<void>;
+    }
   | { kind: "agent" };
 
 /** One of a backend's command-line flags for tether-cli. */

@@ -73,6 +73,9 @@ export function stateFromEvent(event: UiEvent): Partial<UiState> | undefined {
 
 export class ChatFeed {
   private entries: ChatEntry[] = [];
+  /** Bumped when the entries are replaced (clear, replay): a page that kept the old ones must
+   * take them all again. */
+  private epoch = 0;
 
   constructor(
     private readonly view: ChatViewPort,
@@ -83,6 +86,10 @@ export class ChatFeed {
 
   get state(): UiState {
     return this.current;
+  }
+
+  get generation(): number {
+    return this.epoch;
   }
 
   /** Everything shown since the last clear, in order. */
@@ -113,12 +120,14 @@ export class ChatFeed {
   /** A new session: an empty chat. */
   clear(): void {
     this.entries = [];
+    this.epoch++;
     this.view.post({ type: "clear" });
   }
 
   /** A resumed session: its past entries replace the chat. */
   replay(entries: ChatEntry[]): void {
     this.entries = [...entries];
+    this.epoch++;
     this.view.post({ type: "replay", events: this.entries });
   }
 

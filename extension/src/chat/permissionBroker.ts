@@ -30,6 +30,8 @@ export interface BrokerDeps {
   show(entries: ChatEntry[]): void;
   /** Reports a failure the user should see. */
   fail(what: string, error: unknown): void;
+  /** The number of requests waiting changed (a tab's badge). */
+  changed?(): void;
 }
 
 interface Pending {
@@ -52,6 +54,7 @@ export class PermissionBroker {
   ask(request: PermissionRequest, signal: AbortSignal): Promise<PermissionAnswer> {
     return new Promise<PermissionAnswer>((resolve) => {
       this.pending.set(request.id, { request, resolve });
+      this.deps.changed?.();
       signal.addEventListener("abort", () => {
         if (!this.forget(request.id)) return;
         this.deps.show([{ type: "permissionResolved", requestId: request.id, outcome: "cancelled" }]);
@@ -89,12 +92,14 @@ export class PermissionBroker {
       void this.deps.reviews.cancel(id);
       p.resolve({ decision: "deny", reason });
     }
+    this.deps.changed?.();
   }
 
   private resolve(requestId: string, decision: UserDecision, reason?: string, userContent?: string): void {
     const pending = this.pending.get(requestId);
     if (!pending) return;
     this.pending.delete(requestId);
+    this.deps.changed?.();
     pending.resolve({ decision, ...(reason ? { reason } : {}), ...(userContent !== undefined ? { userContent } : {}) });
     const resolved: PermissionResolved = {
       type: "permissionResolved",
@@ -109,6 +114,7 @@ export class PermissionBroker {
   /** Drops a request without an answer; false when it was not open. */
   private forget(requestId: string): boolean {
     if (!this.pending.delete(requestId)) return false;
+    this.deps.changed?.();
     void this.deps.reviews.cancel(requestId);
     return true;
   }

@@ -134,10 +134,10 @@ export class ChatSession implements RestartableSession {
     return this.queue.list;
   }
 
-  /** Saved messages back in the queue (a reloaded window); they go when no turn runs. */
-  async restoreQueue(items: QueuedMessage[]): Promise<void> {
+  /** Saved messages back in the queue without sending them (a window reloaded with them
+   * waiting): they go after the next turn, or by Send now. */
+  holdQueue(items: QueuedMessage[]): void {
     this.queue.restore(items);
-    if (!this.turnRunning) await this.drain();
   }
 
   editQueued(id: string, text: string): void {
@@ -207,6 +207,11 @@ export class ChatSession implements RestartableSession {
     await this.context.turnEnded();
     this.turnRunning = false;
     return true;
+  }
+
+  /** The turn Retry sends again, when it was sent before a reload (the session index keeps it). */
+  rememberPrompt(text: string): void {
+    this.lastPrompt ??= { text, attachments: [] };
   }
 
   /** Send the last turn again (after an error). */

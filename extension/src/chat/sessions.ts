@@ -1,24 +1,31 @@
-// The chat's sessions: one ChatSession per agent picked so far, each with its own feed, permission
-// broker and agent process. The view shows one of them (the active one); switching the agent shows
-// that agent's session (made on first use) while the others keep running, and switching back shows
-// the earlier one as it is. No vscode import.
+// The chat's open sessions: any number at once (several of one agent too), each a ChatSession with
+// its own feed, permission broker, agent process, mode and model, each shown in the sidebar or in
+// editor tabs (ChatView). A session carries a title (the user's, else the agent's, else its first
+// prompt) and badges (a question waiting; a turn finished that nobody saw). The manager makes,
+// shows, closes and restores them; the session index (sessionIndex.ts) keeps what survives a
+// reload. No vscode import.
 
 import type { PermissionMode } from "../generated/core";
-import type { UiState } from "../contract/protocol";
+import type { ChatEntry, ExtensionToWebview, OpenSessionInfo, UiState } from "../contract/protocol";
 import type { ProjectSource } from "./contextSync";
-import { ChatFeed, type ChatViewPort } from "./feed";
+import { ChatFeed } from "./feed";
 import { PermissionBroker, type ReviewPort } from "./permissionBroker";
 import { ChatSession, type AgentSession, type AgentStart, type ChatAgent } from "./session";
+import type { PendingQuestion, SessionRecord } from "./sessionIndex";
+import { ChatView, type ShownSession, type Surface, type ViewPage } from "./views";
+
+/** How long a first prompt may be as a title. */
+const TITLE_LENGTH = 48;
 
 export interface SessionManagerDeps {
-  /** The chat view: only the active session's feed reaches it. */
-  view: ChatViewPort;
   /** The diff reviews every session's broker opens. */
   reviews: ReviewPort;
   /** What the header shows for a new session of `agent`, carrying over the mode from `previous`. */
   initialState(agent: ChatAgent, previous: UiState | undefined): UiState;
-  /** The active session's state changed (the status bar). */
+  /** The focused session's state changed (the status bar). */
   onState(state: UiState): void;
+  /** The open sessions, their titles or badges changed (tab titles, the strip, the index). */
+  onChange(): void;
   /** The agent the registry has under `name`; throws for a name it does not have. */
   agent(name: string): ChatAgent;
   workspace(): Promise<ProjectSource>;
@@ -26,82 +33,120 @@ export interface SessionManagerDeps {
   defaultMode(): PermissionMode;
   fail(what: string, error: unknown): void;
   log(message: string): void;
+  /** A fresh key for a new open session. */
+  newKey?(): string;
 }
 
-/** The view as one session's feed sees it: open while the session is the active one. */
-class ViewSlot implements ChatViewPort {
+/** A title from the first prompt: its first line, cut short. */
+export function promptTitle(text: string): string {
+  const line = text.trim().split("\n")[0]!.trim();
+  return line.length > TITLE_LENGTH ? `${line.slice(0, TITLE_LENGTH - 1).trimEnd()}…` : line;
+}
+
+/** What the chat says of a turn that a reload cut. */
+export function cutNotice(pending: PendingQuestion | undefined): ChatEntry {
+  const what = pending
+    ? `Waiting for approval of ${pending.tool}${pending.path ? ` ${pending.path}` : ""} when the window reloaded; the turn was stopped.`
+    : "A turn was running when the window reloaded; it was stopped.";
+  return { type: "error", kind: "other", severity: "error", message: what, hint: "Retry sends the last message again.", retryable: true };
+}
+
+/** One open session, with what its tabs show. */
+export class OpenSession implements ShownSession {
+  readonly views = new Set<ChatView>();
+  /** The user's name for it (renamed). */
+  userTitle: string | undefined;
+  firstPrompt: string | undefined;
+  lastPrompt: string | undefined;
+  unread = false;
+  /** The last question asked while it is open (what the index keeps of it). */
+  pending: PendingQuestion | undefined;
+
   constructor(
-    private readonly view: ChatViewPort,
-    private readonly shown: () => boolean,
+    readonly key: string,
+    readonly session: ChatSession,
   ) {}
 
-  pushEvents(entries: Parameters<ChatViewPort["pushEvents"]>[0]): void {
-    if (this.shown()) this.view.pushEvents(entries);
+  get title(): string {
+    return this.userTitle ?? this.session.feed.state.title ?? (this.firstPrompt ? promptTitle(this.firstPrompt) : `New ${this.session.agent.displayName} session`);
   }
 
-  post(message: Parameters<ChatViewPort["post"]>[0]): void {
-    if (this.shown()) this.view.post(message);
+  get waiting(): boolean {
+    return this.session.broker.waiting > 0;
+  }
+
+  /** Nothing was said in it, and no agent conversation is behind it. */
+  get empty(): boolean {
+    return this.session.feed.transcript.length === 0 && !this.session.feed.state.sessionId && !this.session.running;
+  }
+
+  info(): OpenSessionInfo {
+    return {
+      key: this.key,
+      title: this.title,
+      agentLabel: this.session.feed.state.agentLabel ?? this.session.agent.displayName,
+      waiting: this.waiting,
+      unread: this.unread,
+      busy: this.session.busy,
+      inEditor: [...this.views].some((v) => v.surface === "editor"),
+    };
   }
 }
 
+/** The file a tool's input names, if any. */
+function filePathOf(input: unknown): string | undefined {
+  const value = input && typeof input === "object" ? (input as Record<string, unknown>).file_path ?? (input as Record<string, unknown>).path : undefined;
+  return typeof value === "string" ? value : undefined;
+}
+
+let counter = 0;
+const defaultKey = () => `s${Date.now().toString(36)}${(counter++).toString(36)}`;
+
 export class SessionManager {
-  private readonly sessions: ChatSession[] = [];
-  private current: ChatSession;
+  private readonly open: OpenSession[] = [];
+  private readonly views: ChatView[] = [];
+  private focusedView: ChatView | undefined;
 
-  constructor(
-    private readonly deps: SessionManagerDeps,
-    /** The agent the first session runs. */
-    agent: string,
-  ) {
-    this.current = this.create(deps.agent(agent));
+  constructor(private readonly deps: SessionManagerDeps) {}
+
+  list(): readonly OpenSession[] {
+    return this.open;
   }
 
-  /** The session the view shows. */
-  get active(): ChatSession {
-    return this.current;
+  find(key: string): OpenSession | undefined {
+    return this.open.find((o) => o.key === key);
   }
 
-  list(): readonly ChatSession[] {
-    return this.sessions;
+  /** The open session whose agent conversation is `sessionId`. */
+  findConversation(sessionId: string): OpenSession | undefined {
+    return this.open.find((o) => o.session.feed.state.sessionId === sessionId);
   }
 
-  /** Show the session of `agent` (made now if there is none); the others keep running. */
-  switchTo(agent: string): ChatSession {
-    if (agent === this.current.agent.name) return this.current;
+  /** The session of the view the user used last (commands act on it). */
+  get focused(): OpenSession | undefined {
+    return ((this.focusedView ?? this.views[0])?.shown as OpenSession | undefined) ?? this.open[0];
+  }
+
+  /** A new open session of `agent`; `previous` lends it its mode. */
+  create(agent: string, previous?: OpenSession, key = (this.deps.newKey ?? defaultKey)()): OpenSession {
     const chatAgent = this.deps.agent(agent);
-    this.current = this.sessions.find((s) => s.agent.name === agent) ?? this.create(chatAgent);
-    this.deps.view.post({ type: "clear" });
-    this.current.feed.ready();
-    this.deps.onState(this.current.feed.state);
-    return this.current;
-  }
-
-  /** End `session` and forget it; the active one is replaced by a fresh session of its agent. */
-  async dispose(session: ChatSession, reason?: string): Promise<void> {
-    const index = this.sessions.indexOf(session);
-    if (index < 0) return;
-    this.sessions.splice(index, 1);
-    await session.endSession(reason);
-    if (session === this.current) {
-      this.current = this.create(session.agent, session.feed.state);
-      this.deps.view.post({ type: "clear" });
-      this.current.feed.ready();
-    }
-  }
-
-  /** Every session ends (VS Code is closing). */
-  async disposeAll(reason: string): Promise<void> {
-    await Promise.all(this.sessions.map((s) => s.endSession(reason)));
-  }
-
-  private create(agent: ChatAgent, previous: UiState | undefined = this.sessions.length ? this.current.feed.state : undefined): ChatSession {
-    const slot: { session?: ChatSession } = {};
-    const feed = new ChatFeed(new ViewSlot(this.deps.view, () => slot.session === this.current), this.deps.initialState(agent, previous), (state) => {
-      if (slot.session === this.current) this.deps.onState(state);
+    const slot: { open?: OpenSession } = {};
+    const fanOut = {
+      pushEvents: (entries: ChatEntry[]) => {
+        for (const view of slot.open!.views) view.page.pushEvents(entries);
+        this.observe(slot.open!, entries);
+      },
+      post: (message: ExtensionToWebview) => {
+        for (const view of slot.open!.views) view.page.post(message);
+      },
+    };
+    const feed = new ChatFeed(fanOut, this.deps.initialState(chatAgent, previous?.session.feed.state), (state) => {
+      if (slot.open === this.focused) this.deps.onState(state);
+      this.deps.onChange();
     });
-    const broker = new PermissionBroker({ reviews: this.deps.reviews, show: (entries) => feed.show(entries), fail: this.deps.fail });
+    const broker = new PermissionBroker({ reviews: this.deps.reviews, show: (entries) => feed.show(entries), fail: this.deps.fail, changed: () => this.deps.onChange() });
     const session = new ChatSession({
-      agent,
+      agent: chatAgent,
       feed,
       broker,
       workspace: this.deps.workspace,
@@ -109,8 +154,168 @@ export class SessionManager {
       defaultMode: this.deps.defaultMode,
       log: this.deps.log,
     });
-    slot.session = session;
-    this.sessions.push(session);
-    return session;
+    const open = new OpenSession(key, session);
+    slot.open = open;
+    this.open.push(open);
+    this.deps.onChange();
+    return open;
+  }
+
+  /** A view over `page`; `show` puts a session in it. */
+  addView(page: ViewPage, surface: Surface): ChatView {
+    const view = new ChatView(page, surface);
+    this.views.push(view);
+    return view;
+  }
+
+  /** The view's tab closed. */
+  removeView(view: ChatView): void {
+    view.detach();
+    const index = this.views.indexOf(view);
+    if (index >= 0) this.views.splice(index, 1);
+    if (this.focusedView === view) this.focusedView = undefined;
+    this.deps.onChange();
+  }
+
+  /** `view` shows `open`; seen, it is no longer unread. */
+  show(view: ChatView, open: OpenSession): void {
+    view.show(open);
+    this.focus(view);
+    this.deps.onChange();
+  }
+
+  /** The user is in `view` (its tab active, its page visible). */
+  focus(view: ChatView): void {
+    this.focusedView = view;
+    const open = view.shown as OpenSession | undefined;
+    if (!open) return;
+    if (open.unread && view.page.visible()) {
+      open.unread = false;
+      this.deps.onChange();
+    }
+    this.deps.onState(open.session.feed.state);
+  }
+
+  /** A new session in `view`, of the agent it shows (or `agent`); an empty one shown there is
+   * replaced rather than kept. */
+  newSession(view: ChatView, agent?: string): OpenSession {
+    const current = view.shown as OpenSession | undefined;
+    const name = agent ?? current?.session.agent.name;
+    if (!name) throw new Error("no agent to start a session with");
+    const next = this.create(name, current);
+    this.show(view, next);
+    if (current?.empty && current.views.size === 0) void this.close(current, "It was replaced by a new session.");
+    return next;
+  }
+
+  /** End `open` (its agent stops, its views move on or close); it stays in the agent's history. */
+  async close(open: OpenSession, reason = "The session was closed."): Promise<void> {
+    const index = this.open.indexOf(open);
+    if (index < 0) return;
+    this.open.splice(index, 1);
+    for (const view of [...open.views]) {
+      if (view.surface === "sidebar") this.show(view, this.open.find((o) => o.views.size === 0) ?? this.create(open.session.agent.name, open));
+    }
+    for (const view of this.views) view.forget(open.key);
+    this.deps.onChange();
+    await open.session.endSession(reason);
+  }
+
+  /** Every session ends (VS Code is closing). */
+  async disposeAll(reason: string): Promise<void> {
+    await Promise.all(this.open.map((o) => o.session.endSession(reason)));
+  }
+
+  /** What the index keeps of every open session. */
+  records(): SessionRecord[] {
+    return this.open.map((o) => {
+      const state = o.session.feed.state;
+      // The texts only: a queued image stays with the window that had it.
+      const queued = o.session.queued.map(({ id, text }) => ({ id, text }));
+      return {
+        key: o.key,
+        agent: o.session.agent.name,
+        ...(state.sessionId ? { sessionId: state.sessionId } : {}),
+        ...(state.title ? { title: state.title } : {}),
+        ...(o.userTitle ? { userTitle: o.userTitle } : {}),
+        ...(o.firstPrompt ? { firstPrompt: promptTitle(o.firstPrompt) } : {}),
+        ...(o.lastPrompt ? { lastPrompt: o.lastPrompt } : {}),
+        mode: state.mode,
+        ...(state.model ? { model: state.model } : {}),
+        ...(queued.length ? { queued } : {}),
+        ...(o.pending && o.waiting ? { pending: o.pending } : {}),
+        ...(state.busy ? { busy: true } : {}),
+        ...(o.unread ? { unread: true } : {}),
+      };
+    });
+  }
+
+  /** An open session as the index kept it: its metadata now, its transcript from the agent's own
+   * store (`entries`; an agent that replays its sessions shows it when it loads), and a notice
+   * when a turn was cut. The conversation resumes on the next prompt. */
+  restore(record: SessionRecord, entries: (agent: string, sessionId: string) => Promise<ChatEntry[]>): { open: OpenSession; loaded: Promise<void> } {
+    const open = this.create(record.agent, undefined, record.key);
+    const { session } = open;
+    open.userTitle = record.userTitle;
+    open.firstPrompt = record.firstPrompt;
+    open.lastPrompt = record.lastPrompt;
+    open.unread = record.unread ?? false;
+    session.feed.setState({
+      mode: record.mode,
+      ...(record.sessionId ? { sessionId: record.sessionId } : {}),
+      ...(record.model ? { model: record.model } : {}),
+      ...(record.title ? { title: record.title } : {}),
+    });
+    if (record.lastPrompt) session.rememberPrompt(record.lastPrompt);
+    const loaded = (async () => {
+      if (record.sessionId) {
+        const past = await entries(record.agent, record.sessionId).catch((error: unknown) => {
+          this.deps.log(`restoring ${record.sessionId}: ${error instanceof Error ? error.message : String(error)}`);
+          return [];
+        });
+        await session.resume(record.sessionId, past);
+        // The agent's replay may not carry the title the index kept.
+        if (record.title && !session.feed.state.title) session.feed.setState({ title: record.title });
+      }
+      if (record.busy) session.feed.show([cutNotice(record.pending)]);
+      // After the resume (which empties the queue): they wait, shown, until the user sends.
+      if (record.queued?.length) session.holdQueue(record.queued);
+    })();
+    return { open, loaded };
+  }
+
+  /** The entries an open session's feed showed: its title, badges and pending question follow. */
+  private observe(open: OpenSession, entries: ChatEntry[]): void {
+    let changed = false;
+    for (const entry of entries) {
+      switch (entry.type) {
+        case "userMessage":
+          open.firstPrompt ??= entry.text;
+          open.lastPrompt = entry.text;
+          changed = true;
+          break;
+        case "permissionRequest": {
+          const path = entry.review?.path ?? entry.blockedPath ?? filePathOf(entry.input);
+          open.pending = { tool: entry.toolName, ...(path ? { path } : {}) };
+          changed = true;
+          break;
+        }
+        case "permissionResolved":
+        case "permissionCancelled":
+          changed = true;
+          break;
+        case "done":
+          if (![...open.views].some((v) => v.page.visible())) open.unread = true;
+          changed = true;
+          break;
+        case "error":
+          if (entry.severity === "error" && ![...open.views].some((v) => v.page.visible())) open.unread = true;
+          changed = true;
+          break;
+        default:
+          break;
+      }
+    }
+    if (changed) this.deps.onChange();
   }
 }

@@ -141,6 +141,27 @@ export interface HistorySession {
   messageCount: number;
 }
 
+/** One of the open sessions, for the sidebar's session strip (and the editor tabs' titles). */
+export interface OpenSessionInfo {
+  /** Tether's own id of the open session (not the agent's). */
+  key: string;
+  title: string;
+  agentLabel: string;
+  /** A permission question waits for the user. */
+  waiting: boolean;
+  /** A turn ended while no view showing the session was visible. */
+  unread: boolean;
+  busy: boolean;
+  /** Shown in an editor tab. */
+  inEditor: boolean;
+}
+
+/** What the history list may do with its sessions (where the agent allows it). */
+export interface HistoryActions {
+  rename: boolean;
+  delete: boolean;
+}
+
 export interface FileSuggestion {
   path: string;
   label: string;
@@ -150,7 +171,7 @@ export type ExtensionToWebview =
   | { type: "init"; state: UiState }
   | { type: "events"; events: ChatEntry[] }
   | ({ type: "state" } & Partial<UiState>)
-  | { type: "history"; sessions: HistorySession[] }
+  | { type: "history"; sessions: HistorySession[]; actions?: HistoryActions }
   | { type: "fileSuggestions"; requestId: string; items: FileSuggestion[] }
   /** Resume: replaces the transcript with a past session, rendered in one go. */
   | { type: "replay"; events: ChatEntry[] }
@@ -160,7 +181,14 @@ export type ExtensionToWebview =
   /** Put text in the composer (appended to the draft) and focus it. */
   | { type: "prefill"; text: string }
   /** Focus the composer (e.g. the "focus chat" keybinding). */
-  | { type: "focus" };
+  | { type: "focus" }
+  /** The view now shows the open session `key`: the messages after this one are its. The page
+   * keeps each session's chat, so showing one again sends only what it missed. */
+  | { type: "showSession"; key: string; surface: "sidebar" | "editor" }
+  /** The open sessions (the sidebar's strip). */
+  | { type: "openSessions"; sessions: OpenSessionInfo[] }
+  /** The open session `key` was closed: the page may drop what it kept of it. */
+  | { type: "forgetSession"; key: string };
 
 // ---------------------------------------------------------------------------------------------
 // Webview → extension
@@ -170,7 +198,8 @@ export type WebviewToExtension =
   | { type: "ready" }
   | { type: "sendPrompt"; text: string; attachments: Attachment[] }
   | { type: "stop" }
-  | { type: "newSession" }
+  /** A new session: in this view, or in an editor tab. */
+  | { type: "newSession"; where?: "editor" }
   | { type: "resume"; sessionId: string }
   /** A new session from a past one (where the agent offers fork). */
   | { type: "forkSession"; sessionId: string }
@@ -207,12 +236,24 @@ export type WebviewToExtension =
    * is stopped and the message goes first). */
   | { type: "sendNow"; id: string }
   /** Stop a subagent or background task (the id of its taskUpdate event). */
-  | { type: "stopTask"; taskId: string };
+  | { type: "stopTask"; taskId: string }
+  /** The sidebar shows the open session `key`. */
+  | { type: "selectSession"; key: string }
+  /** Close the open session `key` (its agent stops; it stays in the history). */
+  | { type: "dismissSession"; key: string }
+  /** Open this view's session in an editor tab. */
+  | { type: "openInEditor" }
+  /** Rename the open session `key`, or the past session `sessionId` (the extension asks for the title). */
+  | { type: "renameSession"; key?: string; sessionId?: string }
+  /** Delete the past session `sessionId` (the extension asks to confirm). */
+  | { type: "deleteSession"; sessionId: string };
 
 /** The state the webview keeps with `vscode.setState` (survives the view being hidden). */
 export interface PersistedWebviewState {
   draft: string;
   attachments: Attachment[];
+  /** The open session an editor tab shows (its serializer binds the tab to it after a reload). */
+  session?: string;
 }
 
 /** Arguments for {@link import("./html").renderWebviewHtml}. */

@@ -3,7 +3,7 @@
 // for ACP agents) brought from the remote into it. No vscode import: the files are read through a TetherHost, so tests use a NodeHost on
 // temp dirs.
 
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { promises as fsp } from "node:fs";
 import * as path from "node:path";
 import type { TetherHost } from "../core/host";
@@ -153,7 +153,8 @@ export async function syncMirror(mirror: string, context: ProjectContext): Promi
     const current = await fsp.readFile(target).catch(() => undefined);
     if (current && Buffer.compare(current, content) === 0) continue;
     await fsp.mkdir(path.dirname(target), { recursive: true });
-    const temp = `${target}.tether-sync`;
+    // A name of its own: sessions starting at once sync the same mirror side by side.
+    const temp = `${target}.${randomBytes(6).toString("hex")}.tether-sync`;
     await fsp.writeFile(temp, content);
     await fsp.rename(temp, target);
     changed.push(rel);
@@ -178,7 +179,8 @@ async function mirroredFiles(mirror: string): Promise<string[]> {
       for (const entry of entries) {
         const child = `${rel}/${entry.name}`;
         if (entry.isDirectory()) await walk(child);
-        else out.push(child);
+        // Another session's sync may be writing its temp file here.
+        else if (!entry.name.endsWith(".tether-sync")) out.push(child);
       }
     };
     await walk(dir);

@@ -1,78 +1,48 @@
-// The sidebar chat view: renders the webview page (strict CSP, fresh nonce), batches the chat's
-// entries to it (one postMessage per ~30 ms instead of one per token) and hands every message from
-// it to the extension.
+// The sidebar chat view: one chat page (ChatWebview) while VS Code has the view resolved; it shows
+// one open session at a time and switches between them (the page's session strip).
 
-import { randomBytes } from "node:crypto";
 import * as vscode from "vscode";
-import type { ChatEntry, ExtensionToWebview, WebviewToExtension } from "../contract/protocol";
-import { renderWebviewHtml } from "../contract/html";
-import type { ChatViewPort } from "../chat/feed";
+import type { ExtensionToWebview, ChatEntry } from "../contract/protocol";
+import type { ViewPage } from "../chat/views";
+import { ChatWebview, type ChatPageHandler } from "./chatWebview";
 
 export const CHAT_VIEW_ID = "tether.chat";
-/** How long events wait to be sent together. */
-const BATCH_MS = 30;
 
-export interface ChatViewHandler {
-  /** The webview (re)loaded: send init and the transcript so far. */
-  onReady(): void;
-  onMessage(message: WebviewToExtension): void;
-}
-
-export class ChatViewProvider implements vscode.WebviewViewProvider, ChatViewPort, vscode.Disposable {
+export class ChatViewProvider implements vscode.WebviewViewProvider, ViewPage, vscode.Disposable {
   private view: vscode.WebviewView | undefined;
-  private ready = false;
-  private queue: ChatEntry[] = [];
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  private page: ChatWebview | undefined;
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
     private readonly webviewRoot: vscode.Uri,
-    private readonly handler: ChatViewHandler,
+    private readonly handler: ChatPageHandler & { onVisible(): void },
     /** Origins the page may frame (an OpenClaw gateway's, for its board widgets). */
     private readonly frameOrigins: () => string[],
   ) {}
 
   resolveWebviewView(view: vscode.WebviewView): void {
+    this.page?.dispose();
     this.view = view;
-    view.webview.options = { enableScripts: true, localResourceRoots: [this.webviewRoot] };
-    this.render(view);
+    const page = new ChatWebview(view.webview, this.webviewRoot, this.frameOrigins, () => view.visible);
+    this.page = page;
+    page.start(this.handler);
     this.disposables.push(
-      view.webview.onDidReceiveMessage((message: WebviewToExtension) => {
-        if (message?.type === "ready") {
-          this.ready = true;
-          this.queue = [];
-          this.handler.onReady();
-          return;
-        }
-        this.handler.onMessage(message);
+      view.onDidChangeVisibility(() => {
+        if (view.visible) this.handler.onVisible();
       }),
       view.onDidDispose(() => {
-        if (this.view === view) {
-          this.view = undefined;
-          this.ready = false;
-        }
+        if (this.view !== view) return;
+        this.view = undefined;
+        this.page = undefined;
+        page.dispose();
       }),
     );
   }
 
-  /** Load the page again, under a policy made from the settings as they are now (the handler's
-   * onReady replays the transcript). */
+  /** Load the page again, under a policy made from the settings as they are now (the view
+   * sends the chat again when it is ready). */
   reload(): void {
-    if (this.view) this.render(this.view);
-  }
-
-  private render(view: vscode.WebviewView): void {
-    this.ready = false;
-    const asset = (name: string) => view.webview.asWebviewUri(vscode.Uri.joinPath(this.webviewRoot, name)).toString();
-    view.webview.html = renderWebviewHtml({
-      cspSource: view.webview.cspSource,
-      nonce: randomBytes(16).toString("base64url"),
-      scriptUri: asset("main.js"),
-      styleUri: asset("main.css"),
-      codiconUri: asset("codicon.css"),
-      title: "Tether",
-      frameOrigins: this.frameOrigins(),
-    });
+    this.page?.render();
   }
 
   /** Show the view (and its container). */
@@ -81,32 +51,20 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, ChatViewPor
     else await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
   }
 
-  /** Queue entries; they go out together within BATCH_MS. Dropped while no page is loaded (the
-   * feed replays the transcript on ready). */
+  visible(): boolean {
+    return this.view?.visible ?? false;
+  }
+
   pushEvents(events: ChatEntry[]): void {
-    if (!this.ready || events.length === 0) return;
-    this.queue.push(...events);
-    this.timer ??= setTimeout(() => this.flush(), BATCH_MS);
+    this.page?.pushEvents(events);
   }
 
-  /** Send a message now, after any queued events (so the order is kept). */
   post(message: ExtensionToWebview): void {
-    if (!this.view || !this.ready) return;
-    this.flush();
-    void this.view.webview.postMessage(message);
-  }
-
-  flush(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    if (!this.view || this.queue.length === 0) return;
-    const events = this.queue;
-    this.queue = [];
-    void this.view.webview.postMessage({ type: "events", events } satisfies ExtensionToWebview);
+    this.page?.post(message);
   }
 
   dispose(): void {
-    if (this.timer) clearTimeout(this.timer);
+    this.page?.dispose();
     for (const d of this.disposables) d.dispose();
   }
 }

@@ -1,27 +1,76 @@
-// Past sessions and export: resume one (from the chat's history panel or a quick pick) from the
-// history its backend keeps, and open the chat so far as Markdown or JSONL in a new editor.
+// Past sessions and export: the history list (with the titles the user gave), a past session
+// opened again (shown where it is open already, else in the view), renamed (Tether's own index)
+// or deleted (where the backend keeps it in files: the file, after asking), and the chat so far as
+// Markdown or JSONL in a new editor.
 
 import * as vscode from "vscode";
-import type { HistorySession } from "../contract/protocol";
+import type { HistoryActions, HistorySession } from "../contract/protocol";
 import { transcriptToMarkdown } from "../chat/transcript";
+import type { OpenSession } from "../chat/sessions";
+import type { ChatView } from "../chat/views";
 import type { Ctx } from "../ctx";
 
-/** The shown session's past sessions, when its backend keeps them in files Tether reads. */
-export function historyFiles(ctx: Ctx): Promise<HistorySession[]> {
-  const history = ctx.entry(ctx.session.agent.name).backend.history;
-  return history.kind === "files" ? history.list(ctx.workspace.agentCwd()) : Promise.resolve([]);
+function historyOf(ctx: Ctx, open: OpenSession) {
+  return ctx.entry(open.session.agent.name).backend.history;
 }
 
-/** The past session `sessionId` replaces the chat; the next prompt resumes it. An agent that keeps
- * its own sessions replays it when loading it. */
-export async function resumeSession(ctx: Ctx, sessionId: string): Promise<void> {
-  const history = ctx.entry(ctx.session.agent.name).backend.history;
+/** The past sessions of the agent `open` runs, titled as the user renamed them. */
+export async function historyFor(ctx: Ctx, open: OpenSession): Promise<{ sessions: HistorySession[]; actions: HistoryActions }> {
+  const history = historyOf(ctx, open);
+  const listed = await open.session.history(() => (history.kind === "files" ? history.list(ctx.workspace.agentCwd()) : Promise.resolve([])));
+  const titles = ctx.surfaces.index.titles();
+  return {
+    sessions: listed.map((s) => (titles[s.id] ? { ...s, title: titles[s.id]! } : s)),
+    actions: { rename: true, delete: history.kind === "files" },
+  };
+}
+
+/** The past session `sessionId`: shown where it is open already; else in `view`, in place of an
+ * empty session or as a new one. The next prompt resumes it. */
+export async function openFromHistory(ctx: Ctx, view: ChatView, sessionId: string): Promise<void> {
+  const already = ctx.sessions.findConversation(sessionId);
+  if (already) {
+    ctx.sessions.show(view, already);
+    return;
+  }
+  const current = view.shown as OpenSession | undefined;
+  const open = current?.empty ? current : ctx.sessions.newSession(view);
+  const history = historyOf(ctx, open);
   const entries = history.kind === "files" ? await history.entries(ctx.workspace.agentCwd(), sessionId) : [];
-  await ctx.session.resume(sessionId, entries);
+  const title = ctx.surfaces.index.titles()[sessionId];
+  if (title) open.userTitle = title;
+  await open.session.resume(sessionId, entries);
+}
+
+export async function renameHistorySession(ctx: Ctx, sessionId: string): Promise<void> {
+  const current = ctx.surfaces.index.titles()[sessionId] ?? "";
+  const title = await vscode.window.showInputBox({ title: "Tether: rename the session", value: current, prompt: "An empty name returns to the agent's title." });
+  if (title === undefined) return;
+  await ctx.surfaces.index.rename(sessionId, title);
+  const shown = ctx.sessions.findConversation(sessionId);
+  if (shown) {
+    shown.userTitle = title.trim() || undefined;
+    ctx.surfaces.changed();
+  }
+}
+
+/** Delete a past session, after asking; false when nothing was deleted. */
+export async function deleteHistorySession(ctx: Ctx, open: OpenSession, sessionId: string): Promise<boolean> {
+  const history = historyOf(ctx, open);
+  if (history.kind !== "files") return false;
+  if (ctx.sessions.findConversation(sessionId)) {
+    void vscode.window.showInformationMessage("Tether: the session is open; close it before deleting it.");
+    return false;
+  }
+  const choice = await vscode.window.showWarningMessage(`Delete this session of ${open.session.agent.displayName}? Its transcript is removed for good.`, { modal: true }, "Delete");
+  if (choice !== "Delete") return false;
+  await history.remove(ctx.workspace.agentCwd(), sessionId);
+  await ctx.surfaces.index.forget(sessionId);
+  return true;
 }
 
 export async function pickSessionToResume(ctx: Ctx): Promise<void> {
-  const sessions = await ctx.session.history(() => historyFiles(ctx));
+  const { sessions } = await historyFor(ctx, ctx.open);
   if (sessions.length === 0) {
     void vscode.window.showInformationMessage("Tether: no earlier sessions for this workspace.");
     return;
@@ -32,7 +81,7 @@ export async function pickSessionToResume(ctx: Ctx): Promise<void> {
   );
   if (!picked) return;
   await ctx.view.reveal();
-  await resumeSession(ctx, picked.id);
+  await openFromHistory(ctx, ctx.surfaces.sidebar, picked.id);
 }
 
 export async function exportTranscript(ctx: Ctx, format: "markdown" | "jsonl"): Promise<void> {

@@ -1,6 +1,7 @@
 import { useEffect, useReducer, useRef, useState } from "preact/hooks";
 import type { TodoItem } from "@tether/core";
-import { store, type Row } from "../store";
+import { onStoreSwap, store, type Row } from "../store";
+import { tabs } from "../store/tabs";
 import { post } from "../vscode";
 import { copyText, parseFileHref } from "../util";
 import { VirtualList } from "../virtual";
@@ -10,6 +11,7 @@ import { PermissionDock } from "./Permission";
 import { estimateRow, retryText, rowLabel, RowView } from "./Rows";
 import { Icon } from "./common";
 import { CanvasPanel } from "./canvas/CanvasPanel";
+import { SessionStrip } from "./SessionStrip";
 import { TodoList } from "./tools/agents";
 import { QueuePanel } from "./QueuePanel";
 import { TaskPanels } from "./TaskPanels";
@@ -139,7 +141,24 @@ export function App() {
   const [canvasOpen, setCanvasOpen] = useState(false);
   const listRef = useRef<VirtualList<Row>>(null);
 
-  useEffect(() => store.subscribe(() => force(undefined)), []);
+  useEffect(() => {
+    const render = () => force(undefined);
+    // The view shows another session: its store, and its panels closed.
+    let unsubscribe = store.subscribe(render);
+    const stopTabs = tabs.subscribe(render);
+    const stopSwaps = onStoreSwap(() => {
+      unsubscribe();
+      unsubscribe = store.subscribe(render);
+      setHistoryOpen(false);
+      setCanvasOpen(false);
+      render();
+    });
+    return () => {
+      unsubscribe();
+      stopTabs();
+      stopSwaps();
+    };
+  }, []);
 
   const state = store.state;
   const initialized = store.initialized;
@@ -163,6 +182,7 @@ export function App() {
   return (
     <div class={`app${busy ? " is-busy" : ""}${!state.connected ? " is-disconnected" : ""}`} onClick={onDelegatedClick}>
       <Header state={state} initialized={initialized} historyOpen={historyOpen} onToggleHistory={toggleHistory} canvas={canvas} />
+      <SessionStrip />
       {initialized && !state.connected ? (
         <div class="banner banner-disconnected" role="alert">
           <Icon name="debug-disconnect" />
@@ -178,6 +198,7 @@ export function App() {
           <Loading />
         ) : (
           <VirtualList<Row>
+            key={tabs.key}
             ref={listRef}
             items={store.rows}
             getKey={getKey}
@@ -198,6 +219,7 @@ export function App() {
             sessions={store.history}
             currentId={state.sessionId}
             offers={state.offers}
+            actions={store.historyActions}
             onClose={(focusButton) => {
               setHistoryOpen(false);
               if (focusButton) requestAnimationFrame(() => document.querySelector<HTMLElement>(".history-button")?.focus());

@@ -1,8 +1,9 @@
-import { useEffect, useRef } from "preact/hooks";
-import type { HistorySession, UiState } from "@tether/contract/protocol";
+import { useEffect, useRef, useState } from "preact/hooks";
+import type { HistoryActions, HistorySession, UiState } from "@tether/contract/protocol";
 import { modeLook, PERMISSION_MODE_INFO } from "@tether/contract/modes";
 import { isModelOption } from "@tether/contract/options";
 import { store } from "../store";
+import { tabs } from "../store/tabs";
 import { post } from "../vscode";
 import { plural, relativeTime } from "../util";
 import { Picker } from "./Picker";
@@ -218,6 +219,18 @@ export function Header({
       >
         <Icon name="history" />
       </button>
+      {tabs.surface === "sidebar" ? (
+        <button
+          type="button"
+          class="icon-button open-in-editor-button"
+          title="Open in an editor tab"
+          aria-label="Open in an editor tab"
+          disabled={!initialized}
+          onClick={() => post({ type: "openInEditor" })}
+        >
+          <Icon name="link-external" />
+        </button>
+      ) : null}
       <button
         type="button"
         class="icon-button new-session-button"
@@ -236,14 +249,18 @@ export function HistoryPanel({
   sessions,
   currentId,
   offers,
+  actions,
   onClose,
 }: {
   sessions: HistorySession[] | undefined;
   currentId?: string;
   /** The session operations the agent offers: fork and close show where it offers them. */
   offers?: readonly string[];
+  /** Rename and delete, where the agent allows them. */
+  actions?: HistoryActions;
   onClose: (focusButton: boolean) => void;
 }) {
+  const [query, setQuery] = useState("");
   const canFork = offers?.includes("fork") ?? false;
   const canClose = offers?.includes("close") ?? false;
   const ref = useRef<HTMLDivElement>(null);
@@ -252,8 +269,9 @@ export function HistoryPanel({
       ref.current?.querySelector<HTMLElement>(".history-item") ?? ref.current?.querySelector<HTMLElement>(".history-close");
     first?.focus();
   }, [sessions === undefined]);
+  const needle = query.trim().toLowerCase();
   const sorted = sessions
-    ? [...sessions].sort((a, b) => {
+    ? sessions.filter((s) => !needle || (s.title || "").toLowerCase().includes(needle)).sort((a, b) => {
         const ta = typeof a.updatedAt === "number" ? a.updatedAt : Date.parse(a.updatedAt);
         const tb = typeof b.updatedAt === "number" ? b.updatedAt : Date.parse(b.updatedAt);
         return (tb || 0) - (ta || 0);
@@ -290,9 +308,23 @@ export function HistoryPanel({
           <Icon name="close" />
         </button>
       </div>
+      {sessions?.length ? (
+        <input
+          type="search"
+          class="history-search"
+          placeholder="Search sessions"
+          aria-label="Search sessions"
+          value={query}
+          onInput={(e) => setQuery((e.target as HTMLInputElement).value)}
+        />
+      ) : null}
       {sorted === undefined ? (
         <div class="history-empty muted" role="status">
           <Icon name="loading" className="codicon-modifier-spin" /> Loading sessions…
+        </div>
+      ) : sorted.length === 0 && needle ? (
+        <div class="history-empty muted" role="status">
+          <p>No session matches.</p>
         </div>
       ) : sorted.length === 0 ? (
         <div class="history-empty" role="status">
@@ -320,6 +352,28 @@ export function HistoryPanel({
                   {s.messageCount ? ` · ${plural(s.messageCount, "message")}` : ""}
                 </span>
               </button>
+              {actions?.rename ? (
+                <button
+                  type="button"
+                  class="icon-button history-action history-rename"
+                  aria-label={`Rename ${s.title || "this session"}`}
+                  title="Rename"
+                  onClick={() => post({ type: "renameSession", sessionId: s.id })}
+                >
+                  <Icon name="edit" />
+                </button>
+              ) : null}
+              {actions?.delete && s.id !== currentId ? (
+                <button
+                  type="button"
+                  class="icon-button history-action history-delete"
+                  aria-label={`Delete ${s.title || "this session"}`}
+                  title="Delete"
+                  onClick={() => post({ type: "deleteSession", sessionId: s.id })}
+                >
+                  <Icon name="trash" />
+                </button>
+              ) : null}
               {canFork ? (
                 <button
                   type="button"

@@ -4,7 +4,7 @@
 
 import type { TodoItem, UiEvent, UserDecision } from "@tether/core";
 import { PERMISSION_MODE_INFO } from "@tether/contract/modes";
-import type { Attachment, ChatEntry, ExtensionToWebview, FileSuggestion, HistorySession, UiState } from "@tether/contract/protocol";
+import type { Attachment, ChatEntry, ExtensionToWebview, FileSuggestion, HistoryActions, HistorySession, UiState } from "@tether/contract/protocol";
 import { ToolCalls } from "./calls";
 import { Canvas } from "./canvas";
 import { Messages } from "./messages";
@@ -46,6 +46,8 @@ export class Store {
   };
   todos: TodoItem[] = [];
   history: HistorySession[] | undefined = undefined;
+  /** What the history list may do (rename, delete) with the agent's sessions. */
+  historyActions: HistoryActions | undefined = undefined;
   suggestions: { requestId: string; items: FileSuggestion[] } | undefined;
   agentStatus: AgentEvent<"status">["state"] = "idle";
   /** Bumped on `clear`/`replay` so views can reset scroll state. */
@@ -156,6 +158,7 @@ export class Store {
         break;
       case "history":
         this.history = msg.sessions;
+        this.historyActions = msg.actions;
         break;
       case "fileSuggestions":
         this.suggestions = { requestId: msg.requestId, items: msg.items };
@@ -407,4 +410,42 @@ export class Store {
   }
 }
 
-export const store = new Store();
+/** The store of the session the view shows; `showSession` swaps it (a live binding: every
+ * importer sees the new one). */
+export let store = new Store();
+
+const kept = new Map<string, Store>();
+let shownKey: string | undefined;
+const swapListeners = new Set<Listener>();
+
+/** Told after `store` is another session's. */
+export function onStoreSwap(fn: Listener): () => void {
+  swapListeners.add(fn);
+  return () => swapListeners.delete(fn);
+}
+
+/** The view shows the session `key` now: its store, kept from before (or new), becomes `store`. The
+ * messages queued for the one shown until now are applied to it first. */
+export function showSession(key: string): void {
+  if (key === shownKey) return;
+  if (shownKey === undefined) {
+    // The page's first session takes the store it started with.
+    shownKey = key;
+    kept.set(key, store);
+    return;
+  }
+  store.flush();
+  shownKey = key;
+  let next = kept.get(key);
+  if (!next) {
+    next = new Store();
+    kept.set(key, next);
+  }
+  store = next;
+  for (const fn of swapListeners) fn();
+}
+
+/** The session `key` was closed. */
+export function forgetSession(key: string): void {
+  if (key !== shownKey) kept.delete(key);
+}

@@ -62,6 +62,7 @@ pub enum SystemMessage {
     Status(SystemStatus),
     ApiRetry(ApiRetry),
     SessionStateChanged { state: String },
+    SessionTitleChanged { title: String },
     PermissionDenied(PermissionDenied),
     CompactBoundary(CompactBoundary),
     TaskStarted(TaskStarted),
@@ -78,6 +79,10 @@ impl SystemMessage {
             "api_retry" => ApiRetry::parse(value).map(SystemMessage::ApiRetry),
             "session_state_changed" => {
                 str_field(value, "state").map(|s| SystemMessage::SessionStateChanged { state: s.into() })
+            }
+            // The session's title changed (CLI 2.1.330 sends it after `rename_session`).
+            "session_title_changed" => {
+                str_field(value, "title").map(|t| SystemMessage::SessionTitleChanged { title: t.into() })
             }
             "permission_denied" => PermissionDenied::parse(value).map(SystemMessage::PermissionDenied),
             "compact_boundary" => CompactBoundary::parse(value).map(SystemMessage::CompactBoundary),

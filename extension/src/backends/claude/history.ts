@@ -21,6 +21,8 @@ interface TranscriptLine {
   isMeta?: boolean;
   isSidechain?: boolean;
   summary?: string;
+  /** A `custom-title` line: the title `rename_session` gave the session (CLI 2.1.330). */
+  customTitle?: string;
   message?: { id?: string; role?: string; content?: unknown };
   toolUseResult?: unknown;
 }
@@ -87,7 +89,8 @@ export async function listSessions(dir: string, limit = 50): Promise<HistorySess
     const summary = lines.find((l) => l.type === "summary" && typeof l.summary === "string")?.summary;
     const prompts = lines.map(userText).filter((t): t is string => t !== undefined);
     if (prompts.length === 0) continue; // a session that never got a prompt
-    const title = (summary ?? prompts[0]!).split("\n")[0]!.slice(0, 120);
+    const custom = lines.filter((l) => l.type === "custom-title" && typeof l.customTitle === "string").at(-1)?.customTitle;
+    const title = (custom ?? summary ?? prompts[0]!).split("\n")[0]!.slice(0, 120);
     const messageCount = lines.filter((l) => (l.type === "user" || l.type === "assistant") && !l.isMeta).length;
     sessions.push({ id: name.slice(0, -".jsonl".length), title, updatedAt: stat!.mtimeMs, messageCount });
   }

@@ -69,7 +69,8 @@ export const claudeBackend: BackendModule<null> = {
     kind: "files",
     list: (cwd) => listSessions(projectDir(os.homedir(), cwd)),
     // The transcript read here; a session that left none resumes with an empty chat.
-    entries: async (cwd, id) => transcriptToEntries(await fsp.readFile(path.join(projectDir(os.homedir(), cwd), `${id}.jsonl`), "utf8").catch(() => "")),
+    entries: async (cwd, id) => transcriptToEntries(await fsp.readFile(transcriptPath(cwd, id), "utf8").catch(() => "")),
+    remove: (cwd, id) => fsp.rm(transcriptPath(cwd, id), { force: true }),
   },
 
   cli: {
@@ -79,3 +80,9 @@ export const claudeBackend: BackendModule<null> = {
     },
   },
 };
+
+/** The transcript of session `id` (an id is the CLI's UUID: nothing that could leave the folder). */
+function transcriptPath(cwd: string, id: string): string {
+  if (!/^[A-Za-z0-9_-]+$/.test(id)) throw new Error(`not a session id: ${JSON.stringify(id)}`);
+  return path.join(projectDir(os.homedir(), cwd), `${id}.jsonl`);
+}

@@ -1,0 +1,103 @@
+// One chat page in a webview (the sidebar's or an editor tab's): renders the page (strict CSP,
+// fresh nonce), batches the chat's entries to it (one postMessage per ~30 ms instead of one per
+// token) and hands every message from it to its handler.
+
+import { randomBytes } from "node:crypto";
+import * as vscode from "vscode";
+import type { ChatEntry, ExtensionToWebview, WebviewToExtension } from "../contract/protocol";
+import { renderWebviewHtml } from "../contract/html";
+import type { ViewPage } from "../chat/views";
+
+/** How long events wait to be sent together. */
+const BATCH_MS = 30;
+
+export interface ChatPageHandler {
+  /** The page (re)loaded: it keeps nothing yet. */
+  onReady(): void;
+  onMessage(message: WebviewToExtension): void;
+}
+
+export class ChatWebview implements ViewPage, vscode.Disposable {
+  private ready = false;
+  private queue: ChatEntry[] = [];
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly disposables: vscode.Disposable[] = [];
+  private handler: ChatPageHandler | undefined;
+
+  constructor(
+    private readonly webview: vscode.Webview,
+    private readonly webviewRoot: vscode.Uri,
+    /** Origins the page may frame (an OpenClaw gateway's, for its board widgets). */
+    private readonly frameOrigins: () => string[],
+    /** Whether the user sees the page now. */
+    private readonly isVisible: () => boolean,
+  ) {
+    webview.options = { enableScripts: true, localResourceRoots: [webviewRoot] };
+    this.disposables.push(
+      webview.onDidReceiveMessage((message: WebviewToExtension) => {
+        if (message?.type === "ready") {
+          this.ready = true;
+          this.queue = [];
+          this.handler?.onReady();
+          return;
+        }
+        this.handler?.onMessage(message);
+      }),
+    );
+  }
+
+  /** Who hears the page; then the page loads. */
+  start(handler: ChatPageHandler): void {
+    this.handler = handler;
+    this.render();
+  }
+
+  visible(): boolean {
+    return this.isVisible();
+  }
+
+  /** Load the page again, under a policy made from the settings as they are now. */
+  render(): void {
+    this.ready = false;
+    const asset = (name: string) => this.webview.asWebviewUri(vscode.Uri.joinPath(this.webviewRoot, name)).toString();
+    this.webview.html = renderWebviewHtml({
+      cspSource: this.webview.cspSource,
+      nonce: randomBytes(16).toString("base64url"),
+      scriptUri: asset("main.js"),
+      styleUri: asset("main.css"),
+      codiconUri: asset("codicon.css"),
+      title: "Tether",
+      frameOrigins: this.frameOrigins(),
+    });
+  }
+
+  /** Queue entries; they go out together within BATCH_MS. Dropped while no page is loaded (the
+   * view sends the whole chat on ready). */
+  pushEvents(events: ChatEntry[]): void {
+    if (!this.ready || events.length === 0) return;
+    this.queue.push(...events);
+    this.timer ??= setTimeout(() => this.flush(), BATCH_MS);
+  }
+
+  /** Send a message now, after any queued events (so the order is kept). */
+  post(message: ExtensionToWebview): void {
+    if (!this.ready) return;
+    this.flush();
+    void this.webview.postMessage(message);
+  }
+
+  flush(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.queue.length === 0) return;
+    const events = this.queue;
+    this.queue = [];
+    void this.webview.postMessage({ type: "events", events } satisfies ExtensionToWebview);
+  }
+
+  dispose(): void {
+    this.ready = false;
+    if (this.timer) clearTimeout(this.timer);
+    for (const d of this.disposables) d.dispose();
+  }
+}
