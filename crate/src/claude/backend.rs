@@ -14,13 +14,14 @@ use super::config::ClaudeConfig;
 use super::init::RemoteEnvironment;
 use super::launch::{disallowed_builtin_tools, LaunchConfig};
 use super::protocol::McpManifest;
+use super::questions;
 use super::session::{self, PermissionAnswer, Session, SessionConfig};
 use crate::backend::{
     Action, AskPolicy, Backend, ImageInput, Launch, Output, PermissionAsk, SessionContext, SessionOp, SessionOpKind,
     Supported, ToolRun, Verdict,
 };
 use crate::events::{PermissionOptionKind, PermissionRequest, UiEvent};
-use crate::gate::standard_options;
+use crate::gate::{form_options, standard_options};
 use crate::mcp::{self, tool_use_id_of, Dispatch, Manifest, Step};
 use crate::permissions::{AlwaysAllow, PermissionMode, ToolRequest};
 use crate::rpc::Id;
@@ -207,11 +208,18 @@ impl ClaudeBackend {
         };
         let access = ToolRequest::for_tool(&request.raw_tool_name, &request.input);
         request.options = standard_options(!request.suppress_always_allow);
+        if request.tool_name == "AskUserQuestion" {
+            request.form = questions::form_of(&request.input);
+        }
+        if request.form.is_some() {
+            request.options = form_options();
+        }
         self.asks.insert(
             request.id.clone(),
             OpenAsk {
                 tool: request.tool_name.clone(),
                 tool_use_id: request.tool_use_id.clone(),
+                question: request.form.as_ref().map(|_| request.input.clone()),
             },
         );
         PermissionAsk {
@@ -301,6 +309,18 @@ impl Backend for ClaudeBackend {
                     interrupt: false,
                 },
             ),
+            Verdict::Chosen {
+                option,
+                answers: Some(answers),
+                ..
+            } if option.kind.allows() && ask.as_ref().is_some_and(|ask| ask.question.is_some()) => {
+                let input = ask.and_then(|ask| ask.question).unwrap_or_default();
+                let answer = PermissionAnswer::Allow {
+                    updated_input: Some(questions::answered_input(&input, &answers)),
+                    updated_permissions: None,
+                };
+                self.answer(id, answer)
+            }
             Verdict::Chosen { option, .. } if option.kind.allows() => {
                 let mut out = self.answer(id, allow());
                 // An approved plan ends plan mode (the CLI leaves it by itself); "always" brings
@@ -373,6 +393,8 @@ fn allow() -> PermissionAnswer {
 struct OpenAsk {
     tool: String,
     tool_use_id: Option<String>,
+    /// AskUserQuestion's input, which the answers are added to.
+    question: Option<Value>,
 }
 
 /// The mode the CLI runs in for Tether's `mode`.
