@@ -19,6 +19,7 @@ import { readSettings, type TetherSettings } from "./settings";
 import { ChatViewProvider, CHAT_VIEW_ID } from "./vscode/chatView";
 import { Diagnostics } from "./vscode/diagnostics";
 import { DiffReviews } from "./vscode/diffReview";
+import { PlanDocuments } from "./vscode/planDocuments";
 import { StatusBar } from "./vscode/statusBar";
 import { whereItRuns, Workspace, workspaceLabel } from "./vscode/workspace";
 
@@ -26,6 +27,7 @@ export class Ctx implements vscode.Disposable {
   readonly log: vscode.LogOutputChannel;
   readonly view: ChatViewProvider;
   readonly reviews: DiffReviews;
+  readonly plans: PlanDocuments;
   readonly sessions: SessionManager;
   readonly workspace: Workspace;
   readonly diagnostics: Diagnostics;
@@ -45,6 +47,7 @@ export class Ctx implements vscode.Disposable {
     this.current = this.readSettings();
     this.statusBar = new StatusBar();
     this.reviews = new DiffReviews((message) => this.log.info(message));
+    this.plans = new PlanDocuments();
     this.view = new ChatViewProvider(
       vscode.Uri.joinPath(extension.extensionUri, "dist", "webview"),
       {
@@ -68,6 +71,7 @@ export class Ctx implements vscode.Disposable {
     this.sessions = new SessionManager({
       view: this.view,
       reviews: this.reviews.book,
+      plans: this.plans,
       initialState: (agent, previous) => ({
         mode: previous?.mode ?? this.current.defaultMode,
         model: previous ? "" : this.current.model,
@@ -101,6 +105,7 @@ export class Ctx implements vscode.Disposable {
       this.log,
       this.view,
       this.reviews,
+      this.plans,
       this.statusBar,
       this.workspace,
       this.diagnostics,

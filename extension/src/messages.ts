@@ -25,7 +25,7 @@ const HANDLERS: Handlers = {
   },
   setAgentOption: (ctx, m) => ctx.session.setAgentOption(m.id, m.value),
   authenticate: (ctx, m) => ctx.session.authenticate(m.methodId),
-  permission: (ctx, m) => ctx.broker.answer(m.requestId, m.decision, m.reason),
+  permission: (ctx, m) => ctx.broker.answer(m.requestId, m.decision, m.reason, m.answers),
   openFile: (ctx, m) => ctx.workspace.openFile(m.path, m.line),
   openDiff: (ctx, m) => ctx.broker.openReview(m.requestId),
   suggestFiles: async (ctx, m) =>

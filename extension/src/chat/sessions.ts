@@ -8,6 +8,7 @@ import type { UiState } from "../contract/protocol";
 import type { ProjectSource } from "./contextSync";
 import { ChatFeed, type ChatViewPort } from "./feed";
 import { PermissionBroker, type ReviewPort } from "./permissionBroker";
+import type { PlanPort } from "./plans";
 import { ChatSession, type AgentSession, type AgentStart, type ChatAgent } from "./session";
 
 export interface SessionManagerDeps {
@@ -15,6 +16,8 @@ export interface SessionManagerDeps {
   view: ChatViewPort;
   /** The diff reviews every session's broker opens. */
   reviews: ReviewPort;
+  /** The plan documents every session's broker opens. */
+  plans?: PlanPort;
   /** What the header shows for a new session of `agent`, carrying over the mode from `previous`. */
   initialState(agent: ChatAgent, previous: UiState | undefined): UiState;
   /** The active session's state changed (the status bar). */
@@ -99,7 +102,7 @@ export class SessionManager {
     const feed = new ChatFeed(new ViewSlot(this.deps.view, () => slot.session === this.current), this.deps.initialState(agent, previous), (state) => {
       if (slot.session === this.current) this.deps.onState(state);
     });
-    const broker = new PermissionBroker({ reviews: this.deps.reviews, show: (entries) => feed.show(entries), fail: this.deps.fail });
+    const broker = new PermissionBroker({ reviews: this.deps.reviews, plans: this.deps.plans, show: (entries) => feed.show(entries), fail: this.deps.fail });
     const session = new ChatSession({
       agent,
       feed,

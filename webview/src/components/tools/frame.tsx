@@ -133,6 +133,7 @@ export function ToolFrame({ call, icon, label, summary, badges, sub, body, defau
         <StatusIcon call={call} />
       </div>
       {sub ? <div class="tool-sub">{sub}</div> : null}
+      {call.refusal !== undefined ? <Refusal why={call.refusal} /> : null}
       {after}
       <ToolContentView call={call} />
       {open ? (
@@ -175,6 +176,19 @@ function ToolContentView({ call }: { call: ToolCall }) {
           </div>
         );
       })}
+    </div>
+  );
+}
+
+/** Tether refused the call without asking anyone: said plainly, in place of a generic failure. */
+function Refusal({ why }: { why: string }) {
+  const planMode = /^plan mode\b/i.test(why);
+  const detail = planMode ? why.replace(/^plan mode:?\s*/i, "") : why;
+  return (
+    <div class="tool-refusal" role="note">
+      <Icon name="circle-slash" />{" "}
+      {planMode ? <strong>Refused in plan mode</strong> : <strong>Refused by Tether</strong>}
+      {detail ? `: ${detail}` : null}
     </div>
   );
 }
