@@ -1,6 +1,7 @@
-//! Questions for the user shown as one form: Claude Code's AskUserQuestion (its `can_use_tool`,
-//! answered `allow` with the answers in `updatedInput`, as 2.1.330 reads them) and an ACP
-//! agent's `elicitation/create` form (answered `accept` with the content; Skip declines).
+//! Questions for the user: ExitPlanMode's plan on its question, and one form for Claude Code's
+//! AskUserQuestion (its `can_use_tool`, answered `allow` with the answers in `updatedInput`, as
+//! 2.1.330 reads them) and an ACP agent's `elicitation/create` form (answered `accept` with the
+//! content; Skip declines).
 
 mod acp_support;
 mod common;
@@ -177,4 +178,25 @@ fn skipping_an_acp_form_declines_it_and_a_url_elicitation_is_declined_unasked() 
     let out = from_agent(&s, url);
     assert_eq!(response_to(&out, 9)["result"], json!({"action": "decline"}));
     assert!(of_type(&events(&out), "permissionRequest").is_empty());
+}
+
+#[test]
+fn claude_codes_plan_question_carries_the_plan_of_the_models_call() {
+    // 2.1.330 asks about ExitPlanMode with `input: {}`; the plan is in the model's tool_use.
+    let ws = TempWorkspace::new();
+    let agent = claude_agent(&ws);
+    let plan = "# Add a greeting\n1. Create greeting.txt\n";
+    let assistant = json!({"type": "assistant", "parent_tool_use_id": null, "session_id": "s", "message": {
+        "id": "msg_1", "type": "message", "role": "assistant", "model": "m", "stop_reason": null,
+        "content": [{"type": "tool_use", "id": "toolu_plan", "name": "ExitPlanMode", "input": {"plan": plan}}]}});
+    block_on(agent.on_message(&assistant.to_string()));
+    let ask = json!({"type": "control_request", "request_id": "plan-1", "request": {
+        "subtype": "can_use_tool", "tool_name": "ExitPlanMode", "display_name": "ExitPlanMode",
+        "input": {}, "tool_use_id": "toolu_plan", "requires_user_interaction": true}});
+    let shown = events(&block_on(agent.on_message(&ask.to_string())));
+    let request = of_type(&shown, "permissionRequest")[0];
+    assert_eq!(request["input"]["plan"], plan);
+    // The CLI gets its own input back.
+    let out = block_on(agent.answer_permission(request["id"].as_str().unwrap(), UserAnswer::option("allow"))).unwrap();
+    assert_eq!(control_response(&out)["updatedInput"], json!({}));
 }

@@ -44,6 +44,8 @@ pub struct ClaudeBackend {
     calls: HashMap<String, Id>,
     /// Permission questions open: the tool each one is about.
     asks: HashMap<String, OpenAsk>,
+    /// The plans of the model's ExitPlanMode calls, by tool use, until the CLI asks about them.
+    plans: HashMap<String, String>,
     /// Tool uses the gate allowed through `can_use_tool`: their `tools/call` runs as asked. A
     /// call the CLI did not ask about first (the real CLI always asks for MCP tools) goes through
     /// the gate on its own, so nothing runs without it.
@@ -102,6 +104,7 @@ impl ClaudeBackend {
             tools: None,
             calls: HashMap::new(),
             asks: HashMap::new(),
+            plans: HashMap::new(),
             allowed_uses: HashSet::new(),
             notices,
         }
@@ -128,6 +131,13 @@ impl ClaudeBackend {
         match &mut event {
             UiEvent::PermissionCancelled { id } => {
                 self.asks.remove(id.as_str());
+            }
+            // 2.1.330 asks about ExitPlanMode with an empty input: the plan is in the model's call.
+            UiEvent::ToolCallStart { id, name, input, .. } if name == "ExitPlanMode" => {
+                self.plans.insert(id.clone(), plan_text(input));
+            }
+            UiEvent::ToolCallUpdate { id, input, .. } if self.plans.contains_key(id.as_str()) => {
+                self.plans.insert(id.clone(), plan_text(input));
             }
             UiEvent::ModeChanged { mode } => {
                 let before = self.mode;
@@ -208,6 +218,10 @@ impl ClaudeBackend {
         };
         let access = ToolRequest::for_tool(&request.raw_tool_name, &request.input);
         request.options = standard_options(!request.suppress_always_allow);
+        let planned = request.tool_use_id.as_ref().and_then(|id| self.plans.remove(id));
+        if let (Some(plan), Value::Object(input)) = (planned.filter(|p| !p.is_empty()), &mut request.input) {
+            input.entry("plan").or_insert(Value::String(plan));
+        }
         if request.tool_name == "AskUserQuestion" {
             request.form = questions::form_of(&request.input);
         }
@@ -380,6 +394,15 @@ impl ClaudeBackend {
         let outputs = self.session.set_mode(cli_mode(mode));
         self.outputs(outputs)
     }
+}
+
+/// The `plan` of an ExitPlanMode input, or "" while the model has not written it.
+fn plan_text(input: &Value) -> String {
+    input
+        .get("plan")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_string()
 }
 
 fn allow() -> PermissionAnswer {

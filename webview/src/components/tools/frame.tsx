@@ -193,9 +193,9 @@ function Refusal({ why }: { why: string }) {
   );
 }
 
-/** A failed call's message, always in view. */
+/** A failed call's message, always in view (a refusal says its own). */
 export function ErrorText({ call }: { call: ToolCall }) {
-  if (call.status !== "error" || !call.result) return null;
+  if (call.status !== "error" || !call.result || call.refusal !== undefined) return null;
   const text = call.result.content || "Failed";
   return <OutputBlock text={text} call={call} flag="errAll" className="tool-error-text" collapsedLines={12} />;
 }
