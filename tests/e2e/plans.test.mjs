@@ -2,7 +2,8 @@
 // Claude Code's AskUserQuestion answered in the chat's form (the answer in the next request's
 // tool_result); a write refused in plan mode, the row saying so; ExitPlanMode's plan opened as a
 // document before the approval, a comment on one of its lines, "No, keep planning", and the
-// comment in the next request; and the same plan-mode refusal for claude-agent-acp.
+// comment in the next request; and the same plan-mode refusal for claude-agent-acp, whose
+// AskUserQuestion (a form elicitation, now that Tether advertises forms) is the same form.
 
 import assert from "node:assert/strict";
 import fs from "node:fs";
@@ -10,7 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
 import { startFakeApi } from "../fake-api/fake-anthropic.mjs";
-import { CLAUDE, launchVsCode, openTether, runCommand, sendPrompt, shot, waitFor } from "./harness.mjs";
+import { CLAUDE, launchVsCode, openTether, sendPrompt, shot, waitFor } from "./harness.mjs";
 
 const CACHE = process.env.TETHER_CACHE ?? path.join(os.homedir(), ".cache/tether");
 const AGENT =
@@ -54,6 +55,19 @@ before(async () => {
     { when: { lastToolResult: /comments on the plan/ }, text: "Revising the plan with your comments." },
     { when: { lastUserText: /ACP WRITE in plan mode/ }, toolUse: { name: "mcp__tether__Write", input: write("acp-plan.txt") } },
     { when: { lastToolResult: /while in plan mode/ }, text: "The ACP agent keeps planning." },
+    {
+      when: { lastUserText: /ACP ASK the user/ },
+      toolUse: {
+        name: "AskUserQuestion",
+        input: {
+          questions: [
+            { question: "Which database should we use?", header: "Database", multiSelect: false,
+              options: [{ label: "Postgres", description: "Relational" }, { label: "SQLite", description: "A file" }] },
+          ],
+        },
+      },
+    },
+    { when: { lastToolResult: /The user answered: "Which database/ }, text: "SQLite it is." },
     { text: "OK.", repeat: true },
   ]);
   vs = await launchVsCode({
@@ -69,6 +83,11 @@ before(async () => {
 });
 
 after(async () => {
+  // What the model was sent, for a failure's post-mortem (the run folder stays).
+  if (vs && api) {
+    const last = api.requests.filter((r) => r.path === "/v1/messages").map((r) => r.body?.messages?.at(-1));
+    fs.writeFileSync(path.join(vs.runDir, "model-requests.json"), JSON.stringify(last, null, 1));
+  }
   await vs?.close();
   await api?.close();
 });
@@ -120,10 +139,15 @@ test("the plan opens as a document before the approval; a comment on a line reac
   // A comment on the plan's line 3 ("1. Create greeting.txt").
   const editor = vs.page.locator(".editor-instance .monaco-editor").first();
   await editor.locator(".view-line", { hasText: "1. Create greeting.txt" }).click();
-  await runCommand(vs, "Comments: Add Comment on Current Selection");
+  // The palette straight from the editor (a click elsewhere would move the cursor).
+  await vs.page.keyboard.press("F1");
+  await vs.page.locator(".quick-input-widget input").fill(">Comments: Add Comment on Current Selection");
+  await vs.page.locator(".quick-input-widget .monaco-list-row", { hasText: "Add Comment on Current Selection" }).first().waitFor({ timeout: 10_000 });
+  await vs.page.keyboard.press("Enter");
   const widget = vs.page.locator(".review-widget");
   await widget.waitFor({ timeout: 15_000 });
-  await widget.locator("textarea").first().fill(COMMENT);
+  await widget.locator(".comment-form .monaco-editor").first().click();
+  await vs.page.keyboard.type(COMMENT);
   await widget.getByRole("button", { name: "Add Comment" }).click();
   await widget.getByText(COMMENT).first().waitFor({ timeout: 10_000 });
   await shot(vs, "42-plans-plan-document");
@@ -147,4 +171,15 @@ test("in plan mode claude-agent-acp's write is refused without asking, and its r
   await vs.webview.getByText("The ACP agent keeps planning.").waitFor({ timeout: 60_000 });
   assert.ok(!fs.existsSync(path.join(vs.workspace, "acp-plan.txt")), "nothing written");
   await narrow("43-plans-refused-acp");
+});
+
+test("claude-agent-acp's AskUserQuestion comes as a form elicitation, shown as the same form; the answer reaches the model", { timeout: 120_000 }, async () => {
+  await sendPrompt(vs, "ACP ASK the user about the database");
+  const form = vs.webview.locator(".question-form");
+  await form.waitFor({ timeout: 60_000 });
+  await form.getByRole("radio", { name: /^SQLite/ }).check();
+  await shot(vs, "44-plans-acp-form");
+  await form.getByRole("button", { name: "Submit" }).click();
+  await waitFor(async () => toolResults().some((t) => t.includes('"Which database should we use?"="SQLite"')), 60_000, "the ACP answer in a tool_result");
+  await vs.webview.getByText("SQLite it is.").waitFor({ timeout: 60_000 });
 });

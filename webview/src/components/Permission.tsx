@@ -253,6 +253,7 @@ export function PermissionCard({ row, autoFocus }: { row: PermissionRow; autoFoc
       {form ? (
         <QuestionFormView
           form={form}
+          title={title}
           disabled={decided}
           onSubmit={(answers) => decide(row, "allow", undefined, answers)}
           onSkip={() => decide(row, "deny")}

@@ -45,15 +45,18 @@ function Field({ field, index, state, set, disabled }: {
   const heading = field.question ?? field.label ?? field.id;
   const chip = field.question && field.label ? field.label : undefined;
   if (field.kind === "text") {
+    // A short label names the box; a longer question is its hint.
+    const name = field.label ?? heading;
     return (
       <label class="form-field form-text">
-        <span class="form-question">{heading}</span>
+        <span class="form-question">{name}</span>
         <input
           type="text"
           class="input"
           value={state.other}
           disabled={disabled}
-          aria-label={heading}
+          aria-label={name}
+          placeholder={field.label && field.question ? field.question : undefined}
           onInput={(e) => set({ ...state, other: (e.target as HTMLInputElement).value })}
         />
       </label>
@@ -106,9 +109,10 @@ function Field({ field, index, state, set, disabled }: {
   );
 }
 
-/** The form's fields; `onSubmit` gets the answers. */
-export function QuestionFormView({ form, disabled, onSubmit, onSkip }: {
+/** The form's fields; `onSubmit` gets the answers. `title` is what the card already says. */
+export function QuestionFormView({ form, title, disabled, onSubmit, onSkip }: {
   form: QuestionForm;
+  title: string;
   disabled: boolean;
   onSubmit(answers: FormAnswers): void;
   onSkip(): void;
@@ -124,7 +128,7 @@ export function QuestionFormView({ form, disabled, onSubmit, onSkip }: {
         if (!missing) onSubmit(answers);
       }}
     >
-      {form.message ? <div class="form-message">{form.message}</div> : null}
+      {form.message && form.message !== title ? <div class="form-message">{form.message}</div> : null}
       {form.fields.map((field, i) => (
         <Field
           key={field.id}
