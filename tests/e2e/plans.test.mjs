@@ -67,7 +67,8 @@ before(async () => {
         },
       },
     },
-    { when: { lastToolResult: /The user answered: "Which database/ }, text: "SQLite it is." },
+    // claude-agent-acp's CLI words it "Your questions have been answered: …" (measured).
+    { when: { lastToolResult: /"Which database should we use\?"="SQLite"/ }, text: "SQLite it is." },
     { text: "OK.", repeat: true },
   ]);
   vs = await launchVsCode({
@@ -138,14 +139,20 @@ test("the plan opens as a document before the approval; a comment on a line reac
   await tab.waitFor({ timeout: 30_000 });
   // A comment on the plan's line 3 ("1. Create greeting.txt").
   const editor = vs.page.locator(".editor-instance .monaco-editor").first();
-  await editor.locator(".view-line", { hasText: "1. Create greeting.txt" }).click();
-  // The palette straight from the editor (a click elsewhere would move the cursor).
-  await vs.page.keyboard.press("F1");
-  await vs.page.locator(".quick-input-widget input").fill(">Comments: Add Comment on Current Selection");
-  await vs.page.locator(".quick-input-widget .monaco-list-row", { hasText: "Add Comment on Current Selection" }).first().waitFor({ timeout: 10_000 });
-  await vs.page.keyboard.press("Enter");
   const widget = vs.page.locator(".review-widget");
-  await widget.waitFor({ timeout: 15_000 });
+  // The palette straight from the editor (a click elsewhere would move the cursor); the editor
+  // may still be taking focus, so try again.
+  await waitFor(async () => {
+    await vs.page.keyboard.press("Escape");
+    await editor.locator(".view-line", { hasText: "1. Create greeting.txt" }).click();
+    await vs.page.keyboard.press("F1");
+    await vs.page.locator(".quick-input-widget input").fill(">Add Comment on Current Selection");
+    const row = vs.page.locator(".quick-input-widget .monaco-list-row", { hasText: "Add Comment on Current Selection" }).first();
+    await row.waitFor({ timeout: 5_000 });
+    await vs.page.keyboard.press("Enter");
+    await widget.waitFor({ timeout: 5_000 });
+    return true;
+  }, 40_000, "the comment widget on the plan's line 3");
   await widget.locator(".comment-form .monaco-editor").first().click();
   await vs.page.keyboard.type(COMMENT);
   await widget.getByRole("button", { name: "Add Comment" }).click();
