@@ -4,10 +4,10 @@
 //! content; Skip declines).
 
 mod acp_support;
-mod common;
 
-use acp_support::{agent_request, claude_caps, events, from_agent, of_type, open, response_to, session, Session};
-use common::TempWorkspace;
+use acp_support::{
+    agent_request, claude_caps, events, from_agent, of_type, open, response_to, session, Session, TempWorkspace,
+};
 use futures::executor::block_on;
 use serde_json::{json, Value};
 use tether_core::agent::{Agent, AgentOutput};
