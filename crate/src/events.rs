@@ -7,9 +7,11 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 mod canvas;
+mod form;
 mod permission;
 mod sessions;
 pub use canvas::{CanvasAction, CanvasUpdate, CanvasWidget, SurfaceComponent};
+pub use form::{answers_from_json, FormAnswers, FormChoice, FormField, FormFieldKind, FormValue, QuestionForm};
 pub use permission::PermissionRequest;
 pub use sessions::{
     AgentOption, AuthMethodInfo, CommandInfo, ConnectionStatus, ContextCategory, ModelOption, SessionSummary,

@@ -12,9 +12,9 @@ use crate::config::{CommonConfig, RemoteConfig};
 use crate::diff::Hunk;
 use crate::events::{
     AgentOption, AuthMethodInfo, CanvasAction, CanvasUpdate, CanvasWidget, CommandInfo, ConnectionStatus,
-    ContextCategory, EditReview, ErrorKind, Location, McpServerStatus, ModelOption, PermissionOption,
-    PermissionOptionKind, PermissionRequest, SessionState, SessionSummary, Severity, SurfaceComponent, TodoItem,
-    ToolContentItem, ToolKind, TranscriptMessage, UiEvent,
+    ContextCategory, EditReview, ErrorKind, FormChoice, FormField, FormFieldKind, FormValue, Location, McpServerStatus,
+    ModelOption, PermissionOption, PermissionOptionKind, PermissionRequest, QuestionForm, SessionState, SessionSummary,
+    Severity, SurfaceComponent, TodoItem, ToolContentItem, ToolKind, TranscriptMessage, UiEvent,
 };
 use crate::framing::Frame;
 use crate::gate::{UserAnswer, UserDecision};
@@ -107,6 +107,11 @@ fn generated() -> String {
         declaration::<TodoItem>(&cfg),
         declaration::<PermissionRequest>(&cfg),
         declaration::<PermissionOption>(&cfg),
+        declaration::<QuestionForm>(&cfg),
+        declaration::<FormField>(&cfg),
+        declaration::<FormFieldKind>(&cfg),
+        declaration::<FormChoice>(&cfg),
+        declaration::<FormValue>(&cfg),
         declaration::<PermissionOptionKind>(&cfg),
         declaration::<EditReview>(&cfg),
         declaration::<Hunk>(&cfg),

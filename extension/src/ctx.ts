@@ -20,6 +20,7 @@ import { readSettings, type TetherSettings } from "./settings";
 import { ChatViewProvider, CHAT_VIEW_ID } from "./vscode/chatView";
 import { Diagnostics } from "./vscode/diagnostics";
 import { DiffReviews } from "./vscode/diffReview";
+import { PlanDocuments } from "./vscode/planDocuments";
 import { StatusBar } from "./vscode/statusBar";
 import { Surfaces } from "./vscode/surfaces";
 import { whereItRuns, Workspace, workspaceLabel } from "./vscode/workspace";
@@ -28,6 +29,7 @@ export class Ctx implements vscode.Disposable {
   readonly log: vscode.LogOutputChannel;
   readonly view: ChatViewProvider;
   readonly reviews: DiffReviews;
+  readonly plans: PlanDocuments;
   readonly sessions: SessionManager;
   /** The sidebar and the editor tabs the sessions show in, and the session index. */
   readonly surfaces: Surfaces;
@@ -50,6 +52,7 @@ export class Ctx implements vscode.Disposable {
     this.statusBar = new StatusBar();
     this.reviews = new DiffReviews((message) => this.log.info(message));
     const webviewRoot = vscode.Uri.joinPath(extension.extensionUri, "dist", "webview");
+    this.plans = new PlanDocuments();
     this.view = new ChatViewProvider(
       webviewRoot,
       {
@@ -73,6 +76,7 @@ export class Ctx implements vscode.Disposable {
     const place: LaunchPlace = { storageDir: extension.globalStorageUri.fsPath, secrets: extension.secrets };
     this.sessions = new SessionManager({
       reviews: this.reviews.book,
+      plans: this.plans,
       initialState: (agent, previous) => ({
         mode: previous?.mode ?? this.current.defaultMode,
         model: previous ? "" : this.current.model,
@@ -121,6 +125,7 @@ export class Ctx implements vscode.Disposable {
       this.view,
       this.surfaces,
       this.reviews,
+      this.plans,
       this.statusBar,
       this.workspace,
       this.diagnostics,

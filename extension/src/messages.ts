@@ -37,7 +37,7 @@ const HANDLERS: Handlers = {
   },
   setAgentOption: (_ctx, m, { open }) => open.session.setAgentOption(m.id, m.value),
   authenticate: (_ctx, m, { open }) => open.session.authenticate(m.methodId),
-  permission: (_ctx, m, { open }) => open.session.broker.answer(m.requestId, m.decision, m.reason),
+  permission: (_ctx, m, { open }) => open.session.broker.answer(m.requestId, m.decision, m.reason, m.answers),
   openFile: (ctx, m) => ctx.workspace.openFile(m.path, m.line),
   openDiff: (_ctx, m, { open }) => open.session.broker.openReview(m.requestId),
   suggestFiles: async (ctx, m, { view }) =>

@@ -94,9 +94,9 @@ describe("claude-agent-acp keeps its subagents and the tools that touch no disk"
     const deferred = JSON.stringify(outcome.api.messageRequests().map((r) => r.body));
     const available = (tool) => offered.includes(tool) || deferred.includes(tool);
     // Offered or deferred (listed for ToolSearch). The todo list is TaskCreate…TaskUpdate under the
-    // SDK (no TodoWrite); AskUserQuestion needs the client's form elicitation, which Tether does
-    // not offer, so the adapter keeps it off.
-    for (const tool of ["Agent", "TaskCreate", "TaskUpdate", "WebSearch", "WebFetch", "EnterPlanMode", "ExitPlanMode", "Skill"]) assert.ok(available(tool), `${tool} available`);
+    // SDK (no TodoWrite); AskUserQuestion is on because Tether answers form elicitations (the
+    // adapter keeps it off for a client that does not).
+    for (const tool of ["Agent", "TaskCreate", "TaskUpdate", "WebSearch", "WebFetch", "EnterPlanMode", "ExitPlanMode", "Skill", "AskUserQuestion"]) assert.ok(available(tool), `${tool} available`);
     for (const tool of ["Write", "Edit", "MultiEdit", "NotebookEdit", "Read", "Bash", "Glob", "Grep", "LS", "Monitor", "PowerShell", "EnterWorktree"]) {
       assert.ok(!offered.includes(tool), `${tool} offered`);
     }

@@ -175,6 +175,8 @@ impl Backend for AcpBackend {
                 "terminal": true,
                 "auth": {"terminal": false},
                 "session": {"configOptions": {"boolean": {}}},
+                // Forms only (AskUserQuestion and the like); a URL to open is declined.
+                "elicitation": {"form": {}},
                 // Agents that run their own shell send its output along (claude-agent-acp, codex-acp).
                 "_meta": {"terminal_output": true},
             },

@@ -10,6 +10,7 @@ mod calls;
 mod closed;
 mod commands;
 mod config;
+mod elicitation;
 mod modes;
 pub mod profile;
 mod prompt;

@@ -96,8 +96,7 @@ impl AcpBackend {
             },
             AgentRequest::KillTerminal(r) => self.kill_terminal(id, &r.0.terminal_id, false),
             AgentRequest::ReleaseTerminal(r) => self.kill_terminal(id, &r.0.terminal_id, true),
-            // Not offered in `initialize`; an agent that asks anyway hears that nobody answered.
-            AgentRequest::CreateElicitation(_) => vec![self.respond(&id, Ok(json!({"action": "cancel"})))],
+            AgentRequest::CreateElicitation(r) => return self.on_elicitation(id, r),
             AgentRequest::McpConnect(r) if r.server_id == SERVER_NAME => {
                 vec![self.respond(&id, Ok(json!({"connectionId": SERVER_NAME})))]
             }
@@ -245,6 +244,7 @@ impl AcpBackend {
                 }
                 Verdict::Denied { message } => vec![self.respond(&id, Err(RpcError::new(REFUSED, message)))],
             },
+            AgentAsk::Elicitation { id, schema } => vec![self.answer_elicitation(&id, &schema, verdict)],
         }
     }
 
@@ -344,6 +344,7 @@ impl AcpBackend {
             out.push(match ask {
                 AgentAsk::Permission { id, .. } => self.answer_option(&id, None),
                 AgentAsk::Work { id, .. } => self.respond(&id, Err(RpcError::new(code, "Cancelled"))),
+                AgentAsk::Elicitation { id, .. } => self.respond(&id, Ok(json!({"action": "cancel"}))),
             });
             out.push(Output::Event(UiEvent::PermissionCancelled { id: ui_id }));
         }
@@ -358,12 +359,17 @@ impl AcpBackend {
             .asks
             .iter()
             .filter(|(_, ask)| match ask {
-                AgentAsk::Permission { id, .. } | AgentAsk::Work { id, .. } => wanted.as_ref() == Some(id),
+                AgentAsk::Permission { id, .. } | AgentAsk::Work { id, .. } | AgentAsk::Elicitation { id, .. } => {
+                    wanted.as_ref() == Some(id)
+                }
             })
             .map(|(ui_id, _)| ui_id.clone())
             .collect();
         for ui_id in asks {
-            if let Some(AgentAsk::Permission { id, .. } | AgentAsk::Work { id, .. }) = self.asks.remove(&ui_id) {
+            if let Some(
+                AgentAsk::Permission { id, .. } | AgentAsk::Work { id, .. } | AgentAsk::Elicitation { id, .. },
+            ) = self.asks.remove(&ui_id)
+            {
                 out.push(self.respond(&id, Err(RpcError::new(REQUEST_CANCELLED, "Cancelled"))));
             }
             out.push(Output::Event(UiEvent::PermissionCancelled { id: ui_id }));

@@ -6,6 +6,7 @@ use super::calls::ToolCalls;
 use super::config::AcpConfig;
 use super::profile::Profile;
 use super::protocol::capabilities::AgentCapabilities;
+use super::protocol::elicitation::ElicitationSchema;
 use super::protocol::permission::PermissionOption as AcpOption;
 use super::session_state::SessionOptions;
 use super::terminals::Terminals;
@@ -147,6 +148,8 @@ pub enum AgentAsk {
     },
     /// A file or terminal request: the work to do once allowed.
     Work { id: Id, work: Work },
+    /// `elicitation/create`: a form, answered with its content.
+    Elicitation { id: Id, schema: ElicitationSchema },
 }
 
 #[derive(Debug)]

@@ -24,7 +24,7 @@ pub use operation::{SessionOp, SessionOpKind, Supported, Unsupported};
 
 use crate::config::common::CommonConfig;
 use crate::config::json::JsonObject;
-use crate::events::{PermissionOption, PermissionRequest, UiEvent};
+use crate::events::{FormAnswers, PermissionOption, PermissionRequest, UiEvent};
 use crate::host::{BackgroundStatus, HostErrorKind};
 use crate::mcp::Manifest;
 use crate::permissions::{AlwaysAllow, PermissionMode, ToolRequest};
@@ -230,6 +230,8 @@ pub enum Verdict {
     Chosen {
         option: PermissionOption,
         reason: Option<String>,
+        /// The answers to the request's form, when it had one.
+        answers: Option<FormAnswers>,
     },
     /// Refused by Tether (a rule, the mode, a change that cannot be made); the model reads
     /// `message`.

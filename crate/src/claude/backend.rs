@@ -14,13 +14,14 @@ use super::config::ClaudeConfig;
 use super::init::RemoteEnvironment;
 use super::launch::{disallowed_builtin_tools, LaunchConfig};
 use super::protocol::McpManifest;
+use super::questions;
 use super::session::{self, PermissionAnswer, Session, SessionConfig};
 use crate::backend::{
     Action, AskPolicy, Backend, ImageInput, Launch, Output, PermissionAsk, SessionContext, SessionOp, SessionOpKind,
     Supported, ToolRun, Verdict,
 };
 use crate::events::{PermissionOptionKind, PermissionRequest, UiEvent};
-use crate::gate::standard_options;
+use crate::gate::{form_options, standard_options};
 use crate::mcp::{self, tool_use_id_of, Dispatch, Manifest, Step};
 use crate::permissions::{AlwaysAllow, PermissionMode, ToolRequest};
 use crate::rpc::Id;
@@ -43,6 +44,8 @@ pub struct ClaudeBackend {
     calls: HashMap<String, Id>,
     /// Permission questions open: the tool each one is about.
     asks: HashMap<String, OpenAsk>,
+    /// The plans of the model's ExitPlanMode calls, by tool use, until the CLI asks about them.
+    plans: HashMap<String, String>,
     /// Tool uses the gate allowed through `can_use_tool`: their `tools/call` runs as asked. A
     /// call the CLI did not ask about first (the real CLI always asks for MCP tools) goes through
     /// the gate on its own, so nothing runs without it.
@@ -101,6 +104,7 @@ impl ClaudeBackend {
             tools: None,
             calls: HashMap::new(),
             asks: HashMap::new(),
+            plans: HashMap::new(),
             allowed_uses: HashSet::new(),
             notices,
         }
@@ -127,6 +131,13 @@ impl ClaudeBackend {
         match &mut event {
             UiEvent::PermissionCancelled { id } => {
                 self.asks.remove(id.as_str());
+            }
+            // 2.1.330 asks about ExitPlanMode with an empty input: the plan is in the model's call.
+            UiEvent::ToolCallStart { id, name, input, .. } if name == "ExitPlanMode" => {
+                self.plans.insert(id.clone(), plan_text(input));
+            }
+            UiEvent::ToolCallUpdate { id, input, .. } if self.plans.contains_key(id.as_str()) => {
+                self.plans.insert(id.clone(), plan_text(input));
             }
             UiEvent::ModeChanged { mode } => {
                 let before = self.mode;
@@ -207,11 +218,22 @@ impl ClaudeBackend {
         };
         let access = ToolRequest::for_tool(&request.raw_tool_name, &request.input);
         request.options = standard_options(!request.suppress_always_allow);
+        let planned = request.tool_use_id.as_ref().and_then(|id| self.plans.remove(id));
+        if let (Some(plan), Value::Object(input)) = (planned.filter(|p| !p.is_empty()), &mut request.input) {
+            input.entry("plan").or_insert(Value::String(plan));
+        }
+        if request.tool_name == "AskUserQuestion" {
+            request.form = questions::form_of(&request.input);
+        }
+        if request.form.is_some() {
+            request.options = form_options();
+        }
         self.asks.insert(
             request.id.clone(),
             OpenAsk {
                 tool: request.tool_name.clone(),
                 tool_use_id: request.tool_use_id.clone(),
+                question: request.form.as_ref().map(|_| request.input.clone()),
             },
         );
         PermissionAsk {
@@ -301,6 +323,18 @@ impl Backend for ClaudeBackend {
                     interrupt: false,
                 },
             ),
+            Verdict::Chosen {
+                option,
+                answers: Some(answers),
+                ..
+            } if option.kind.allows() && ask.as_ref().is_some_and(|ask| ask.question.is_some()) => {
+                let input = ask.and_then(|ask| ask.question).unwrap_or_default();
+                let answer = PermissionAnswer::Allow {
+                    updated_input: Some(questions::answered_input(&input, &answers)),
+                    updated_permissions: None,
+                };
+                self.answer(id, answer)
+            }
             Verdict::Chosen { option, .. } if option.kind.allows() => {
                 let mut out = self.answer(id, allow());
                 // An approved plan ends plan mode (the CLI leaves it by itself); "always" brings
@@ -370,6 +404,15 @@ impl ClaudeBackend {
     }
 }
 
+/// The `plan` of an ExitPlanMode input, or "" while the model has not written it.
+fn plan_text(input: &Value) -> String {
+    input
+        .get("plan")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_string()
+}
+
 fn allow() -> PermissionAnswer {
     PermissionAnswer::Allow {
         updated_input: None,
@@ -381,6 +424,8 @@ fn allow() -> PermissionAnswer {
 struct OpenAsk {
     tool: String,
     tool_use_id: Option<String>,
+    /// AskUserQuestion's input, which the answers are added to.
+    question: Option<Value>,
 }
 
 /// The mode the CLI runs in for Tether's `mode`.

@@ -12,6 +12,7 @@ pub mod guard;
 pub mod init;
 pub mod launch;
 pub mod protocol;
+mod questions;
 pub mod session;
 
 pub use backend::ClaudeBackend;

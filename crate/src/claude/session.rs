@@ -364,6 +364,7 @@ impl Session {
             review: None,
             // The backend offers Claude Code's answers.
             options: Vec::new(),
+            form: None,
             outlives_turn: false,
         })]
     }

@@ -1,7 +1,7 @@
 //! Building a permission question: every backend starts from the tool and its input, and sets
 //! only what it knows beyond them.
 
-use super::{tool_kind, EditReview, PermissionOption, ToolKind};
+use super::{tool_kind, EditReview, PermissionOption, QuestionForm, ToolKind};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -45,6 +45,10 @@ pub struct PermissionRequest {
     /// The answers the agent offers, in the order to show them.
     #[serde(default)]
     pub options: Vec<PermissionOption>,
+    /// The tool is a question for the user (AskUserQuestion, an ACP form elicitation): the
+    /// fields to fill in; the answer carries them (`answers`) with an allowing option.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub form: Option<QuestionForm>,
     /// A question that is not part of a turn (a gateway asking to pair): it stays open when
     /// the turn ends.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -76,6 +80,7 @@ impl PermissionRequest {
             reason: None,
             review: None,
             options: Vec::new(),
+            form: None,
             outlives_turn: false,
         }
     }

@@ -1,7 +1,7 @@
 //! The user's answer to a permission request, and which of the request's options it picks.
 
 use crate::config::json::JsonObject;
-use crate::events::{PermissionOption, PermissionOptionKind};
+use crate::events::{answers_from_json, FormAnswers, PermissionOption, PermissionOptionKind};
 use serde_json::Value;
 
 /// The answers people give without naming an option: each stands for a kind of option.
@@ -31,6 +31,8 @@ pub struct UserAnswer {
     pub reason: Option<String>,
     /// Edits only: the file content the user left in the review editor; that is what is written.
     pub user_content: Option<String>,
+    /// A request with a form: the user's answers, by field id.
+    pub answers: Option<FormAnswers>,
 }
 
 impl UserAnswer {
@@ -40,6 +42,7 @@ impl UserAnswer {
             option_id: None,
             reason: None,
             user_content: None,
+            answers: None,
         }
     }
 
@@ -50,13 +53,18 @@ impl UserAnswer {
             option_id: Some(option_id.to_string()),
             reason: None,
             user_content: None,
+            answers: None,
         }
     }
 
-    /// `{decision?: "allow" | "always" | "deny", optionId?, reason?, userContent?}`, with a
-    /// decision or an option.
+    /// `{decision?: "allow" | "always" | "deny", optionId?, reason?, userContent?, answers?}`,
+    /// with a decision or an option.
     pub fn from_json(value: &Value) -> Result<UserAnswer, String> {
-        let answer = JsonObject::new(value, "the answer", &["decision", "optionId", "reason", "userContent"])?;
+        let answer = JsonObject::new(
+            value,
+            "the answer",
+            &["decision", "optionId", "reason", "userContent", "answers"],
+        )?;
         let decision = match answer.opt_string("decision")?.as_deref() {
             None => None,
             Some("allow") => Some(UserDecision::Allow),
@@ -73,6 +81,7 @@ impl UserAnswer {
             option_id,
             reason: answer.opt_string("reason")?,
             user_content: answer.opt_string("userContent")?,
+            answers: value.get("answers").map(answers_from_json).transpose()?,
         })
     }
 

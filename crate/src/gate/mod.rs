@@ -36,6 +36,22 @@ pub fn standard_options(with_always: bool) -> Vec<PermissionOption> {
     options
 }
 
+/// The answers to a form (AskUserQuestion, an ACP form elicitation): send it, or skip it.
+pub fn form_options() -> Vec<PermissionOption> {
+    vec![
+        PermissionOption {
+            option_id: "submit".into(),
+            name: "Submit".into(),
+            kind: PermissionOptionKind::AllowOnce,
+        },
+        PermissionOption {
+            option_id: "skip".into(),
+            name: "Skip".into(),
+            kind: PermissionOptionKind::RejectOnce,
+        },
+    ]
+}
+
 /// What the gate made of a permission question.
 #[derive(Debug)]
 pub enum Judgement {
@@ -208,6 +224,7 @@ impl Gate {
         let verdict = Verdict::Chosen {
             option: option.clone(),
             reason: answer.reason,
+            answers: answer.answers,
         };
         let always = match option.kind {
             PermissionOptionKind::RejectOnce | PermissionOptionKind::RejectAlways => {

@@ -107,7 +107,7 @@ impl NodeCommands {
     pub fn on_verdict(&mut self, client: &mut OpenClawClient, id: &str, verdict: Verdict) -> Vec<Action> {
         let refusal = match verdict {
             Verdict::Allowed => None,
-            Verdict::Chosen { option, reason } if !option.kind.allows() => Some(
+            Verdict::Chosen { option, reason, .. } if !option.kind.allows() => Some(
                 reason
                     .filter(|r| !r.trim().is_empty())
                     .unwrap_or_else(|| "The user denied it in Tether.".into()),

@@ -5,6 +5,10 @@
 
 import type { EditReview, PermissionAnswer, PermissionRequest, UserDecision } from "../generated/core";
 import type { ChatEntry, PermissionResolved } from "../contract/protocol";
+import { planFeedback, planOf, planTitle, type PlanPort } from "./plans";
+
+/** A form's answers (AskUserQuestion, an ACP form elicitation), by field id. */
+export type FormAnswers = NonNullable<PermissionAnswer["answers"]>;
 
 /** The diff review of a proposed edit (chat/reviews.ts behind VS Code's diff editor). */
 export interface ReviewPort {
@@ -26,6 +30,8 @@ export interface ReviewAnswer {
 
 export interface BrokerDeps {
   reviews: ReviewPort;
+  /** Plans to approve, shown as documents the user can comment on. */
+  plans?: PlanPort;
   /** Shows entries in the chat. */
   show(entries: ChatEntry[]): void;
   /** Reports a failure the user should see. */
@@ -60,6 +66,10 @@ export class PermissionBroker {
         this.deps.show([{ type: "permissionResolved", requestId: request.id, outcome: "cancelled" }]);
       });
       if (request.review) void this.openReview(request.id).catch((error) => this.deps.fail("opening the diff", error));
+      const plan = planOf(request);
+      if (plan && this.deps.plans) {
+        void this.deps.plans.open(request.id, planTitle(plan), plan).catch((error) => this.deps.fail("opening the plan", error));
+      }
     });
   }
 
@@ -68,11 +78,15 @@ export class PermissionBroker {
     this.forget(requestId);
   }
 
-  /** The user answered on the chat's card; an open review is closed, its text kept on allow. */
-  async answer(requestId: string, decision: UserDecision, reason?: string): Promise<void> {
-    if (!this.pending.has(requestId)) return;
+  /** The user answered on the chat's card (with a form's answers); an open review is closed,
+   * its text kept on allow. Keeping on planning sends the plan's comments along. */
+  async answer(requestId: string, decision: UserDecision, reason?: string, answers?: FormAnswers): Promise<void> {
+    const pending = this.pending.get(requestId);
+    if (!pending) return;
     const userContent = await this.deps.reviews.answeredElsewhere(requestId, decision);
-    this.resolve(requestId, decision, reason, userContent);
+    const plan = planOf(pending.request);
+    const said = plan && decision === "deny" && this.deps.plans ? planFeedback(plan, this.deps.plans.comments(requestId), reason) : reason;
+    this.resolve(requestId, decision, said, userContent, answers);
   }
 
   /** "Open diff" on the card: the review of the request's proposed edit. */
@@ -95,12 +109,18 @@ export class PermissionBroker {
     this.deps.changed?.();
   }
 
-  private resolve(requestId: string, decision: UserDecision, reason?: string, userContent?: string): void {
+  private resolve(requestId: string, decision: UserDecision, reason?: string, userContent?: string, answers?: FormAnswers): void {
     const pending = this.pending.get(requestId);
     if (!pending) return;
     this.pending.delete(requestId);
     this.deps.changed?.();
-    pending.resolve({ decision, ...(reason ? { reason } : {}), ...(userContent !== undefined ? { userContent } : {}) });
+    this.deps.plans?.settled(requestId);
+    pending.resolve({
+      decision,
+      ...(reason ? { reason } : {}),
+      ...(userContent !== undefined ? { userContent } : {}),
+      ...(answers && decision !== "deny" ? { answers } : {}),
+    });
     const resolved: PermissionResolved = {
       type: "permissionResolved",
       requestId,
@@ -116,6 +136,7 @@ export class PermissionBroker {
     if (!this.pending.delete(requestId)) return false;
     this.deps.changed?.();
     void this.deps.reviews.cancel(requestId);
+    this.deps.plans?.settled(requestId);
     return true;
   }
 }

@@ -10,6 +10,7 @@ import type { ChatEntry, ExtensionToWebview, OpenSessionInfo, UiState } from "..
 import type { ProjectSource } from "./contextSync";
 import { ChatFeed } from "./feed";
 import { PermissionBroker, type ReviewPort } from "./permissionBroker";
+import type { PlanPort } from "./plans";
 import { ChatSession, type AgentSession, type AgentStart, type ChatAgent } from "./session";
 import type { PendingQuestion, SessionRecord } from "./sessionIndex";
 import { ChatView, type ShownSession, type Surface, type ViewPage } from "./views";
@@ -20,6 +21,8 @@ const TITLE_LENGTH = 48;
 export interface SessionManagerDeps {
   /** The diff reviews every session's broker opens. */
   reviews: ReviewPort;
+  /** The plan documents every session's broker opens. */
+  plans?: PlanPort;
   /** What the header shows for a new session of `agent`, carrying over the mode from `previous`. */
   initialState(agent: ChatAgent, previous: UiState | undefined): UiState;
   /** The focused session's state changed (the status bar). */
@@ -144,7 +147,7 @@ export class SessionManager {
       if (slot.open === this.focused) this.deps.onState(state);
       this.deps.onChange();
     });
-    const broker = new PermissionBroker({ reviews: this.deps.reviews, show: (entries) => feed.show(entries), fail: this.deps.fail, changed: () => this.deps.onChange() });
+    const broker = new PermissionBroker({ reviews: this.deps.reviews, plans: this.deps.plans, show: (entries) => feed.show(entries), fail: this.deps.fail, changed: () => this.deps.onChange() });
     const session = new ChatSession({
       agent: chatAgent,
       feed,

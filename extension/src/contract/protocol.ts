@@ -13,7 +13,7 @@
  *  - {@link WebviewToExtension}: the webview posts these through `acquireVsCodeApi().postMessage`.
  */
 
-import type { AgentOption, AuthMethodInfo, CanvasAction, CommandInfo, SessionOpKind, UiEvent, UserDecision } from "@tether/core";
+import type { AgentOption, AuthMethodInfo, CanvasAction, CommandInfo, PermissionAnswer, SessionOpKind, UiEvent, UserDecision } from "@tether/core";
 
 // ---------------------------------------------------------------------------------------------
 // Header state
@@ -215,7 +215,7 @@ export type WebviewToExtension =
   /** Log in with one of the agent's methods. */
   | { type: "authenticate"; methodId: string }
   /** The answer to the permission request `requestId` (the `id` of its permissionRequest event). */
-  | { type: "permission"; requestId: string; decision: UserDecision; reason?: string }
+  | { type: "permission"; requestId: string; decision: UserDecision; reason?: string; answers?: PermissionAnswer["answers"] }
   /** `line` is 1-based. */
   | { type: "openFile"; path: string; line?: number }
   | { type: "openDiff"; requestId: string }

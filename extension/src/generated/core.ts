@@ -124,6 +124,11 @@ review?: EditReview | null,
  */
 options: Array<PermissionOption>, 
 /**
+ * The tool is a question for the user (AskUserQuestion, an ACP form elicitation): the
+ * fields to fill in; the answer carries them (`answers`) with an allowing option.
+ */
+form?: QuestionForm | null, 
+/**
  * A question that is not part of a turn (a gateway asking to pair): it stays open when
  * the turn ends.
  */
@@ -135,6 +140,56 @@ outlivesTurn?: boolean, };
  */
 
 export type PermissionOption = { optionId: string, name: string, kind: PermissionOptionKind, };
+
+/**
+ * Questions for the user, in the order to show them.
+ */
+
+export type QuestionForm = { 
+/**
+ * Said above the fields.
+ */
+message: string | null, fields: Array<FormField>, };
+
+/**
+ * One question of a form.
+ */
+
+export type FormField = { 
+/**
+ * The key its answer goes under.
+ */
+id: string, 
+/**
+ * A short label (AskUserQuestion's header, a schema's title).
+ */
+label: string | null, 
+/**
+ * The question itself.
+ */
+question: string | null, kind: FormFieldKind, 
+/**
+ * The choices of a single or multiple choice.
+ */
+options: Array<FormChoice>, 
+/**
+ * A free-text "Other" answer is offered beside the choices.
+ */
+other: boolean, required: boolean, };
+
+export type FormFieldKind = "single" | "multiple" | "text";
+
+export type FormChoice = { 
+/**
+ * What the answer carries.
+ */
+value: string, label: string, description: string | null, };
+
+/**
+ * One field's answer: the choice picked (or the text typed), or the choices picked.
+ */
+
+export type FormValue = string | Array<string>;
 
 export type PermissionOptionKind = "allow_once" | "allow_always" | "reject_once" | "reject_always";
 
@@ -595,7 +650,11 @@ reason?: string,
 /**
  * Edits only: the file content the user left in the review editor; that is what is written.
  */
-userContent?: string, };
+userContent?: string, 
+/**
+ * A request with a form: the user's answers, by field id.
+ */
+answers?: { [key in string]: FormValue }, };
 
 /**
  * The answers people give without naming an option: each stands for a kind of option.

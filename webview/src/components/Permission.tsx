@@ -7,19 +7,22 @@ import { isObject, prettyJson, str } from "../util";
 import { FileLink, Icon } from "./common";
 import { DiffStats, DiffView, hunksFromInput } from "./Diff";
 import { Markdown } from "./Markdown";
+import { QuestionFormView, type FormAnswers } from "./QuestionForm";
 
 /** Set when the user answered from the dock: focus moves on once the card goes away. */
 let restoreFocus = false;
 
-function decide(row: PermissionRow, decision: UserDecision, reason?: string): void {
+function decide(row: PermissionRow, decision: UserDecision, reason?: string, answers?: FormAnswers): void {
   if (row.decided || row.outcome) return;
   restoreFocus = true;
   const r = reason?.trim();
-  post(
-    r && decision === "deny"
-      ? { type: "permission", requestId: row.req.id, decision, reason: r }
-      : { type: "permission", requestId: row.req.id, decision },
-  );
+  post({
+    type: "permission",
+    requestId: row.req.id,
+    decision,
+    ...(r && decision === "deny" ? { reason: r } : {}),
+    ...(answers && decision !== "deny" ? { answers } : {}),
+  });
   store.markDecided(row.req.id, decision, decision === "deny" ? r : undefined);
 }
 
@@ -160,10 +163,13 @@ export function PermissionCard({ row, autoFocus }: { row: PermissionRow; autoFoc
     if (autoFocus) allowRef.current?.focus();
   }, []);
 
-  const title = isPlan ? "Ready to code?" : `Allow ${req.toolName}?`;
-  const reason = req.reason ?? req.decisionReason;
+  const form = req.form ?? undefined;
+  const title = isPlan ? "Ready to code?" : form ? (req.title ?? "Question for you") : `Allow ${req.toolName}?`;
+  const reason = form ? undefined : (req.reason ?? req.decisionReason);
   let buttons: ComponentChildren;
-  if (isPlan) {
+  if (form) {
+    buttons = null;
+  } else if (isPlan) {
     buttons = (
       <>
         <button
@@ -222,7 +228,7 @@ export function PermissionCard({ row, autoFocus }: { row: PermissionRow; autoFoc
       }}
     >
       <div class="perm-head">
-        <Icon name={isPlan ? "list-ordered" : "shield"} />
+        <Icon name={isPlan ? "list-ordered" : form ? "question" : "shield"} />
         <h2 id={headingId} class="perm-title">
           {title}
         </h2>
@@ -232,18 +238,35 @@ export function PermissionCard({ row, autoFocus }: { row: PermissionRow; autoFoc
           </span>
         ) : null}
       </div>
-      {req.title && !isPlan ? <div class="perm-subtitle">{req.title}</div> : null}
+      {req.title && !isPlan && !form ? <div class="perm-subtitle">{req.title}</div> : null}
       {req.description && req.description !== req.title ? <div class="perm-desc muted">{req.description}</div> : null}
       {reason ? (
         <div class="perm-reason">
           <Icon name="warning" /> {reason}
         </div>
       ) : null}
-      <PermissionBody row={row} />
-      <div class="perm-actions" role="group" aria-label="Decision">
-        {buttons}
-      </div>
-      <input
+      {isPlan ? (
+        <div class="muted small perm-plan-note">
+          The plan is open in an editor: comment on its lines there; "No, keep planning" sends your comments.
+        </div>
+      ) : null}
+      {form ? (
+        <QuestionFormView
+          form={form}
+          title={title}
+          disabled={decided}
+          onSubmit={(answers) => decide(row, "allow", undefined, answers)}
+          onSkip={() => decide(row, "deny")}
+        />
+      ) : (
+        <>
+          <PermissionBody row={row} />
+          <div class="perm-actions" role="group" aria-label="Decision">
+            {buttons}
+          </div>
+        </>
+      )}
+      {form ? null : <input
         type="text"
         class="input perm-reason-input"
         placeholder={isPlan ? "What should change in the plan? (optional)" : "Reason or what to do instead (optional)"}
@@ -257,7 +280,7 @@ export function PermissionCard({ row, autoFocus }: { row: PermissionRow; autoFoc
             decide(row, "deny", typed);
           }
         }}
-      />
+      />}
       {decided ? (
         <div class="muted small perm-sending" role="status">
           <Icon name="loading" className="codicon-modifier-spin" /> Sending…

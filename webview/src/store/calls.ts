@@ -152,6 +152,16 @@ export class ToolCalls {
     this.touch(call);
   }
 
+  /** The call was refused without asking (a mode or a rule): the row says why. False when
+   * the call is not shown. */
+  refuse(id: string, why: string): boolean {
+    const call = this.get(id);
+    if (!call) return false;
+    call.refusal = why;
+    this.touch(call);
+    return true;
+  }
+
   /** Calls still running end as cancelled (end of a turn, error, replay). */
   cancelRunning(): void {
     for (const call of this.running) {

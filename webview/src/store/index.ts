@@ -267,6 +267,7 @@ export class Store {
       case "permissionCancelled":
         return this.permissions.resolve({ type: "permissionResolved", requestId: ev.id, outcome: "cancelled" });
       case "permissionDenied": {
+        if (this.calls.refuse(ev.toolUseId, ev.reason ?? ev.message ?? "")) return;
         const why = `${ev.reason ? ` (${ev.reason})` : ""}${ev.message ? `: ${ev.message}` : ""}`;
         return this.timeline.notice("warning", `${ev.toolName} was denied${why}`);
       }

@@ -52,6 +52,8 @@ export interface ToolCall {
   /** What the call shows besides its result (ACP agents): text, file changes, terminals. */
   content?: ToolContentItem[];
   awaitingApproval?: boolean;
+  /** Why Tether refused the call without asking (plan mode, a deny rule). */
+  refusal?: string;
   /** UI state that must survive the row being virtualized away. */
   ui: Record<string, boolean>;
   v: number;

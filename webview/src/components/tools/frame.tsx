@@ -133,6 +133,7 @@ export function ToolFrame({ call, icon, label, summary, badges, sub, body, defau
         <StatusIcon call={call} />
       </div>
       {sub ? <div class="tool-sub">{sub}</div> : null}
+      {call.refusal !== undefined ? <Refusal why={call.refusal} /> : null}
       {after}
       <ToolContentView call={call} />
       {open ? (
@@ -179,9 +180,22 @@ function ToolContentView({ call }: { call: ToolCall }) {
   );
 }
 
-/** A failed call's message, always in view. */
+/** Tether refused the call without asking anyone: said plainly, in place of a generic failure. */
+function Refusal({ why }: { why: string }) {
+  const planMode = /^plan mode\b/i.test(why);
+  const detail = planMode ? why.replace(/^plan mode:?\s*/i, "") : why;
+  return (
+    <div class="tool-refusal" role="note">
+      <Icon name="circle-slash" />{" "}
+      {planMode ? <strong>Refused in plan mode</strong> : <strong>Refused by Tether</strong>}
+      {detail ? `: ${detail}` : null}
+    </div>
+  );
+}
+
+/** A failed call's message, always in view (a refusal says its own). */
 export function ErrorText({ call }: { call: ToolCall }) {
-  if (call.status !== "error" || !call.result) return null;
+  if (call.status !== "error" || !call.result || call.refusal !== undefined) return null;
   const text = call.result.content || "Failed";
   return <OutputBlock text={text} call={call} flag="errAll" className="tool-error-text" collapsedLines={12} />;
 }
