@@ -3,7 +3,7 @@
 //! unless the file changed in between. Edit, MultiEdit, Write and NotebookEdit called without
 //! review are [`propose_and_write`].
 
-use super::proposal::{ProposedWrite, WriteRequest};
+use super::proposal::{BaseBytes, ProposedWrite, WriteRequest};
 use super::{edit, notebook, write, Host, ToolError, ToolOutput, ToolResult, Toolset};
 use crate::cache::FileState;
 use crate::diff::{self, Diff, KnownSame, DEFAULT_CONTEXT};
@@ -91,8 +91,19 @@ async fn write_proposal<H: Host>(
     // The result is built before the write so the text can then be moved into the file's bytes
     // (no copy of a large file); it is returned only once the write succeeded.
     let output = committed_output(&proposal, &written, user_modified);
-    ts.write_file_seen(&proposal.path, proposal.format.encode(written), Some(seen))
-        .await?;
+    // The file's before-image is saved (once per user message) while the write is in flight.
+    let checkpoint = ts
+        .checkpoints
+        .before_write(&proposal.path, proposal.base.as_ref().map(BaseBytes::bytes));
+    let recorded = checkpoint.is_some();
+    let (written, ()) = futures::join!(
+        ts.write_file_seen(&proposal.path, proposal.format.encode(written), Some(seen)),
+        ts.checkpoints.save(&ts.host, checkpoint),
+    );
+    if written.is_err() && recorded {
+        ts.checkpoints.write_failed(&proposal.path);
+    }
+    written?;
     Ok(output)
 }
 
