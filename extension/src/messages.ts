@@ -3,6 +3,7 @@
 import * as vscode from "vscode";
 import type { WebviewToExtension } from "./contract/protocol";
 import type { Ctx } from "./ctx";
+import { messageAction, rewindConfirm } from "./vscode/checkpoints";
 import { historyFiles, resumeSession } from "./vscode/history";
 
 type Handlers = { [T in WebviewToExtension["type"]]: (ctx: Ctx, message: Extract<WebviewToExtension, { type: T }>) => unknown };
@@ -36,6 +37,8 @@ const HANDLERS: Handlers = {
   // VS Code asks the user before it opens a link to a domain they have not trusted.
   openExternal: (_ctx, m) => /^https?:\/\//i.test(m.url) && vscode.env.openExternal(vscode.Uri.parse(m.url, true)),
   loadOlder: (ctx) => backendCommand(ctx, "the request for earlier messages", "historyOlder"),
+  messageAction: (ctx, m) => messageAction(ctx, m.messageId, m.action),
+  rewindConfirm: (ctx, m) => rewindConfirm(ctx, m.messageId, m.fork),
 };
 
 /** A command of the running session's backend (a gateway's canvas or history), told when it cannot go. */

@@ -177,6 +177,7 @@ impl<H: Host, B: Backend + ?Sized> Agent<H, B> {
     /// The user message `message_id` starts a turn: the files Tether changes from now on are
     /// checkpointed under it (when the session keeps checkpoints).
     pub async fn begin_message(&self, message_id: &str) -> Vec<AgentOutput> {
+        self.backend().begin_message(message_id);
         let tools = self.toolset();
         match tools.checkpoints.begin(&tools.host, message_id).await {
             Ok(()) => Vec::new(),

@@ -124,6 +124,8 @@ pub struct Session {
     permissions: HashMap<String, PendingPermission>,
     mcp_calls: HashSet<String>,
     events: EventMapper,
+    /// The uuid the next prompt carries (the chat's user message, for a later fork).
+    message_uuid: Option<String>,
 }
 
 impl Session {
@@ -136,6 +138,7 @@ impl Session {
             own_requests: HashMap::new(),
             permissions: HashMap::new(),
             mcp_calls: HashSet::new(),
+            message_uuid: None,
         }
     }
 
@@ -159,7 +162,13 @@ impl Session {
     pub fn send_prompt(&mut self, text: &str, images: &[ImageInput]) -> Vec<Output> {
         // A stop pressed while idle must not turn the next turn's real failure into a notice.
         self.events.interrupted = false;
-        vec![Output::WriteLine(user_message_line(text, images))]
+        let uuid = self.message_uuid.take();
+        vec![Output::WriteLine(user_message_line(text, images, uuid.as_deref()))]
+    }
+
+    /// The uuid the next prompt carries: the CLI keeps it as the message's uuid in its transcript.
+    pub fn set_message_uuid(&mut self, uuid: String) {
+        self.message_uuid = Some(uuid);
     }
 
     pub fn interrupt(&mut self) -> Vec<Output> {

@@ -8,7 +8,7 @@ import type { UiState } from "../contract/protocol";
 import type { ProjectSource } from "./contextSync";
 import { ChatFeed, type ChatViewPort } from "./feed";
 import { PermissionBroker, type ReviewPort } from "./permissionBroker";
-import { ChatSession, type AgentSession, type AgentStart, type ChatAgent } from "./session";
+import { ChatSession, type AgentSession, type AgentStart, type ChatAgent, type CheckpointIndex } from "./session";
 
 export interface SessionManagerDeps {
   /** The chat view: only the active session's feed reaches it. */
@@ -24,6 +24,8 @@ export interface SessionManagerDeps {
   workspace(): Promise<ProjectSource>;
   startAgent(start: AgentStart): Promise<AgentSession>;
   defaultMode(): PermissionMode;
+  /** Where conversations keep their checkpoints (absent: none). */
+  checkpoints?: CheckpointIndex;
   fail(what: string, error: unknown): void;
   log(message: string): void;
 }
@@ -76,6 +78,18 @@ export class SessionManager {
     return this.current;
   }
 
+  /** A new session of `from`'s agent, shown now while the others keep running, set up by
+   * `setup` (a fork of `from`'s conversation). */
+  openFork(from: ChatSession, setup: (session: ChatSession) => void): ChatSession {
+    const session = this.create(from.agent, from.feed.state);
+    this.current = session;
+    this.deps.view.post({ type: "clear" });
+    session.feed.ready();
+    setup(session);
+    this.deps.onState(session.feed.state);
+    return session;
+  }
+
   /** End `session` and forget it; the active one is replaced by a fresh session of its agent. */
   async dispose(session: ChatSession, reason?: string): Promise<void> {
     const index = this.sessions.indexOf(session);
@@ -107,6 +121,7 @@ export class SessionManager {
       workspace: this.deps.workspace,
       startAgent: this.deps.startAgent,
       defaultMode: this.deps.defaultMode,
+      ...(this.deps.checkpoints ? { checkpoints: this.deps.checkpoints } : {}),
       log: this.deps.log,
     });
     slot.session = session;

@@ -13,7 +13,7 @@
  *  - {@link WebviewToExtension}: the webview posts these through `acquireVsCodeApi().postMessage`.
  */
 
-import type { AgentOption, AuthMethodInfo, CanvasAction, CommandInfo, SessionOpKind, UiEvent, UserDecision } from "@tether/core";
+import type { AgentOption, AuthMethodInfo, CanvasAction, CommandInfo, RewindPreview, SessionOpKind, UiEvent, UserDecision } from "@tether/core";
 
 // ---------------------------------------------------------------------------------------------
 // Header state
@@ -75,6 +75,9 @@ export interface UiState {
   busy: boolean;
   /** The session operations the agent offers (fork and close show in the history where offered). */
   offers?: SessionOpKind[];
+  /** What a user message offers: rewinding the files to before it (checkpoints on), a new
+   * session from it (where the agent can fork at a message). */
+  messageActions?: { rewind: boolean; fork: boolean };
   /** A gateway backend's connection (OpenClaw): its state and why, for the header and status bar. */
   gateway?: { state: "disconnected" | "connecting" | "connected" | "error"; message?: string };
 }
@@ -149,7 +152,11 @@ export type ExtensionToWebview =
   /** Put text in the composer (appended to the draft) and focus it. */
   | { type: "prefill"; text: string }
   /** Focus the composer (e.g. the "focus chat" keybinding). */
-  | { type: "focus" };
+  | { type: "focus" }
+  /** What rewinding to before a user message would do, asked for by `messageAction` (or why not). */
+  | { type: "rewindPreview"; messageId: string; fork: boolean; preview?: RewindPreview; error?: string }
+  /** How a rewind ended: what was put back, or why nothing was. */
+  | { type: "rewindDone"; messageId: string; ok: boolean; message: string };
 
 // ---------------------------------------------------------------------------------------------
 // Webview → extension
@@ -188,7 +195,11 @@ export type WebviewToExtension =
   /** Open an http(s) link a canvas widget asked for, outside VS Code. */
   | { type: "openExternal"; url: string }
   /** Show the page of the session's messages before those shown (a gateway's paged history). */
-  | { type: "loadOlder" };
+  | { type: "loadOlder" }
+  /** A user message's action: preview a rewind of the files (`rewind`, `both`), or fork from it. */
+  | { type: "messageAction"; messageId: string; action: "rewind" | "fork" | "both" }
+  /** Rewind the files to before `messageId` (after its preview), then fork from it if `fork`. */
+  | { type: "rewindConfirm"; messageId: string; fork: boolean };
 
 /** The state the webview keeps with `vscode.setState` (survives the view being hidden). */
 export interface PersistedWebviewState {

@@ -10,6 +10,7 @@ import { Canvas } from "./canvas";
 import { Messages } from "./messages";
 import { Timeline, type AgentEvent, type ErrorRow, type PermissionRow, type Row, type TerminalView, type ToolCall } from "./model";
 import { Permissions } from "./permissions";
+import { RewindState } from "./rewind";
 
 export * from "./model";
 export { atPointer, bound, type Surface } from "./canvas";
@@ -58,6 +59,8 @@ export class Store {
   composerInbox: ComposerCommand[] = [];
   /** What the agent's canvas shows (board widgets, documents, A2UI surfaces). */
   readonly canvas = new Canvas();
+  /** A rewind being previewed or done (a user message's actions). */
+  readonly rewind = new RewindState();
 
   private readonly timeline = new Timeline();
   private readonly calls = new ToolCalls(this.timeline);
@@ -165,6 +168,10 @@ export class Store {
       case "focus":
         this.composerInbox.push({ type: "focus" });
         break;
+      case "rewindPreview":
+      case "rewindDone":
+        this.rewind.apply(msg);
+        break;
       default:
         // Unknown message types are ignored (forward compatibility).
         break;
@@ -186,7 +193,7 @@ export class Store {
   apply(entry: ChatEntry, replay: boolean): void {
     switch (entry.type) {
       case "userMessage":
-        this.timeline.push({ kind: "user", key: this.timeline.key("u"), v: 0, text: entry.text, attachments: entry.attachments ?? [] });
+        this.timeline.push({ kind: "user", key: this.timeline.key("u"), v: 0, messageId: entry.id, text: entry.text, attachments: entry.attachments ?? [] });
         return;
       case "permissionResolved":
         this.permissions.resolve(entry);
