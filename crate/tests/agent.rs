@@ -48,12 +48,15 @@ fn new_agent(config: Config) -> Result<ClaudeAgent, String> {
         resume: config.resume,
         env: config.env,
         remote: config.remote,
+        checkpoints: None,
     };
     let claude = ClaudeConfig {
         extra_system_prompt: config.extra_system_prompt,
         agent_files: config.agent_files,
         allowed_tools: config.allowed_tools,
         disallowed_tools: config.disallowed_tools,
+        fork_session: None,
+        resume_session_at: None,
     };
     Agent::new(NativeHost::new(), common, |context| {
         Ok(Box::new(ClaudeBackend::new(context, claude)))
@@ -861,7 +864,7 @@ fn config_from_json_reads_every_field() {
         "model": "opus", "resume": "s1", "env": {"A": "1"}, "remote": {"os": "Linux", "shell": "zsh", "gitBranch": "main"},
         "extraSystemPrompt": "x", "allowedTools": ["T"], "disallowedTools": ["U"], "model2": null
     }));
-    assert_eq!(config.unwrap_err(), "unknown field `model2` in the config; expected one of backend, root, mirror, homeDir, userSettings, mode, model, resume, env, remote, extraSystemPrompt, agentFiles, allowedTools, disallowedTools");
+    assert_eq!(config.unwrap_err(), "unknown field `model2` in the config; expected one of backend, root, mirror, homeDir, userSettings, mode, model, resume, env, remote, checkpoints, extraSystemPrompt, agentFiles, allowedTools, disallowedTools, forkSession, resumeSessionAt");
     let AgentConfig { common, backend } = AgentConfig::from_json(&json!({
         "backend": "claude", "root": "/w", "mirror": null, "homeDir": "/h", "mode": "plan", "env": {"A": "1"},
         "remote": {"gitBranch": "main"}, "allowedTools": ["T"]
@@ -876,6 +879,36 @@ fn config_from_json_reads_every_field() {
         panic!("a Claude Code config")
     };
     assert_eq!(claude.allowed_tools, Some(vec!["T".to_string()]));
+}
+
+#[test]
+fn a_fork_at_a_message_resumes_with_the_clis_fork_options() {
+    let AgentConfig { common, backend } = AgentConfig::from_json(&json!({
+        "backend": "claude", "root": "/w", "homeDir": "/h", "resume": "s1", "forkSession": true, "resumeSessionAt": "a-uuid"
+    }))
+    .unwrap();
+    let agent: Agent<NativeHost, dyn tether_core::backend::Backend> =
+        Agent::new(NativeHost::new(), common, |context| backend.create(context)).unwrap();
+    let args = agent.launch(Vec::new()).args;
+    let at = args.iter().position(|a| a == "--resume=s1").expect("resumes");
+    assert_eq!(&args[at + 1..at + 3], ["--fork-session", "--resume-session-at=a-uuid"]);
+}
+
+#[test]
+fn a_prompt_carries_the_transcript_uuid_made_from_the_chats_message_id() {
+    let ws = TempWorkspace::new();
+    let agent = new_agent(Config {
+        root: ws.root().to_string(),
+        home_dir: ws.root().to_string(),
+        ..Config::default()
+    })
+    .unwrap();
+    block_on(agent.begin_message("user-1764230000000"));
+    let first = writes(&agent.prompt("hello", &[]));
+    assert_eq!(first[0]["uuid"], "7e7e7e7e-0000-4000-8000-019ac44d6d80");
+    // The next prompt without a message id carries none.
+    let second = writes(&agent.prompt("again", &[]));
+    assert!(second[0].get("uuid").is_none());
 }
 
 #[test]

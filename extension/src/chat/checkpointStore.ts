@@ -1,9 +1,9 @@
 // Where a chat session's checkpoints (the before-images of the files Tether changes) live: on the
 // workspace side, through the session's host (a remote workspace's own file system), never on the
-// laptop. `.tether/checkpoints/<key>/` in the workspace, the folder kept out of git by a
-// `.gitignore` of `*`; an index maps each conversation to its folder, so a resumed conversation
-// (after a reload) finds its checkpoints, and only the newest `keepSessions` folders stay. No
-// vscode import.
+// laptop. `.tether/checkpoints/<key>/` in the workspace, the folder kept out of git and of searches
+// by a `.gitignore` and an `.ignore` of `*`; an index maps each conversation to its folder, so a
+// resumed conversation (after a reload) finds its checkpoints, and only the newest `keepSessions`
+// folders stay. No vscode import.
 
 import type { TetherHost } from "../core/host";
 import type { CheckpointsConfig } from "../generated/core";
@@ -49,7 +49,11 @@ export async function prepareCheckpoints(host: TetherHost, root: string, key: st
   const base = checkpointsRoot(root);
   const tether = base.slice(0, base.lastIndexOf("/"));
   await host.mkdir(base);
-  await host.writeFile(`${tether}/.gitignore`, encoder.encode("# Tether's checkpoints (before-images of the files it changed); not part of the project.\n*\n"));
+  // `.gitignore` keeps it out of git; `.ignore` out of ripgrep's (and so Glob's and Grep's) results
+  // in a folder that is not a git repository.
+  const ignore = encoder.encode("# Tether's checkpoints (before-images of the files it changed); not part of the project.\n*\n");
+  await host.writeFile(`${tether}/.gitignore`, ignore);
+  await host.writeFile(`${tether}/.ignore`, ignore);
   await noteSession(host, root, key, settings.keepSessions, conversation);
 }
 
