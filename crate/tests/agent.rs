@@ -882,36 +882,6 @@ fn config_from_json_reads_every_field() {
 }
 
 #[test]
-fn a_fork_at_a_message_resumes_with_the_clis_fork_options() {
-    let AgentConfig { common, backend } = AgentConfig::from_json(&json!({
-        "backend": "claude", "root": "/w", "homeDir": "/h", "resume": "s1", "forkSession": true, "resumeSessionAt": "a-uuid"
-    }))
-    .unwrap();
-    let agent: Agent<NativeHost, dyn tether_core::backend::Backend> =
-        Agent::new(NativeHost::new(), common, |context| backend.create(context)).unwrap();
-    let args = agent.launch(Vec::new()).args;
-    let at = args.iter().position(|a| a == "--resume=s1").expect("resumes");
-    assert_eq!(&args[at + 1..at + 3], ["--fork-session", "--resume-session-at=a-uuid"]);
-}
-
-#[test]
-fn a_prompt_carries_the_transcript_uuid_made_from_the_chats_message_id() {
-    let ws = TempWorkspace::new();
-    let agent = new_agent(Config {
-        root: ws.root().to_string(),
-        home_dir: ws.root().to_string(),
-        ..Config::default()
-    })
-    .unwrap();
-    block_on(agent.begin_message("user-1764230000000"));
-    let first = writes(&agent.prompt("hello", &[]));
-    assert_eq!(first[0]["uuid"], "7e7e7e7e-0000-4000-8000-019ac44d6d80");
-    // The next prompt without a message id carries none.
-    let second = writes(&agent.prompt("again", &[]));
-    assert!(second[0].get("uuid").is_none());
-}
-
-#[test]
 fn config_from_json_names_the_bad_field() {
     let error = |value: Value| AgentConfig::from_json(&value).unwrap_err();
     assert_eq!(
