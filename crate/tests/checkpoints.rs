@@ -60,6 +60,11 @@ impl Session {
         assert!(!out.is_error, "{}", out.text_content());
     }
 
+    /// The turn ends: the before-images are written out.
+    fn flush(&self) {
+        block_on(self.ts.checkpoints.flush(&self.ts.host)).unwrap();
+    }
+
     fn blobs(&self) -> usize {
         fs::read_dir(self.store.path().join("blobs")).map_or(0, |d| d.count())
     }
@@ -201,9 +206,12 @@ fn a_file_is_saved_once_per_message_however_often_it_is_written() {
     for n in 1..=5 {
         s.edit("a.txt", &format!("{}", n - 1), &format!("{n}"));
     }
+    assert_eq!(s.blobs(), 0, "nothing written before the turn ends");
+    s.flush();
     assert_eq!(s.blobs(), 1);
     s.begin("user-2");
     s.edit("a.txt", "5", "6");
+    s.flush();
     assert_eq!(s.blobs(), 2);
 }
 
@@ -213,6 +221,7 @@ fn nothing_of_the_checkpoints_lands_in_the_workspace() {
     s.files.write("a.txt", "x\n");
     s.begin("user-1");
     s.edit("a.txt", "x", "y");
+    s.flush();
     let names: Vec<String> = fs::read_dir(s.files.dir())
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
@@ -229,6 +238,7 @@ fn the_oldest_messages_beyond_the_retention_are_dropped_with_their_blobs() {
         s.begin(&format!("user-{n}"));
         s.edit("a.txt", &format!("{}", n - 1), &format!("{n}"));
     }
+    s.flush();
     assert_eq!(s.blobs(), 2);
     let pruned = block_on(rewind::preview(&s.ts, "user-1")).unwrap();
     assert!(!pruned.known);
@@ -243,6 +253,7 @@ fn without_a_user_message_nothing_is_recorded() {
     let s = Session::new();
     s.files.write("a.txt", "x\n");
     s.edit("a.txt", "x", "y");
+    s.flush();
     assert_eq!(s.blobs(), 0);
     assert!(!s.store.path().join("journal.json").exists());
 }

@@ -138,7 +138,8 @@ async function main() {
 
     // 2a. What a checkpoint adds to an Edit: the same Edits of a 1 MB file with checkpoints on
     // (a folder outside the workspace) and off, interleaved. Later Edits of a file in one user
-    // message only update a hash; the first one saves the file's before-image beside its write.
+    // message only update a hash; the first one takes the file's before-image, written out when
+    // the turn ends (for tether-mcp: when it ends).
     const checkpointDir = mkdtempSync(join(tmpdir(), 'tether-bench-checkpoints-'));
     const plain = startServer(root);
     const checkpointed = startServer(root, {}, ['--checkpoints', checkpointDir]);
@@ -180,10 +181,10 @@ async function main() {
       what: 'Edit of a 1 MB file with checkpoints on (the file already checkpointed in this message) / off, same run',
     });
     report('first Edit of a 1 MB file, checkpoints off', first.plain);
-    report('first Edit of a 1 MB file, checkpoints on (saves it)', first.on, first.plain);
+    report('first Edit of a 1 MB file, checkpoints on (takes it)', first.on, first.plain);
     record('checkpoint-first-edit', {
       ratio: first.on.p50 / first.plain.p50, ratioMin: first.on.min / first.plain.min, goal: 1.05, unit: '×',
-      what: 'the first Edit of a 1 MB file in a message with checkpoints on (its before-image saved beside the write) / off, same run',
+      what: 'the first Edit of a 1 MB file in a message with checkpoints on (its before-image taken, written at the turn end) / off, same run',
     });
 
     // 2b. The first Edit in a fresh process (wasm not tiered up yet) against the 100th in it; the

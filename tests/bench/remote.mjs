@@ -168,13 +168,14 @@ try {
   console.log(`\nEdit of a ${(fs.statSync(path.join(vs.remote, "cp-bench.ts")).size / 1024).toFixed(0)} KB file on the remote, checkpoints off / on (interleaved, in the extension host):`);
   console.log(`  file already checkpointed in the message  off median ${fmt(median(steady.off))}  on median ${fmt(median(steady.on))}  ${(median(steady.on) / median(steady.off)).toFixed(2)}×`);
   console.log(`  the file's first Edit in the message      off median ${fmt(median(first.off))}  on median ${fmt(median(first.on))}  ${(median(first.on) / median(first.off)).toFixed(2)}×`);
+  console.log(`  the turn's end writing the ${first.on.length + 4} before-images taken: ${fmt(first.flushMs)}`);
   record("checkpoint-edit-remote", {
     ratio: median(steady.on) / median(steady.off), ratioMin: min(steady.on) / min(steady.off), goal: 1.1, unit: "×",
     what: "Edit on the emulated remote with checkpoints on (file already checkpointed in the message) / off, same run",
   });
   record("checkpoint-first-edit-remote", {
     ratio: median(first.on) / median(first.off), ratioMin: min(first.on) / min(first.off), goal: 1.1, unit: "×",
-    what: "the first Edit of a file in a message on the emulated remote, checkpoints on (before-image saved beside the write) / off, same run",
+    what: "the first Edit of a file in a message on the emulated remote, checkpoints on (before-image taken, written at the turn end) / off, same run",
   });
 
   const remoteSessions = await timeSessions(vs, remoteApi, quick ? 2 : 5);

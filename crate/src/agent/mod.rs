@@ -231,6 +231,20 @@ impl<H: Host, B: Backend + ?Sized> Agent<H, B> {
             }
             queue.extend(self.backend().follow_ups());
         }
+        if out.iter().any(|o| {
+            matches!(
+                o,
+                AgentOutput::Event {
+                    event: UiEvent::Done { .. }
+                }
+            )
+        }) {
+            // The turn ended: its before-images go to the checkpoint folder.
+            let tools = self.toolset();
+            if let Err(e) = tools.checkpoints.flush(&tools.host).await {
+                out.push(notice(format!("Checkpoints could not be saved: {}", e.message)));
+            }
+        }
         out
     }
 

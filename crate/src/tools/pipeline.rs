@@ -91,16 +91,14 @@ async fn write_proposal<H: Host>(
     // The result is built before the write so the text can then be moved into the file's bytes
     // (no copy of a large file); it is returned only once the write succeeded.
     let output = committed_output(&proposal, &written, user_modified);
-    // The file's before-image is saved (once per user message) while the write is in flight.
-    let checkpoint = ts
+    // The file's before-image (once per user message), written out when the turn ends.
+    let first = ts
         .checkpoints
         .before_write(&proposal.path, proposal.base.as_ref().map(BaseBytes::bytes));
-    let recorded = checkpoint.is_some();
-    let (written, ()) = futures::join!(
-        ts.write_file_seen(&proposal.path, proposal.format.encode(written), Some(seen)),
-        ts.checkpoints.save(&ts.host, checkpoint),
-    );
-    if written.is_err() && recorded {
+    let written = ts
+        .write_file_seen(&proposal.path, proposal.format.encode(written), Some(seen))
+        .await;
+    if written.is_err() && first {
         ts.checkpoints.write_failed(&proposal.path);
     }
     written?;

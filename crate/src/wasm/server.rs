@@ -101,6 +101,19 @@ impl TetherServer {
         })
     }
 
+    /// Write the before-images taken since the last flush, and the journal (a turn's end).
+    #[wasm_bindgen(js_name = flushCheckpoints, unchecked_return_type = "Promise<void>")]
+    pub fn flush_checkpoints(&self) -> Promise {
+        let server = self.server.clone();
+        wasm_bindgen_futures::future_to_promise(async move {
+            let tools = &server.tools;
+            match tools.checkpoints.flush(&tools.host).await {
+                Ok(()) => Ok(JsValue::UNDEFINED),
+                Err(e) => Err(JsError::new(&format!("flushCheckpoints: {}", e.message)).into()),
+            }
+        })
+    }
+
     /// Forget what is cached for a workspace path (deleted, renamed, changed elsewhere).
     pub fn invalidate(&self, path: &str) {
         self.server.tools.cache.invalidate(path);

@@ -123,6 +123,8 @@ async function main(): Promise<void> {
   if (options.verbose) log(`serving ${options.root} over stdio`);
 
   await serveNdjson(options.verbose ? verbose(server) : server, { input: process.stdin, output: process.stdout, log });
+  // The server's life was one message: its before-images go to the checkpoint folder now.
+  if (options.checkpoints) await server.flushCheckpoints().catch((error: unknown) => log(`checkpoints: ${String(error)}`));
   // stdin ended and every request is answered: flush and leave.
   process.stdout.write("", () => process.exit(0));
 }

@@ -89,7 +89,8 @@ export class Diagnostics implements vscode.Disposable {
 
   /** The same Edits of the workspace file `file` (a path from the root) with checkpoints on and
    * off, interleaved, each in one user message (`first`: a fresh copy of the file per Edit, so each
-   * saves its before-image). The checkpoints go to `.tether/checkpoints/` and are removed after. */
+   * takes its before-image), and the time the turn's end then takes to write them. The
+   * checkpoints go to `.tether/checkpoints/` and are removed after. */
   async editTimes(args: { file: string; from: string; to: string; runs: number; first?: boolean }) {
     this.loadCore();
     const runner = await this.hostFor("helper");
@@ -100,6 +101,7 @@ export class Diagnostics implements vscode.Disposable {
     const bytes = await runner.host.readFile(source);
     const samples: Record<"off" | "on", number[]> = { off: [], on: [] };
     let id = 0;
+    let flushMs = 0;
     const edit = async (kind: "off" | "on", path: string, from: string, to: string) => {
       const request = JSON.stringify({ jsonrpc: "2.0", id: ++id, method: "tools/call", params: { name: "Edit", arguments: { file_path: path, old_string: from, new_string: to } } });
       const started = performance.now();
@@ -124,12 +126,16 @@ export class Diagnostics implements vscode.Disposable {
           if (i >= 2) samples[kind].push(elapsed);
         }
       }
+      // What the turn's end then writes (the before-images taken, and the journal).
+      const started = performance.now();
+      await servers.on.flushCheckpoints();
+      flushMs = performance.now() - started;
     } finally {
       servers.off.free();
       servers.on.free();
       await runner.host.remove(dir, true).catch(() => undefined);
     }
-    return samples;
+    return { ...samples, flushMs };
   }
 
   dispose(): void {

@@ -2,9 +2,11 @@
 //! message in a folder on the workspace side (the driver names it; never the laptop), so the
 //! user can rewind the files to how they were before any message ([`rewind`]).
 //!
-//! Cost: a file's before-image is saved once per user message, at its first write in that
-//! message, while the write itself is in flight; later writes of it only update a hash in memory.
-//! The before-image is the bytes the proposal was computed from (shared with the cache, no copy).
+//! Cost: a file's before-image is taken once per user message, at its first write in that
+//! message: the bytes the proposal was computed from (shared with the cache, no copy), held in
+//! memory and written out with the journal when the turn ends ([`Checkpoints::flush`]: the agent
+//! calls it on the turn's `done`, and before the next message and any rewind), so an Edit pays no
+//! extra write. Later writes of the file only update a hash in memory.
 
 mod journal;
 pub mod rewind;
@@ -34,14 +36,19 @@ pub struct Checkpoints {
     loaded: Cell<bool>,
     /// The journal in memory differs from the one on disk.
     dirty: Cell<bool>,
+    /// Before-images taken and not written yet.
+    pending: RefCell<Vec<PendingBlob>>,
+    /// A user message began, now or in the journal read: the journal is worth writing.
+    kept: Cell<bool>,
 }
 
-/// What the first write of a file in a message saves beside it.
-pub(crate) struct PendingSave {
+/// A before-image to write at the next flush.
+struct PendingBlob {
+    /// The file it is the before-image of.
     path: String,
-    /// The blob's name and the bytes before; None when the file did not exist.
-    blob: Option<(String, Rc<Vec<u8>>)>,
-    journal: String,
+    /// Its name in the checkpoint folder.
+    blob: String,
+    bytes: Rc<Vec<u8>>,
 }
 
 impl Checkpoints {
@@ -87,6 +94,7 @@ impl Checkpoints {
             self.dirty.set(true);
         }
         *self.current.borrow_mut() = Some(message_id.to_string());
+        self.kept.set(true);
         self.remove_blobs(fs, &pruned).await;
         self.flush(fs).await
     }
@@ -105,57 +113,39 @@ impl Checkpoints {
         }
     }
 
-    /// Before the first write of `path` in the current message: note its before-image (`before`,
-    /// None when the file does not exist) and say what to save; None when nothing needs saving.
-    pub(crate) fn before_write(&self, path: &str, before: Option<&Rc<Vec<u8>>>) -> Option<PendingSave> {
-        self.store.as_ref()?;
-        let current = self.current()?;
+    /// Before the first write of `path` in the current message: take its before-image (`before`,
+    /// None when the file does not exist). True when this write is the message's first of `path`.
+    pub(crate) fn before_write(&self, path: &str, before: Option<&Rc<Vec<u8>>>) -> bool {
+        if self.store.is_none() {
+            return false;
+        }
+        let Some(current) = self.current() else {
+            return false;
+        };
         let mut journal = self.journal.borrow_mut();
-        let index = journal.messages.iter().rposition(|m| m.id == current)?;
+        let Some(index) = journal.messages.iter().rposition(|m| m.id == current) else {
+            return false;
+        };
         if journal.messages[index].files.iter().any(|f| f.path == path) {
-            return None;
+            return false;
         }
         let blob = before.map(|bytes| {
             let name = format!("blobs/{}", journal.next_blob);
             journal.next_blob += 1;
-            (name, bytes.clone())
+            self.pending.borrow_mut().push(PendingBlob {
+                path: path.to_string(),
+                blob: name.clone(),
+                bytes: bytes.clone(),
+            });
+            name
         });
         journal.messages[index].files.push(FileEntry {
             path: path.to_string(),
-            before: blob.as_ref().map(|(name, _)| name.clone()),
+            before: blob,
             lost: None,
         });
-        Some(PendingSave {
-            path: path.to_string(),
-            blob,
-            journal: journal.to_text(),
-        })
-    }
-
-    /// Save what [`Self::before_write`] asked for: the blob and the journal, side by side. A blob
-    /// that could not be written is noted (the rewind then refuses that file, saying why).
-    pub(crate) async fn save<F: FileSystem>(&self, fs: &F, pending: Option<PendingSave>) {
-        let (Some(pending), Some(store)) = (pending, &self.store) else {
-            return;
-        };
-        let blob = async {
-            match &pending.blob {
-                Some((name, bytes)) => write_creating(fs, &format!("{}/{name}", store.dir), bytes).await,
-                None => Ok(()),
-            }
-        };
-        let journal_path = journal_path(store);
-        let journal = write_creating(fs, &journal_path, pending.journal.as_bytes());
-        let (blob, journal) = futures::join!(blob, journal);
-        if let Err(e) = blob {
-            self.mark_lost(
-                &pending.path,
-                format!("its before-image could not be saved: {}", e.message),
-            );
-        }
-        if journal.is_err() {
-            self.dirty.set(true);
-        }
+        self.dirty.set(true);
+        true
     }
 
     /// Tether wrote `bytes` (hash `hash`) to `path`: the content a rewind expects to find there.
@@ -170,7 +160,7 @@ impl Checkpoints {
         self.dirty.set(true);
     }
 
-    /// The write [`Self::before_write`] prepared for failed: the file is as it was.
+    /// The write [`Self::before_write`] took the before-image for failed: the file is as it was.
     pub(crate) fn write_failed(&self, path: &str) {
         let Some(current) = self.current() else {
             return;
@@ -179,17 +169,36 @@ impl Checkpoints {
         if let Some(entry) = journal.messages.iter_mut().rfind(|m| m.id == current) {
             if entry.files.last().is_some_and(|f| f.path == path) {
                 entry.files.pop();
+                self.pending.borrow_mut().retain(|p| p.path != path);
                 self.dirty.set(true);
             }
         }
     }
 
-    /// Write the journal when it changed since it was last written.
+    /// Write the before-images taken since the last flush (side by side), then the journal when
+    /// it changed. A before-image that could not be written is noted in the journal (the rewind
+    /// refuses that file, saying why).
     pub async fn flush<F: FileSystem>(&self, fs: &F) -> HostResult<()> {
         let Some(store) = &self.store else {
             return Ok(());
         };
-        if !self.dirty.replace(false) {
+        let pending = std::mem::take(&mut *self.pending.borrow_mut());
+        let writes = pending.iter().map(|p| async move {
+            (
+                p,
+                write_creating(fs, &format!("{}/{}", store.dir, p.blob), &p.bytes).await,
+            )
+        });
+        for (blob, written) in futures::future::join_all(writes).await {
+            if let Err(e) = written {
+                self.mark_lost(
+                    &blob.path,
+                    format!("its before-image could not be saved: {}", e.message),
+                );
+            }
+        }
+        // Nothing to keep before the first user message.
+        if !self.dirty.replace(false) || !self.kept.get() {
             return Ok(());
         }
         let text = self.journal.borrow().to_text();
@@ -221,6 +230,7 @@ impl Checkpoints {
         }
         if let Ok(bytes) = fs.read_file(&journal_path(store), 64 * 1024 * 1024).await {
             if let Some(journal) = std::str::from_utf8(&bytes).ok().and_then(Journal::parse) {
+                self.kept.set(true);
                 *self.journal.borrow_mut() = journal;
             }
         }

@@ -122,6 +122,8 @@ async fn plan<H: Host>(ts: &Toolset<H>, message_id: &str) -> Result<(RewindPrevi
         return Err("Checkpoints are off for this session.".into());
     };
     checkpoints.load(&ts.host).await;
+    // The before-images still in memory are read back from the folder like the others.
+    let _ = checkpoints.flush(&ts.host).await;
     let (entries, shell_commands, written, known) = {
         let journal = checkpoints.journal.borrow();
         match journal.position(message_id) {
