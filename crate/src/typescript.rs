@@ -8,7 +8,7 @@ use crate::acp::{AcpConfig, BridgeCommand};
 use crate::agent::AgentOutput;
 use crate::backend::{SessionOp, SessionOpKind, TransportEvent, TransportRequest};
 use crate::claude::{AgentFile, ClaudeConfig};
-use crate::config::{CommonConfig, RemoteConfig};
+use crate::config::{CheckpointsConfig, CommonConfig, RemoteConfig};
 use crate::diff::Hunk;
 use crate::events::{
     AgentOption, AuthMethodInfo, CanvasAction, CanvasUpdate, CanvasWidget, CommandInfo, ConnectionStatus,
@@ -22,6 +22,7 @@ use crate::host::{BackgroundStatus, DirEntry, ExecOutput, ExecRequest, FileKind,
 use crate::openclaw::{BackoffConfig, DeviceConfig, NodeConfig, OpenClawConfig};
 use crate::permissions::PermissionMode;
 use crate::registry::{AgentConfig, BackendConfig, Reach, BACKENDS};
+use crate::tools::checkpoints::rewind::{RewindAction, RewindFile, RewindOutcome, RewindPreview};
 use std::path::PathBuf;
 use ts_rs::{Config, TS};
 
@@ -140,6 +141,11 @@ fn generated() -> String {
         declaration::<AgentConfig>(&cfg),
         declaration::<CommonConfig>(&cfg),
         declaration::<RemoteConfig>(&cfg),
+        declaration::<CheckpointsConfig>(&cfg),
+        declaration::<RewindPreview>(&cfg),
+        declaration::<RewindFile>(&cfg),
+        declaration::<RewindAction>(&cfg),
+        declaration::<RewindOutcome>(&cfg),
         declaration::<BackendConfig>(&cfg),
         declaration::<ClaudeConfig>(&cfg),
         declaration::<AcpConfig>(&cfg),

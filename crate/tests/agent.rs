@@ -48,12 +48,15 @@ fn new_agent(config: Config) -> Result<ClaudeAgent, String> {
         resume: config.resume,
         env: config.env,
         remote: config.remote,
+        checkpoints: None,
     };
     let claude = ClaudeConfig {
         extra_system_prompt: config.extra_system_prompt,
         agent_files: config.agent_files,
         allowed_tools: config.allowed_tools,
         disallowed_tools: config.disallowed_tools,
+        fork_session: None,
+        resume_session_at: None,
     };
     Agent::new(NativeHost::new(), common, |context| {
         Ok(Box::new(ClaudeBackend::new(context, claude)))
@@ -861,7 +864,7 @@ fn config_from_json_reads_every_field() {
         "model": "opus", "resume": "s1", "env": {"A": "1"}, "remote": {"os": "Linux", "shell": "zsh", "gitBranch": "main"},
         "extraSystemPrompt": "x", "allowedTools": ["T"], "disallowedTools": ["U"], "model2": null
     }));
-    assert_eq!(config.unwrap_err(), "unknown field `model2` in the config; expected one of backend, root, mirror, homeDir, userSettings, mode, model, resume, env, remote, extraSystemPrompt, agentFiles, allowedTools, disallowedTools");
+    assert_eq!(config.unwrap_err(), "unknown field `model2` in the config; expected one of backend, root, mirror, homeDir, userSettings, mode, model, resume, env, remote, checkpoints, extraSystemPrompt, agentFiles, allowedTools, disallowedTools, forkSession, resumeSessionAt");
     let AgentConfig { common, backend } = AgentConfig::from_json(&json!({
         "backend": "claude", "root": "/w", "mirror": null, "homeDir": "/h", "mode": "plan", "env": {"A": "1"},
         "remote": {"gitBranch": "main"}, "allowedTools": ["T"]

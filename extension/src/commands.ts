@@ -94,6 +94,7 @@ export const COMMANDS: Record<string, Command> = {
     ctx.diagnostics.execTimes(args),
   "tether.diagnostics.grepTimes": (ctx, args: { tier: DiagnosticsTier; pattern: string; runs: number }) => ctx.diagnostics.grepTimes(args),
   "tether.diagnostics.ripgrepTimes": (ctx, args: { args: string[]; runs: number }) => ctx.diagnostics.ripgrepTimes(args),
+  "tether.diagnostics.editTimes": (ctx, args: { file: string; from: string; to: string; runs: number; first?: boolean }) => ctx.diagnostics.editTimes(args),
 };
 
 /** Registers every command; a failure is logged and shown, never thrown at VS Code. */

@@ -14,6 +14,7 @@ import type { AgentSession, AgentStart, ChatAgent, ChatSession } from "./chat/se
 import { SessionManager, type OpenSession } from "./chat/sessions";
 import type { ChatView } from "./chat/views";
 import { openSession } from "./session/open";
+import { checkpointsConfig, findCheckpointKey, noteSession, prepareCheckpoints } from "./chat/checkpointStore";
 import { loadTetherCore } from "./core/wasm";
 import { handleMessage } from "./messages";
 import { readSettings, type TetherSettings } from "./settings";
@@ -101,6 +102,16 @@ export class Ctx implements vscode.Disposable {
       },
       startAgent: (start) => this.startAgent(start, place),
       defaultMode: () => this.current.defaultMode,
+      checkpoints: {
+        keyFor: async (conversation) => {
+          const source = await this.workspace.source();
+          return findCheckpointKey(source.host, source.root, conversation);
+        },
+        note: async (key, conversation) => {
+          const source = await this.workspace.source();
+          await noteSession(source.host, source.root, key, this.current.checkpoints.keepSessions, conversation);
+        },
+      },
       fail: (what, error) => this.fail(what, error),
       log: (message) => this.log.info(message),
     });
@@ -208,6 +219,10 @@ export class Ctx implements vscode.Disposable {
 
   private async startAgent(start: AgentStart, place: LaunchPlace): Promise<AgentSession> {
     const { source, setup } = start;
+    const checkpoints = this.current.checkpoints.enabled ? checkpointsConfig(source.root, start.checkpointKey, this.current.checkpoints.keepMessages) : undefined;
+    // The folder's .gitignore and the index are written aside: the core makes the folder itself
+    // at its first write, and the first prompt need not wait for the remote.
+    if (checkpoints) void prepareCheckpoints(source.host, source.root, start.checkpointKey, this.current.checkpoints, start.fork ? undefined : start.resume).catch((e: unknown) => this.log.info(`checkpoints: ${e instanceof Error ? e.message : String(e)}`));
     return openSession(
       this.entry(start.agent),
       {
@@ -219,6 +234,8 @@ export class Ctx implements vscode.Disposable {
         ...(setup.agentFiles?.length ? { agentFiles: setup.agentFiles } : {}),
         ...(start.resume ? { resume: start.resume } : {}),
         ...(start.replay ? { replay: true } : {}),
+        ...(start.fork ? { fork: start.fork } : {}),
+        ...(checkpoints ? { checkpoints } : {}),
         settings: this.current,
         place,
         log: (message) => this.log.info(message),
@@ -248,13 +265,14 @@ export class Ctx implements vscode.Disposable {
   }
 
   /** The header's agent picker: the registry's agents, `agent` picked. */
-  private agentState(agent: string): Pick<UiState, "agent" | "agents" | "agentLabel"> {
+  private agentState(agent: string): Pick<UiState, "agent" | "agents" | "agentLabel" | "messageActions"> {
     const entries = this.agents();
     const picked = findAgent(entries, agent);
     return {
       agent,
       agents: entries.map((e) => ({ id: e.name, label: e.displayName })),
       agentLabel: picked?.chatName ?? picked?.displayName ?? agent,
+      messageActions: { rewind: this.current.checkpoints.enabled, fork: picked?.backend.forkAt !== undefined },
     };
   }
 

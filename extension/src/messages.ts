@@ -8,6 +8,7 @@ import type { OpenSession } from "./chat/sessions";
 import type { ChatView } from "./chat/views";
 import { deleteHistorySession, historyFor, openFromHistory, renameHistorySession } from "./vscode/history";
 import { renameOpenSession } from "./vscode/sessionCommands";
+import { messageAction, rewindConfirm } from "./vscode/checkpoints";
 
 /** Where a message came from: its view and the open session the view shows. */
 interface From {
@@ -72,6 +73,8 @@ const HANDLERS: Handlers = {
   removeQueued: (_ctx, m, { open }) => open.session.removeQueued(m.id),
   sendNow: (_ctx, m, { open }) => open.session.sendNow(m.id),
   stopTask: (_ctx, m, { open }) => open.session.stopTask(m.taskId),
+  messageAction: (ctx, m, { view, open }) => messageAction(ctx, view, open, m.messageId, m.action),
+  rewindConfirm: (ctx, m, { view, open }) => rewindConfirm(ctx, view, open, m.messageId, m.fork),
 };
 
 /** A command of the session's backend (a gateway's canvas or history), told when it cannot go. */

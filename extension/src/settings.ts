@@ -21,6 +21,8 @@ export interface TetherSettings {
   remoteExecutor: RemoteExecutorSetting;
   /** The OpenClaw gateway (its token lives in SecretStorage, not here). */
   openclaw: { gatewayUrl: string; offerWorkspace: boolean };
+  /** Checkpoints (before-images on the workspace side): on or off, and how far back they reach. */
+  checkpoints: { enabled: boolean; keepMessages: number; keepSessions: number };
 }
 
 /** One `tether.agents` entry as the user writes it. */
@@ -145,6 +147,13 @@ export function readSettings(get: SettingsSource): { settings: TetherSettings; p
     gatewayUrl = "";
   }
 
+  const count = (key: string, fallback: number): number => {
+    const value = get(key);
+    if (typeof value === "number" && Number.isInteger(value) && value >= 1) return value;
+    if (value !== undefined && value !== null) bad(key, "a whole number of at least 1");
+    return fallback;
+  };
+
   const agents = readAgentSettings(get("agents"));
   for (const message of agents.problems) problems.push({ key: "tether.agents", message });
 
@@ -160,6 +169,11 @@ export function readSettings(get: SettingsSource): { settings: TetherSettings; p
       environment,
       remoteExecutor,
       openclaw: { gatewayUrl, offerWorkspace: get("openclaw.offerWorkspace") === true },
+      checkpoints: {
+        enabled: get("checkpoints.enabled") !== false,
+        keepMessages: count("checkpoints.keepMessages", 100),
+        keepSessions: count("checkpoints.keepSessions", 20),
+      },
     },
     problems,
   };

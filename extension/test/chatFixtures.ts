@@ -1,7 +1,7 @@
 // Stand-ins for the chat's ports (the view, the review editor, the agent) that record what they are
 // asked, and complete core events for the tests.
 
-import type { EditReview, PermissionAnswer, PermissionMode, PermissionRequest, UiEvent } from "../src/generated/core";
+import type { EditReview, PermissionAnswer, PermissionMode, PermissionRequest, RewindOutcome, RewindPreview, UiEvent } from "../src/generated/core";
 import type { ChatEntry, ExtensionToWebview, UiState } from "../src/contract/protocol";
 import type { ChatViewPort } from "../src/chat/feed";
 import type { ReviewAnswer, ReviewPort } from "../src/chat/permissionBroker";
@@ -139,7 +139,22 @@ export class ScriptedAgent implements AgentSession {
     }
   }
 
-  async prompt(text: string): Promise<TurnOutcome> {
+  /** The chat's id of each prompt's user message. */
+  readonly messageIds: (string | undefined)[] = [];
+  /** The messages rewound (the fake keeps no files). */
+  readonly rewound: string[] = [];
+
+  async rewindPreview(messageId: string): Promise<RewindPreview> {
+    return { messageId, known: this.messageIds.includes(messageId), files: [], shellCommands: false };
+  }
+
+  async rewind(messageId: string): Promise<RewindOutcome> {
+    this.rewound.push(messageId);
+    return { restored: [], deleted: [] };
+  }
+
+  async prompt(text: string, _images?: unknown, messageId?: string): Promise<TurnOutcome> {
+    this.messageIds.push(messageId);
     this.prompts.push(text);
     for (const event of this.turn.splice(0)) this.emit(event);
     return { ok: true };

@@ -22,8 +22,15 @@ test("missing settings give the defaults and no problems", () => {
     environment: {},
     remoteExecutor: "auto",
     openclaw: { gatewayUrl: "", offerWorkspace: false },
+    checkpoints: { enabled: true, keepMessages: 100, keepSessions: 20 },
   });
   assert.deepEqual(problems, []);
+});
+
+test("checkpoint retention must be a whole number of at least 1; another is reported and the default kept", () => {
+  const { settings, problems } = readSettings(from({ "checkpoints.enabled": false, "checkpoints.keepMessages": 0, "checkpoints.keepSessions": 5 }));
+  assert.deepEqual(settings.checkpoints, { enabled: false, keepMessages: 100, keepSessions: 5 });
+  assert.deepEqual(problems.map((p) => p.key), ["tether.checkpoints.keepMessages"]);
 });
 
 test("the OpenClaw gateway URL must be ws:// or wss://; another is reported and ignored", () => {

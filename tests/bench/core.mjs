@@ -15,8 +15,8 @@ const quick = process.argv.includes('--quick');
 const dist = join(repo, 'dist');
 
 /** A minimal NDJSON JSON-RPC client over the server's stdio. */
-function startServer(root, env = {}) {
-  const child = spawn(process.execPath, [join(dist, 'tether-mcp.js'), '--root', root], {
+function startServer(root, env = {}, args = []) {
+  const child = spawn(process.execPath, [join(dist, 'tether-mcp.js'), '--root', root, ...args], {
     stdio: ['pipe', 'pipe', 'inherit'],
     env: { ...process.env, ...env },
   });
@@ -135,6 +135,57 @@ async function main() {
       what: 'Edit of a 1 MB file incl. its diff (tools/call) / npm diff createPatch on the same input',
     });
     await server.stop();
+
+    // 2a. What a checkpoint adds to an Edit: the same Edits of a 1 MB file with checkpoints on
+    // (a folder outside the workspace) and off, interleaved. Later Edits of a file in one user
+    // message only update a hash; the first one takes the file's before-image, written out when
+    // the turn ends (for tether-mcp: when it ends).
+    const checkpointDir = mkdtempSync(join(tmpdir(), 'tether-bench-checkpoints-'));
+    const plain = startServer(root);
+    const checkpointed = startServer(root, {}, ['--checkpoints', checkpointDir]);
+    const editFiles = { plain: join(root, 'cp-plain.ts'), checkpointed: join(root, 'cp-on.ts') };
+    writeFileSync(editFiles.plain, original);
+    writeFileSync(editFiles.checkpointed, original);
+    const servers = { plain, checkpointed };
+    const samples = { plain: [], checkpointed: [], plainFirst: [], checkpointedFirst: [] };
+    for (const kind of ['plain', 'checkpointed']) {
+      await servers[kind].call('Read', { file_path: editFiles[kind], limit: 1 });
+      for (let i = 0; i < 4; i++) {
+        const [from, to] = i % 2 === 0 ? [before, after] : [after, before];
+        await servers[kind].call('Edit', { file_path: editFiles[kind], old_string: from, new_string: to });
+      }
+    }
+    for (let i = 0; i < (quick ? 10 : 40); i++) {
+      const [from, to] = i % 2 === 0 ? [before, after] : [after, before];
+      for (const kind of i % 2 === 0 ? ['plain', 'checkpointed'] : ['checkpointed', 'plain']) {
+        samples[kind].push(await time(() => servers[kind].call('Edit', { file_path: editFiles[kind], old_string: from, new_string: to })));
+      }
+    }
+    // The first Edit of a file in a message: a fresh 1 MB file each time.
+    for (let i = 0; i < (quick ? 6 : 20); i++) {
+      for (const kind of i % 2 === 0 ? ['plain', 'checkpointed'] : ['checkpointed', 'plain']) {
+        const file = join(root, `cp-first-${kind}-${i}.ts`);
+        writeFileSync(file, original);
+        samples[`${kind}First`].push(await time(() => servers[kind].call('Edit', { file_path: file, old_string: before, new_string: after })));
+      }
+    }
+    await plain.stop();
+    await checkpointed.stop();
+    rmSync(checkpointDir, { recursive: true, force: true });
+    const steady = { plain: stats(samples.plain), on: stats(samples.checkpointed) };
+    const first = { plain: stats(samples.plainFirst), on: stats(samples.checkpointedFirst) };
+    report('Edit 1 MB, checkpoints off (same run)', steady.plain);
+    report('Edit 1 MB, checkpoints on, file seen in the message', steady.on, steady.plain);
+    record('checkpoint-edit', {
+      ratio: steady.on.p50 / steady.plain.p50, ratioMin: steady.on.min / steady.plain.min, goal: 1.05, unit: '×',
+      what: 'Edit of a 1 MB file with checkpoints on (the file already checkpointed in this message) / off, same run',
+    });
+    report('first Edit of a 1 MB file, checkpoints off', first.plain);
+    report('first Edit of a 1 MB file, checkpoints on (takes it)', first.on, first.plain);
+    record('checkpoint-first-edit', {
+      ratio: first.on.p50 / first.plain.p50, ratioMin: first.on.min / first.plain.min, goal: 1.05, unit: '×',
+      what: 'the first Edit of a 1 MB file in a message with checkpoints on (its before-image taken, written at the turn end) / off, same run',
+    });
 
     // 2b. The first Edit in a fresh process (wasm not tiered up yet) against the 100th in it; the
     // median of a few fresh processes, as one first call is one sample.

@@ -158,6 +158,26 @@ try {
   console.log(`    host calls of one Grep: ${Object.entries(hostCalls).map(([k, v]) => `${k} ${v.count}× (${fmt(v.ms)} summed)`).join(", ")}`);
   fs.rmSync(path.join(vs.remote, "tree"), { recursive: true, force: true });
 
+  // What a checkpoint adds to an Edit on the remote: the same Edits with checkpoints on and off,
+  // interleaved, timed in the extension host (core + vscode.workspace.fs on the remote).
+  const lines = Array.from({ length: 4000 }, (_, i) => `export function f${i}(x: number) { return compute(x, ${i}); }`);
+  fs.writeFileSync(path.join(vs.remote, "cp-bench.ts"), lines.join("\n") + "\n");
+  const editArgs = { file: "cp-bench.ts", from: "compute(x, 2000)", to: "recompute(x, 2000)" };
+  const steady = await vs.control("tether.diagnostics.editTimes", { ...editArgs, runs: quick ? 10 : 40 });
+  const first = await vs.control("tether.diagnostics.editTimes", { ...editArgs, runs: quick ? 6 : 20, first: true });
+  console.log(`\nEdit of a ${(fs.statSync(path.join(vs.remote, "cp-bench.ts")).size / 1024).toFixed(0)} KB file on the remote, checkpoints off / on (interleaved, in the extension host):`);
+  console.log(`  file already checkpointed in the message  off median ${fmt(median(steady.off))}  on median ${fmt(median(steady.on))}  ${(median(steady.on) / median(steady.off)).toFixed(2)}×`);
+  console.log(`  the file's first Edit in the message      off median ${fmt(median(first.off))}  on median ${fmt(median(first.on))}  ${(median(first.on) / median(first.off)).toFixed(2)}×`);
+  console.log(`  the turn's end writing the ${first.on.length + 4} before-images taken: ${fmt(first.flushMs)}`);
+  record("checkpoint-edit-remote", {
+    ratio: median(steady.on) / median(steady.off), ratioMin: min(steady.on) / min(steady.off), goal: 1.1, unit: "×",
+    what: "Edit on the emulated remote with checkpoints on (file already checkpointed in the message) / off, same run",
+  });
+  record("checkpoint-first-edit-remote", {
+    ratio: median(first.on) / median(first.off), ratioMin: min(first.on) / min(first.off), goal: 1.1, unit: "×",
+    what: "the first Edit of a file in a message on the emulated remote, checkpoints on (before-image taken, written at the turn end) / off, same run",
+  });
+
   const remoteSessions = await timeSessions(vs, remoteApi, quick ? 2 : 5);
   results = { remoteSessions };
 } finally {

@@ -20,6 +20,8 @@ use crate::host::Host;
 use crate::mcp::McpServer;
 use crate::paths::PathStyle;
 use crate::permissions::{AlwaysAllow, PermissionEngine, PermissionMode};
+use crate::tools::checkpoints::rewind::{self, RewindOutcome, RewindPreview};
+use crate::tools::checkpoints::CheckpointStore;
 use crate::tools::{ToolOutput, Toolset, ToolsetConfig};
 use mcp::{McpRoute, PendingMcpCall};
 use serde::Serialize;
@@ -84,6 +86,10 @@ impl<H: Host, B: Backend + ?Sized> Agent<H, B> {
             // The permission engine asks before anything outside the workspace is touched.
             allow_outside_root: true,
             env: Vec::new(),
+            checkpoints: config.checkpoints.as_ref().map(|c| CheckpointStore {
+                dir: c.dir.clone(),
+                keep_messages: c.keep_messages as usize,
+            }),
         };
         let toolset = Toolset::new(host, toolset_config).map_err(|e| e.to_string())?;
         let mut engine = PermissionEngine::new(toolset.paths.clone(), Some(&config.home_dir));
@@ -168,6 +174,27 @@ impl<H: Host, B: Backend + ?Sized> Agent<H, B> {
         self.emit(outputs)
     }
 
+    /// The user message `message_id` starts a turn: the files Tether changes from now on are
+    /// checkpointed under it (when the session keeps checkpoints).
+    pub async fn begin_message(&self, message_id: &str) -> Vec<AgentOutput> {
+        self.backend().begin_message(message_id);
+        let tools = self.toolset();
+        match tools.checkpoints.begin(&tools.host, message_id).await {
+            Ok(()) => Vec::new(),
+            Err(e) => vec![notice(format!("Checkpoints could not be saved: {}", e.message))],
+        }
+    }
+
+    /// What rewinding the files to before `message_id` would do.
+    pub async fn rewind_preview(&self, message_id: &str) -> Result<RewindPreview, String> {
+        rewind::preview(self.toolset(), message_id).await
+    }
+
+    /// Rewind the files to before `message_id` (refused, nothing written, if any changed since).
+    pub async fn rewind(&self, message_id: &str) -> Result<RewindOutcome, String> {
+        rewind::rewind(self.toolset(), message_id).await
+    }
+
     /// One message from the agent.
     pub async fn on_message(&self, message: &str) -> Vec<AgentOutput> {
         let actions = self.backend().on_message(message);
@@ -203,6 +230,20 @@ impl<H: Host, B: Backend + ?Sized> Agent<H, B> {
                 }
             }
             queue.extend(self.backend().follow_ups());
+        }
+        if out.iter().any(|o| {
+            matches!(
+                o,
+                AgentOutput::Event {
+                    event: UiEvent::Done { .. }
+                }
+            )
+        }) {
+            // The turn ended: its before-images go to the checkpoint folder.
+            let tools = self.toolset();
+            if let Err(e) = tools.checkpoints.flush(&tools.host).await {
+                out.push(notice(format!("Checkpoints could not be saved: {}", e.message)));
+            }
         }
         out
     }

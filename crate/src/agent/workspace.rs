@@ -43,6 +43,8 @@ impl<H: Host, B: Backend + ?Sized> Agent<H, B> {
                 WorkspaceAnswer::Text(decoded.text)
             }
             WorkspaceOp::Spawn { command, cwd, env } => {
+                // An agent's terminal (ACP `terminal/create`): what it changes is not rewound.
+                tools.checkpoints.shell_ran();
                 let request = ExecRequest {
                     command,
                     cwd,

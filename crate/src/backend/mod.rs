@@ -337,6 +337,10 @@ pub trait Backend {
         Vec::new()
     }
 
+    /// The next prompt is the chat's user message `message_id` (an agent whose transcript names
+    /// its messages can use it, so the chat can point at a message later: fork from it).
+    fn begin_message(&mut self, _message_id: &str) {}
+
     /// A user turn.
     fn prompt(&mut self, text: &str, images: &[ImageInput]) -> Vec<Output>;
 

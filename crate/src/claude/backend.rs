@@ -13,7 +13,7 @@ use super::agents::parse_agent_file;
 use super::config::ClaudeConfig;
 use super::init::RemoteEnvironment;
 use super::launch::{disallowed_builtin_tools, LaunchConfig};
-use super::protocol::McpManifest;
+use super::protocol::{message_uuid, McpManifest};
 use super::questions;
 use super::session::{self, PermissionAnswer, Session, SessionConfig};
 use crate::backend::{
@@ -89,6 +89,8 @@ impl ClaudeBackend {
             permission_mode: cli_mode(context.mode),
             model: context.config.model.clone(),
             resume: context.config.resume.clone(),
+            fork_session: config.fork_session.unwrap_or(false),
+            resume_session_at: config.resume_session_at.clone(),
             include_partial_messages: true,
             setting_sources: Vec::new(),
             restricted: true,
@@ -270,6 +272,10 @@ impl Backend for ClaudeBackend {
 
     fn notices(&self) -> Vec<String> {
         self.notices.clone()
+    }
+
+    fn begin_message(&mut self, message_id: &str) {
+        self.session.set_message_uuid(message_uuid(message_id));
     }
 
     fn prompt(&mut self, text: &str, images: &[ImageInput]) -> Vec<Output> {

@@ -4,7 +4,14 @@
 use crate::config::json::JsonObject;
 
 /// The keys of [`ClaudeConfig`] in the JSON the driver passes.
-pub const CLAUDE_KEYS: [&str; 4] = ["extraSystemPrompt", "agentFiles", "allowedTools", "disallowedTools"];
+pub const CLAUDE_KEYS: [&str; 6] = [
+    "extraSystemPrompt",
+    "agentFiles",
+    "allowedTools",
+    "disallowedTools",
+    "forkSession",
+    "resumeSessionAt",
+];
 
 #[derive(Clone, Debug, Default)]
 #[cfg_attr(test, derive(ts_rs::TS), ts(rename_all = "camelCase", optional_fields))]
@@ -18,6 +25,10 @@ pub struct ClaudeConfig {
     pub allowed_tools: Option<Vec<String>>,
     /// Extra entries for `--disallowedTools`.
     pub disallowed_tools: Option<Vec<String>>,
+    /// Resume as a new session (`--fork-session`), the conversation it resumes left as it was.
+    pub fork_session: Option<bool>,
+    /// Resume only up to this message of the transcript (its uuid; `--resume-session-at`).
+    pub resume_session_at: Option<String>,
 }
 
 /// One of the project's `.claude/agents/*.md` files.
@@ -37,6 +48,12 @@ impl ClaudeConfig {
             agent_files: config.get("agentFiles").map(agent_files).transpose()?,
             allowed_tools: config.opt_strings("allowedTools")?,
             disallowed_tools: config.opt_strings("disallowedTools")?,
+            fork_session: match config.get("forkSession") {
+                None => None,
+                Some(serde_json::Value::Bool(fork)) => Some(*fork),
+                Some(_) => return Err("`forkSession` must be a boolean".into()),
+            },
+            resume_session_at: config.opt_string("resumeSessionAt")?,
         })
     }
 }

@@ -94,6 +94,10 @@ pub struct LaunchConfig {
     pub model: Option<String>,
     /// Session id to resume (the CLI must run in the same cwd and HOME as before).
     pub resume: Option<String>,
+    /// With `resume`: a new session from it (`--fork-session`).
+    pub fork_session: bool,
+    /// With `resume`: only up to this transcript message (`--resume-session-at`).
+    pub resume_session_at: Option<String>,
     /// Stream text, thinking and tool input as it is generated.
     pub include_partial_messages: bool,
     /// Settings files the CLI reads itself; empty = none (see the module docs).
@@ -116,6 +120,8 @@ impl Default for LaunchConfig {
             permission_mode: PermissionMode::Default,
             model: None,
             resume: None,
+            fork_session: false,
+            resume_session_at: None,
             include_partial_messages: true,
             setting_sources: Vec::new(),
             restricted: true,
@@ -146,6 +152,12 @@ impl LaunchConfig {
         }
         if let Some(id) = &self.resume {
             args.push(format!("--resume={id}"));
+            if self.fork_session {
+                args.push("--fork-session".into());
+            }
+            if let Some(at) = &self.resume_session_at {
+                args.push(format!("--resume-session-at={at}"));
+            }
         }
         if self.include_partial_messages {
             args.push("--include-partial-messages".into());

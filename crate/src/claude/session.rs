@@ -133,6 +133,8 @@ pub struct Session {
     events: EventMapper,
     /// What this CLI process's turns cost so far (its `result.total_cost_usd` adds up per process).
     cost_usd: Option<f64>,
+    /// The uuid the next prompt carries (the chat's user message, for a later fork).
+    message_uuid: Option<String>,
 }
 
 impl Session {
@@ -147,6 +149,7 @@ impl Session {
             permissions: HashMap::new(),
             mcp_calls: HashSet::new(),
             cost_usd: None,
+            message_uuid: None,
         }
     }
 
@@ -170,7 +173,13 @@ impl Session {
     pub fn send_prompt(&mut self, text: &str, images: &[ImageInput]) -> Vec<Output> {
         // A stop pressed while idle must not turn the next turn's real failure into a notice.
         self.events.interrupted = false;
-        vec![Output::WriteLine(user_message_line(text, images))]
+        let uuid = self.message_uuid.take();
+        vec![Output::WriteLine(user_message_line(text, images, uuid.as_deref()))]
+    }
+
+    /// The uuid the next prompt carries: the CLI keeps it as the message's uuid in its transcript.
+    pub fn set_message_uuid(&mut self, uuid: String) {
+        self.message_uuid = Some(uuid);
     }
 
     pub fn interrupt(&mut self) -> Vec<Output> {

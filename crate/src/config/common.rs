@@ -7,7 +7,7 @@ use crate::permissions::PermissionMode;
 use std::collections::BTreeMap;
 
 /// The keys of [`CommonConfig`] in the JSON the driver passes.
-pub const COMMON_KEYS: [&str; 9] = [
+pub const COMMON_KEYS: [&str; 10] = [
     "root",
     "mirror",
     "homeDir",
@@ -17,6 +17,7 @@ pub const COMMON_KEYS: [&str; 9] = [
     "resume",
     "env",
     "remote",
+    "checkpoints",
 ];
 
 #[derive(Clone, Debug, Default)]
@@ -39,6 +40,18 @@ pub struct CommonConfig {
     /// Extra environment for the agent's program (not for the commands the tools run).
     pub env: Option<BTreeMap<String, String>>,
     pub remote: Option<RemoteConfig>,
+    /// Where the before-images of the files Tether changes are kept (on the workspace side).
+    pub checkpoints: Option<CheckpointsConfig>,
+}
+
+/// The session's checkpoint folder and its retention.
+#[derive(Clone, Debug, Default)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename_all = "camelCase"))]
+pub struct CheckpointsConfig {
+    /// An absolute folder on the workspace's file system, this session's own.
+    pub dir: String,
+    /// The checkpoints of at most this many user messages are kept, the oldest dropped first.
+    pub keep_messages: u32,
 }
 
 /// What the model is told about the machine the workspace is on.
@@ -64,7 +77,23 @@ impl CommonConfig {
                 })
             }
         };
+        let checkpoints = match config.get("checkpoints") {
+            None => None,
+            Some(value) => {
+                let object = JsonObject::new(value, "checkpoints", &["dir", "keepMessages"])?;
+                let keep_messages = match object.get("keepMessages").map(|v| v.as_u64()) {
+                    None => 100,
+                    Some(Some(n)) if n >= 1 => u32::try_from(n).unwrap_or(u32::MAX),
+                    Some(_) => return Err("`checkpoints.keepMessages` must be a whole number of at least 1".into()),
+                };
+                Some(CheckpointsConfig {
+                    dir: object.string("dir")?,
+                    keep_messages,
+                })
+            }
+        };
         Ok(CommonConfig {
+            checkpoints,
             root: config.string("root")?,
             mirror: config.opt_string("mirror")?,
             home_dir: config.string("homeDir")?,

@@ -2,6 +2,7 @@
 //! input schemas and output conventions, working on workspace paths through a [`Host`].
 
 pub mod bash;
+pub mod checkpoints;
 mod devices;
 pub mod edit;
 mod files;
@@ -22,6 +23,7 @@ use crate::cache::{CachedRead, FileCache, FileState};
 pub use crate::host::Host;
 use crate::host::{HostError, HostErrorKind, HostResult, Metadata};
 use crate::paths::{PathError, PathMapper};
+use checkpoints::{CheckpointStore, Checkpoints};
 use serde::de::DeserializeOwned;
 use serde_json::{json, Value};
 use std::cell::RefCell;
@@ -226,6 +228,8 @@ pub struct ToolsetConfig {
     pub allow_outside_root: bool,
     /// Extra environment for commands.
     pub env: Vec<(String, String)>,
+    /// Where the before-images of the files Tether changes are kept; None: no checkpoints.
+    pub checkpoints: Option<CheckpointStore>,
 }
 
 impl ToolsetConfig {
@@ -235,6 +239,7 @@ impl ToolsetConfig {
             mirror: None,
             allow_outside_root: false,
             env: Vec::new(),
+            checkpoints: None,
         }
     }
 }
@@ -277,6 +282,8 @@ pub struct Toolset<H: Host> {
     pub paths: PathMapper,
     pub cache: FileCache,
     pub config: ToolsetConfig,
+    /// The before-images of what the write pipeline changes, per user message.
+    pub checkpoints: Checkpoints,
     reads: RefCell<HashMap<String, ReadRecord>>,
     /// Writes to one path run one at a time (the write pipeline holds the path).
     pub(crate) writes: locks::PathLocks,
@@ -298,6 +305,7 @@ impl<H: Host> Toolset<H> {
             host,
             paths,
             cache: FileCache::default(),
+            checkpoints: Checkpoints::new(config.checkpoints.clone()),
             config,
             reads: RefCell::new(HashMap::new()),
             writes: locks::PathLocks::default(),
@@ -320,7 +328,10 @@ impl<H: Host> Toolset<H> {
             "Glob" => Box::pin(glob::run(self, args)),
             "Grep" => Box::pin(grep::run(self, args)),
             "LS" => Box::pin(ls::run(self, args)),
-            "Bash" => Box::pin(bash::run_bash(self, args)),
+            "Bash" => {
+                self.checkpoints.shell_ran();
+                Box::pin(bash::run_bash(self, args))
+            }
             "BashOutput" => Box::pin(bash::run_bash_output(self, args)),
             "KillShell" => Box::pin(bash::run_kill_shell(self, args)),
             other => return ToolOutput::error(format!("No such tool available: {other}")),
@@ -441,6 +452,7 @@ impl<H: Host> Toolset<H> {
         }
         .map_err(failed)?;
         self.record_read(path, &meta, hash);
+        self.checkpoints.wrote(path, hash);
         Ok(meta)
     }
 

@@ -3,7 +3,7 @@
 //! unless the file changed in between. Edit, MultiEdit, Write and NotebookEdit called without
 //! review are [`propose_and_write`].
 
-use super::proposal::{ProposedWrite, WriteRequest};
+use super::proposal::{BaseBytes, ProposedWrite, WriteRequest};
 use super::{edit, notebook, write, Host, ToolError, ToolOutput, ToolResult, Toolset};
 use crate::cache::FileState;
 use crate::diff::{self, Diff, KnownSame, DEFAULT_CONTEXT};
@@ -91,8 +91,17 @@ async fn write_proposal<H: Host>(
     // The result is built before the write so the text can then be moved into the file's bytes
     // (no copy of a large file); it is returned only once the write succeeded.
     let output = committed_output(&proposal, &written, user_modified);
-    ts.write_file_seen(&proposal.path, proposal.format.encode(written), Some(seen))
-        .await?;
+    // The file's before-image (once per user message), written out when the turn ends.
+    let first = ts
+        .checkpoints
+        .before_write(&proposal.path, proposal.base.as_ref().map(BaseBytes::bytes));
+    let written = ts
+        .write_file_seen(&proposal.path, proposal.format.encode(written), Some(seen))
+        .await;
+    if written.is_err() && first {
+        ts.checkpoints.write_failed(&proposal.path);
+    }
+    written?;
     Ok(output)
 }
 

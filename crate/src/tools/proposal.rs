@@ -152,6 +152,11 @@ impl BaseBytes {
         }
     }
 
+    /// The bytes themselves (shared, not copied).
+    pub(crate) fn bytes(&self) -> &Rc<Vec<u8>> {
+        &self.bytes
+    }
+
     pub(crate) fn matches(&self, current: &Rc<Vec<u8>>) -> bool {
         Rc::ptr_eq(&self.bytes, current) || self.bytes == *current
     }

@@ -16,7 +16,7 @@ use wasm_bindgen::prelude::*;
 // in target/wasm-pkg/, two levels below the repository.
 #[wasm_bindgen(typescript_custom_section)]
 const AGENT_TYPES: &str = r#"
-import type { AgentConfig, AgentOutput, NdjsonFrame, PermissionAnswer, SessionOp, SessionOpKind, TransportEvent } from "../../extension/src/generated/core";
+import type { AgentConfig, AgentOutput, NdjsonFrame, PermissionAnswer, RewindOutcome, RewindPreview, SessionOp, SessionOpKind, TransportEvent } from "../../extension/src/generated/core";
 "#;
 
 fn outputs_to_js(outputs: Vec<AgentOutput>) -> JsValue {
@@ -103,6 +103,41 @@ impl TetherAgent {
                 })?
         };
         Ok(outputs_to_js(self.inner.prompt(text, &images)))
+    }
+
+    /// The user message `messageId` starts a turn (call before `prompt`): the files Tether
+    /// changes from now on are checkpointed under it.
+    #[wasm_bindgen(js_name = beginMessage, unchecked_return_type = "Promise<AgentOutput[]>")]
+    pub fn begin_message(&self, #[wasm_bindgen(js_name = messageId)] message_id: String) -> Promise {
+        let agent = self.inner.clone();
+        spawn(Box::pin(async move {
+            outputs_to_js(agent.begin_message(&message_id).await)
+        }))
+    }
+
+    /// What rewinding the files to before the user message `messageId` would do.
+    #[wasm_bindgen(js_name = rewindPreview, unchecked_return_type = "Promise<RewindPreview>")]
+    pub fn rewind_preview(&self, #[wasm_bindgen(js_name = messageId)] message_id: String) -> Promise {
+        let agent = self.inner.clone();
+        wasm_bindgen_futures::future_to_promise(async move {
+            match agent.rewind_preview(&message_id).await {
+                Ok(preview) => Ok(value_to_js(&preview)),
+                Err(e) => Err(error(e).into()),
+            }
+        })
+    }
+
+    /// Rewind the files to before `messageId`; rejects (nothing written) with a message naming
+    /// the file when one changed since Tether last wrote it.
+    #[wasm_bindgen(unchecked_return_type = "Promise<RewindOutcome>")]
+    pub fn rewind(&self, #[wasm_bindgen(js_name = messageId)] message_id: String) -> Promise {
+        let agent = self.inner.clone();
+        wasm_bindgen_futures::future_to_promise(async move {
+            match agent.rewind(&message_id).await {
+                Ok(outcome) => Ok(value_to_js(&outcome)),
+                Err(e) => Err(error(e).into()),
+            }
+        })
     }
 
     /// One MCP message from the agent's MCP client on the bridge connection `connection`: replies

@@ -4,6 +4,7 @@
 use super::host::{JsHost, WasmHost};
 use super::{spawn, value_from_js};
 use crate::mcp::McpServer;
+use crate::tools::checkpoints::CheckpointStore;
 use crate::tools::{Toolset, ToolsetConfig};
 use js_sys::Promise;
 use serde::Deserialize;
@@ -22,9 +23,13 @@ struct ServerConfig {
     allow_outside_root: bool,
     #[serde(default)]
     env: BTreeMap<String, String>,
+    /// A folder for checkpoints (one user message: the server's life).
+    #[serde(default)]
+    checkpoints: Option<String>,
 }
 
-const CONFIG_SHAPE: &str = "{root: string, mirror?: string, allowOutsideRoot?: boolean, env?: Record<string, string>}";
+const CONFIG_SHAPE: &str =
+    "{root: string, mirror?: string, allowOutsideRoot?: boolean, env?: Record<string, string>, checkpoints?: string}";
 
 /// The MCP server with Tether's tools, bound to one host and workspace.
 #[wasm_bindgen]
@@ -46,6 +51,10 @@ impl TetherServer {
             mirror: config.mirror,
             allow_outside_root: config.allow_outside_root,
             env: config.env.into_iter().collect(),
+            checkpoints: config.checkpoints.map(|dir| CheckpointStore {
+                dir,
+                keep_messages: 100,
+            }),
         };
         let tools =
             Toolset::new(host, toolset_config).map_err(|e| JsError::new(&format!("Invalid Tether config: {e}")))?;
@@ -77,6 +86,32 @@ impl TetherServer {
     #[wasm_bindgen(js_name = toolsList)]
     pub fn tools_list(&self) -> String {
         self.server.manifest().tools_list_result.to_string()
+    }
+
+    /// The files changed from now on are checkpointed under `messageId` (with `checkpoints` set).
+    #[wasm_bindgen(js_name = beginMessage, unchecked_return_type = "Promise<void>")]
+    pub fn begin_message(&self, #[wasm_bindgen(js_name = messageId)] message_id: String) -> Promise {
+        let server = self.server.clone();
+        wasm_bindgen_futures::future_to_promise(async move {
+            let tools = &server.tools;
+            match tools.checkpoints.begin(&tools.host, &message_id).await {
+                Ok(()) => Ok(JsValue::UNDEFINED),
+                Err(e) => Err(JsError::new(&format!("beginMessage: {}", e.message)).into()),
+            }
+        })
+    }
+
+    /// Write the before-images taken since the last flush, and the journal (a turn's end).
+    #[wasm_bindgen(js_name = flushCheckpoints, unchecked_return_type = "Promise<void>")]
+    pub fn flush_checkpoints(&self) -> Promise {
+        let server = self.server.clone();
+        wasm_bindgen_futures::future_to_promise(async move {
+            let tools = &server.tools;
+            match tools.checkpoints.flush(&tools.host).await {
+                Ok(()) => Ok(JsValue::UNDEFINED),
+                Err(e) => Err(JsError::new(&format!("flushCheckpoints: {}", e.message)).into()),
+            }
+        })
     }
 
     /// Forget what is cached for a workspace path (deleted, renamed, changed elsewhere).

@@ -7,7 +7,7 @@
 
 import type { TetherHost } from "../core/host";
 import type { ChatEntry, HistorySession } from "../contract/protocol";
-import type { AgentConfig, AgentOutput, CommonConfig, RemoteConfig, UiEvent } from "../generated/core";
+import type { AgentConfig, AgentOutput, CheckpointsConfig, CommonConfig, RemoteConfig, UiEvent } from "../generated/core";
 import type { SecretStore } from "./openclaw/deviceKey";
 import type { Transport } from "../session/transport";
 import type { TetherAgent } from "../session/agent";
@@ -51,6 +51,10 @@ export interface SessionRequest {
   /** Resuming from history: show the conversation the agent replays. */
   replay?: boolean;
   resume?: string;
+  /** Where the session keeps its checkpoints (on the workspace side); none: no checkpoints. */
+  checkpoints?: CheckpointsConfig;
+  /** With `resume`: start a new session from it, up to the agent's message `resumeAt`. */
+  fork?: { resumeAt?: string };
   log(message: string): void;
 }
 
@@ -138,6 +142,12 @@ export interface BackendModule<Spec = unknown> {
    * do not let it start. */
   connector(entry: AgentEntry<Spec>, request: SessionRequest): Promise<Connector>;
   history: SessionHistory;
+  /** Forking a conversation at one of the chat's user messages (absent: the agent cannot). */
+  forkAt?: {
+    /** Where a fork of `conversation` resumes to end just before the user message `messageId`
+     * (none: the message began it). `cwd`: where the agent ran. Throws, saying why, when it cannot. */
+    point(cwd: string, conversation: string, messageId: string): Promise<{ resumeAt?: string }>;
+  };
   /** Its tether-cli flags and how they map onto the settings. */
   cli?: { flags: Record<string, CliFlag>; apply(values: Record<string, unknown>, setup: CliSetup): Promise<void> | void };
   /** Its VS Code commands. */

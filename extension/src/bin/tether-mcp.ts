@@ -9,7 +9,7 @@ import { TOOL_NAMES } from "../generated/core";
 import { serveNdjson, type MessageHandler } from "../node/ndjson";
 import { NodeHost } from "../node/nodeHost";
 
-const USAGE = `Usage: tether-mcp --root DIR [--mirror DIR] [--allow-outside-root] [--verbose]
+const USAGE = `Usage: tether-mcp --root DIR [--mirror DIR] [--allow-outside-root] [--checkpoints DIR] [--verbose]
 
 Serves Tether's tools (${TOOL_NAMES.join(", ")})
 to an MCP client over stdio: one JSON-RPC message per line on stdin and stdout. Logs go to stderr.
@@ -17,6 +17,8 @@ to an MCP client over stdio: one JSON-RPC message per line on stdin and stdout. 
   --root DIR             the workspace the tools work on (required)
   --mirror DIR           a local folder whose paths are mapped onto the root
   --allow-outside-root   let the tools reach paths outside the root
+  --checkpoints DIR      keep the before-image of each file the tools change in DIR (the
+                         server's life is one checkpoint)
   --verbose              log every message and its duration to stderr
   -h, --help             show this help
 
@@ -35,7 +37,7 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-function parseCommandLine(): { root: string; mirror?: string; allowOutsideRoot: boolean; verbose: boolean } {
+function parseCommandLine(): { root: string; mirror?: string; allowOutsideRoot: boolean; checkpoints?: string; verbose: boolean } {
   let parsed;
   try {
     parsed = parseArgs({
@@ -43,6 +45,7 @@ function parseCommandLine(): { root: string; mirror?: string; allowOutsideRoot: 
         root: { type: "string" },
         mirror: { type: "string" },
         "allow-outside-root": { type: "boolean", default: false },
+        checkpoints: { type: "string" },
         verbose: { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
       },
@@ -70,6 +73,7 @@ function parseCommandLine(): { root: string; mirror?: string; allowOutsideRoot: 
     root,
     ...(values.mirror !== undefined ? { mirror: path.resolve(values.mirror) } : {}),
     allowOutsideRoot: values["allow-outside-root"],
+    ...(values.checkpoints ? { checkpoints: path.resolve(values.checkpoints) } : {}),
     verbose: values.verbose,
   };
 }
@@ -103,10 +107,12 @@ async function main(): Promise<void> {
       root: options.root,
       ...(options.mirror !== undefined ? { mirror: options.mirror } : {}),
       allowOutsideRoot: options.allowOutsideRoot,
+      ...(options.checkpoints ? { checkpoints: options.checkpoints } : {}),
     });
   } catch (error) {
     fail((error as Error).message);
   }
+  if (options.checkpoints) await server.beginMessage(`tether-mcp-${Date.now()}`);
   // Background shells die with the server, however it ends.
   process.on("exit", () => host.dispose());
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => process.exit(0));
@@ -117,6 +123,8 @@ async function main(): Promise<void> {
   if (options.verbose) log(`serving ${options.root} over stdio`);
 
   await serveNdjson(options.verbose ? verbose(server) : server, { input: process.stdin, output: process.stdout, log });
+  // The server's life was one message: its before-images go to the checkpoint folder now.
+  if (options.checkpoints) await server.flushCheckpoints().catch((error: unknown) => log(`checkpoints: ${String(error)}`));
   // stdin ended and every request is answered: flush and leave.
   process.stdout.write("", () => process.exit(0));
 }

@@ -6,7 +6,8 @@
 // disposed by the SessionManager (sessions.ts). No vscode import: the agent and the workspace are
 // ports.
 
-import type { JsonValue, PermissionAnswer, PermissionMode, PermissionRequest, UiEvent } from "../generated/core";
+import type { JsonValue, PermissionAnswer, PermissionMode, PermissionRequest, RewindOutcome, RewindPreview, UiEvent } from "../generated/core";
+import { newCheckpointKey } from "./checkpointStore";
 import type { SessionOp, SessionOpKind } from "../session/agent";
 import type { TurnOutcome } from "../session/driver";
 import type { Attachment, ChatEntry, HistorySession, QueuedMessage } from "../contract/protocol";
@@ -22,7 +23,10 @@ export interface AgentSession {
   readonly running: boolean;
   /** The conversation's id once known (the resumed one before the first turn). */
   readonly sessionId: string | null;
-  prompt(text: string, images?: PromptImage[]): Promise<TurnOutcome>;
+  /** `messageId`: the chat's id of the user message (the turn's checkpoint). */
+  prompt(text: string, images?: PromptImage[], messageId?: string): Promise<TurnOutcome>;
+  rewindPreview(messageId: string): Promise<RewindPreview>;
+  rewind(messageId: string): Promise<RewindOutcome>;
   /** One session operation; throws when the agent does not support it (saying so, by name). */
   operate(op: SessionOp): void;
   /** The operations the agent offers now (ACP agents tell theirs in their handshake). */
@@ -51,6 +55,10 @@ export interface AgentStart {
   mode: PermissionMode;
   model?: string;
   resume?: string;
+  /** A fork of `resume` up to the agent's message `resumeAt` (Claude Code's transcript uuid). */
+  fork?: { resumeAt?: string };
+  /** The folder key of the session's checkpoints. */
+  checkpointKey: string;
   onEvent(event: UiEvent): void;
   onPermission(request: PermissionRequest, signal: AbortSignal): Promise<PermissionAnswer>;
 }
@@ -65,7 +73,15 @@ export interface ChatSessionDeps {
   startAgent(start: AgentStart): Promise<AgentSession>;
   /** The mode a session starts in when the chat's is not one of Tether's. */
   defaultMode(): PermissionMode;
+  /** Where conversations keep their checkpoints (absent: no checkpoints). */
+  checkpoints?: CheckpointIndex;
   log(message: string): void;
+}
+
+/** Which checkpoint folder a conversation uses (the index lives on the workspace side). */
+export interface CheckpointIndex {
+  keyFor(conversation: string): Promise<string | undefined>;
+  note(key: string, conversation: string): Promise<void>;
 }
 
 /** How long an agent may take to list its sessions. */
@@ -92,6 +108,10 @@ export class ChatSession implements RestartableSession {
   private readonly queue: MessageQueue;
   /** A turn is being sent or runs (from the user's send until the agent's answer). */
   private turnRunning = false;
+  /** The folder key of this conversation's checkpoints. */
+  private checkpointKey = newCheckpointKey();
+  /** The next start forks the resumed conversation (at the agent's message `resumeAt`). */
+  private forkAt: { resumeAt?: string } | undefined;
 
   constructor(private readonly deps: ChatSessionDeps) {
     this.context = new ContextSync(this, deps.log);
@@ -161,7 +181,7 @@ export class ChatSession implements RestartableSession {
     const session = this.session;
     const steerable = session?.running && session.offers().includes("steer") && !attachments.some((a) => a.kind === "image");
     if (session && steerable) {
-      this.deps.feed.show([userMessage(item.text, attachments)]);
+      this.deps.feed.show([userMessage(nextMessageId(), item.text, attachments)]);
       session.operate({ op: "steer", text: buildPrompt(item.text, attachments).text });
       return;
     }
@@ -187,7 +207,8 @@ export class ChatSession implements RestartableSession {
     const { feed } = this.deps;
     this.turnRunning = true;
     this.lastPrompt = { text, attachments };
-    if (echo) feed.show([userMessage(text, attachments)]);
+    const id = nextMessageId();
+    if (echo) feed.show([userMessage(id, text, attachments)]);
     feed.event({ type: "status", state: "running" });
     let session: AgentSession;
     try {
@@ -201,7 +222,7 @@ export class ChatSession implements RestartableSession {
     const prompt = buildPrompt(text, attachments);
     const reminder = this.context.takeReminder();
     const promptText = reminder ? `<system-reminder>\n${REMINDER_INTRO}\n\n${reminder}\n</system-reminder>\n\n${prompt.text}` : prompt.text;
-    const outcome = await session.prompt(promptText, prompt.images.length ? prompt.images : undefined);
+    const outcome = await session.prompt(promptText, prompt.images.length ? prompt.images : undefined, id);
     if (!outcome.ok && !outcome.done && outcome.error) this.deps.log(`turn ended: ${outcome.error.message}`);
     feed.setState({ busy: false });
     await this.context.turnEnded();
@@ -259,6 +280,31 @@ export class ChatSession implements RestartableSession {
    * offers fork: the history shows the action then). */
   forkSession(id: string): void {
     this.session?.operate({ op: "fork", id });
+  }
+
+  /** What rewinding the files to before the user message `messageId` would do (the agent starts
+   * if it is not running: it holds the checkpoints). */
+  async rewindPreview(messageId: string): Promise<RewindPreview> {
+    return (await this.ensure()).rewindPreview(messageId);
+  }
+
+  /** Rewind the files to before `messageId`; rejects with the reason when it cannot. */
+  async rewind(messageId: string): Promise<RewindOutcome> {
+    return (await this.ensure()).rewind(messageId);
+  }
+
+  /** The conversation as the agent knows it now (its id), to fork from. */
+  get conversationId(): string | undefined {
+    return this.session?.sessionId ?? this.resumeId;
+  }
+
+  /** Start as a fork of `conversation` up to the agent's message `resumeAt` (none: the whole
+   * conversation before its first message, i.e. a fresh one), showing `entries`. */
+  startFork(conversation: string | undefined, resumeAt: string | undefined, entries: ChatEntry[]): void {
+    this.resumeId = conversation;
+    this.forkAt = conversation ? { ...(resumeAt ? { resumeAt } : {}) } : undefined;
+    this.deps.feed.replay(entries);
+    this.deps.feed.setState({ busy: false });
   }
 
   /** End the current session in the agent (where it offers close); the chat starts afresh. */
@@ -356,6 +402,10 @@ export class ChatSession implements RestartableSession {
     const mode = feed.state.mode;
     const replay = this.replay;
     this.replay = false;
+    const fork = this.forkAt;
+    this.forkAt = undefined;
+    // A resumed conversation keeps the checkpoints it made (found by its id in the index).
+    if (this.resumeId && !fork) this.checkpointKey = (await this.deps.checkpoints?.keyFor(this.resumeId).catch(() => undefined)) ?? this.checkpointKey;
     const session = await this.deps.startAgent({
       agent: this.deps.agent.name,
       ...(replay ? { replay } : {}),
@@ -364,6 +414,8 @@ export class ChatSession implements RestartableSession {
       mode: isPermissionMode(mode) ? mode : this.deps.defaultMode(),
       ...(feed.state.model ? { model: feed.state.model } : {}),
       ...(this.resumeId ? { resume: this.resumeId } : {}),
+      ...(fork ? { fork } : {}),
+      checkpointKey: this.checkpointKey,
       onEvent: (event) => this.onEvent(event),
       // The request is in the chat already (its permissionRequest event): the broker only waits.
       onPermission: (request, signal) => broker.ask(request, signal),
@@ -375,6 +427,7 @@ export class ChatSession implements RestartableSession {
 
   private onEvent(event: UiEvent): void {
     if (event.type === "sessionInit" || event.type === "done") this.resumeId = event.sessionId;
+    if (event.type === "sessionInit" && event.sessionId) void this.deps.checkpoints?.note(this.checkpointKey, event.sessionId).catch((e: unknown) => this.deps.log(`checkpoints: ${messageOf(e)}`));
     // What the agent offers is known from its handshake on (fork and close show in the history).
     if ((event.type === "sessionInit" || event.type === "sessionReady") && this.session) this.deps.feed.setState({ offers: this.session.offers() });
     // The agent died: the next prompt (or Retry) starts it again, resuming the same conversation.
@@ -392,8 +445,17 @@ export class ChatSession implements RestartableSession {
   }
 }
 
-function userMessage(text: string, attachments: Attachment[]): ChatEntry {
-  return { type: "userMessage", id: `user-${Date.now()}`, text, ...(attachments.length ? { attachments } : {}) };
+let lastMessageMs = 0;
+
+/** A user message's id, `user-<ms>`: unique in this window even for messages sent in the same
+ * millisecond (a queue drained), since checkpoints and Claude Code's transcript uuids key on it. */
+function nextMessageId(): string {
+  lastMessageMs = Math.max(Date.now(), lastMessageMs + 1);
+  return `user-${lastMessageMs}`;
+}
+
+function userMessage(id: string, text: string, attachments: Attachment[]): ChatEntry {
+  return { type: "userMessage", id, text, ...(attachments.length ? { attachments } : {}) };
 }
 
 function startFailure(error: unknown, agent: string): UiEvent {

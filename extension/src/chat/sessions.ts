@@ -11,7 +11,7 @@ import type { ProjectSource } from "./contextSync";
 import { ChatFeed } from "./feed";
 import { PermissionBroker, type ReviewPort } from "./permissionBroker";
 import type { PlanPort } from "./plans";
-import { ChatSession, type AgentSession, type AgentStart, type ChatAgent } from "./session";
+import { ChatSession, type AgentSession, type AgentStart, type ChatAgent, type CheckpointIndex } from "./session";
 import type { PendingQuestion, SessionRecord } from "./sessionIndex";
 import { ChatView, type ShownSession, type Surface, type ViewPage } from "./views";
 
@@ -34,6 +34,8 @@ export interface SessionManagerDeps {
   workspace(): Promise<ProjectSource>;
   startAgent(start: AgentStart): Promise<AgentSession>;
   defaultMode(): PermissionMode;
+  /** Where conversations keep their checkpoints (absent: none). */
+  checkpoints?: CheckpointIndex;
   fail(what: string, error: unknown): void;
   log(message: string): void;
   /** A fresh key for a new open session. */
@@ -155,6 +157,7 @@ export class SessionManager {
       workspace: this.deps.workspace,
       startAgent: this.deps.startAgent,
       defaultMode: this.deps.defaultMode,
+      ...(this.deps.checkpoints ? { checkpoints: this.deps.checkpoints } : {}),
       log: this.deps.log,
     });
     const open = new OpenSession(key, session);
@@ -208,6 +211,16 @@ export class SessionManager {
     const next = this.create(name, current);
     this.show(view, next);
     if (current?.empty && current.views.size === 0) void this.close(current, "It was replaced by a new session.");
+    return next;
+  }
+
+  /** A new session of `from`'s agent shown in `view` while the others keep running, set up by
+   * `setup` (a fork of `from`'s conversation). */
+  openFork(view: ChatView, from: OpenSession, setup: (session: ChatSession) => void): OpenSession {
+    const next = this.create(from.session.agent.name, from);
+    this.show(view, next);
+    setup(next.session);
+    this.deps.onState(next.session.feed.state);
     return next;
   }
 

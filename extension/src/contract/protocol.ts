@@ -13,7 +13,7 @@
  *  - {@link WebviewToExtension}: the webview posts these through `acquireVsCodeApi().postMessage`.
  */
 
-import type { AgentOption, AuthMethodInfo, CanvasAction, CommandInfo, PermissionAnswer, SessionOpKind, UiEvent, UserDecision } from "@tether/core";
+import type { AgentOption, AuthMethodInfo, CanvasAction, CommandInfo, PermissionAnswer, RewindPreview, SessionOpKind, UiEvent, UserDecision } from "@tether/core";
 
 // ---------------------------------------------------------------------------------------------
 // Header state
@@ -79,6 +79,9 @@ export interface UiState {
   offers?: SessionOpKind[];
   /** Messages sent while a turn ran, waiting for it to end (oldest first). */
   queue?: QueuedMessage[];
+  /** What a user message offers: rewinding the files to before it (checkpoints on), a new
+   * session from it (where the agent can fork at a message). */
+  messageActions?: { rewind: boolean; fork: boolean };
   /** A gateway backend's connection (OpenClaw): its state and why, for the header and status bar. */
   gateway?: { state: "disconnected" | "connecting" | "connected" | "error"; message?: string };
 }
@@ -188,7 +191,11 @@ export type ExtensionToWebview =
   /** The open sessions (the sidebar's strip). */
   | { type: "openSessions"; sessions: OpenSessionInfo[] }
   /** The open session `key` was closed: the page may drop what it kept of it. */
-  | { type: "forgetSession"; key: string };
+  | { type: "forgetSession"; key: string }
+  /** What rewinding to before a user message would do, asked for by `messageAction` (or why not). */
+  | { type: "rewindPreview"; messageId: string; fork: boolean; preview?: RewindPreview; error?: string }
+  /** How a rewind ended: what was put back, or why nothing was. */
+  | { type: "rewindDone"; messageId: string; ok: boolean; message: string };
 
 // ---------------------------------------------------------------------------------------------
 // Webview → extension
@@ -246,7 +253,11 @@ export type WebviewToExtension =
   /** Rename the open session `key`, or the past session `sessionId` (the extension asks for the title). */
   | { type: "renameSession"; key?: string; sessionId?: string }
   /** Delete the past session `sessionId` (the extension asks to confirm). */
-  | { type: "deleteSession"; sessionId: string };
+  | { type: "deleteSession"; sessionId: string }
+  /** A user message's action: preview a rewind of the files (`rewind`, `both`), or fork from it. */
+  | { type: "messageAction"; messageId: string; action: "rewind" | "fork" | "both" }
+  /** Rewind the files to before `messageId` (after its preview), then fork from it if `fork`. */
+  | { type: "rewindConfirm"; messageId: string; fork: boolean };
 
 /** The state the webview keeps with `vscode.setState` (survives the view being hidden). */
 export interface PersistedWebviewState {

@@ -20,6 +20,8 @@ export interface TetherConfig {
   allowOutsideRoot?: boolean;
   /** Extra environment for commands. */
   env?: Record<string, string>;
+  /** A folder for checkpoints (the before-images of the files the tools change). */
+  checkpoints?: string;
 }
 
 let glue: Glue | undefined;

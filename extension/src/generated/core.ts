@@ -450,7 +450,11 @@ resume?: string,
 /**
  * Extra environment for the agent's program (not for the commands the tools run).
  */
-env?: { [key in string]: string }, remote?: RemoteConfig, } & ({ "backend": "claude" } & ClaudeConfig | { "backend": "acp" } & AcpConfig | { "backend": "openclaw" } & OpenClawConfig);
+env?: { [key in string]: string }, remote?: RemoteConfig, 
+/**
+ * Where the before-images of the files Tether changes are kept (on the workspace side).
+ */
+checkpoints?: CheckpointsConfig, } & ({ "backend": "claude" } & ClaudeConfig | { "backend": "acp" } & AcpConfig | { "backend": "openclaw" } & OpenClawConfig);
 
 export type CommonConfig = { 
 /**
@@ -480,13 +484,83 @@ resume?: string,
 /**
  * Extra environment for the agent's program (not for the commands the tools run).
  */
-env?: { [key in string]: string }, remote?: RemoteConfig, };
+env?: { [key in string]: string }, remote?: RemoteConfig, 
+/**
+ * Where the before-images of the files Tether changes are kept (on the workspace side).
+ */
+checkpoints?: CheckpointsConfig, };
 
 /**
  * What the model is told about the machine the workspace is on.
  */
 
 export type RemoteConfig = { os?: string, shell?: string, gitBranch?: string, };
+
+/**
+ * The session's checkpoint folder and its retention.
+ */
+
+export type CheckpointsConfig = { 
+/**
+ * An absolute folder on the workspace's file system, this session's own.
+ */
+dir: string, 
+/**
+ * The checkpoints of at most this many user messages are kept, the oldest dropped first.
+ */
+keepMessages: number, };
+
+/**
+ * What rewinding to a message would do (JS: `RewindPreview`).
+ */
+
+export type RewindPreview = { messageId: string, 
+/**
+ * False when no checkpoint was kept for this message (before checkpoints, or pruned).
+ */
+known: boolean, files: Array<RewindFile>, 
+/**
+ * Shell commands ran from this message on: what they changed is not rewound.
+ */
+shellCommands: boolean, };
+
+/**
+ * One file a rewind would put back.
+ */
+
+export type RewindFile = { 
+/**
+ * The workspace path.
+ */
+path: string, 
+/**
+ * The path from the workspace root, for people.
+ */
+relative: string, 
+/**
+ * `restore` the earlier content, or `delete` a file the turn created.
+ */
+action: RewindAction, 
+/**
+ * Lines the rewind brings back.
+ */
+insertions: number, 
+/**
+ * Lines the rewind takes away.
+ */
+deletions: number, 
+/**
+ * Why this file cannot be rewound (the rewind refuses as a whole).
+ */
+problem: string | null, };
+
+export type RewindAction = "restore" | "delete";
+
+/**
+ * What a rewind did (JS: `RewindOutcome`).
+ */
+
+export type RewindOutcome = { restored: Array<string>, deleted: Array<string>, };
 
 /**
  * The backend a session runs, with its own part of the config.
@@ -511,7 +585,15 @@ allowedTools?: Array<string>,
 /**
  * Extra entries for `--disallowedTools`.
  */
-disallowedTools?: Array<string>, };
+disallowedTools?: Array<string>, 
+/**
+ * Resume as a new session (`--fork-session`), the conversation it resumes left as it was.
+ */
+forkSession?: boolean, 
+/**
+ * Resume only up to this message of the transcript (its uuid; `--resume-session-at`).
+ */
+resumeSessionAt?: string, };
 
 export type AcpConfig = { 
 /**

@@ -10,7 +10,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import type { Connector, ConnectorSession } from "../backends/backend";
 import type { TetherHost } from "../core/host";
-import type { CommonConfig, RemoteConfig } from "../generated/core";
+import type { CheckpointsConfig, CommonConfig, RemoteConfig, RewindOutcome, RewindPreview } from "../generated/core";
 import { createTetherAgent, type AgentOutput, type PermissionAnswer, type PermissionMode, type SessionOp, type SessionOpKind, type TetherAgent } from "./agent";
 import { isEvent, type DoneEvent, type ErrorEvent, type PermissionRequestEvent, type UiEvent } from "./events";
 import type { Transport, TransportExit } from "./transport";
@@ -30,6 +30,8 @@ export interface SessionDriverOptions {
   model?: string;
   /** A session id to resume (same mirror and HOME as the session that made it). */
   resume?: string;
+  /** Where the session keeps its checkpoints (on the workspace side). */
+  checkpoints?: CheckpointsConfig;
   /** The laptop's Claude settings (Tether's permission rules); default ~/.claude/settings.json
    * (skipped when missing). */
   userSettingsPath?: string;
@@ -111,6 +113,7 @@ export class SessionDriver {
         model: options.model,
         resume: options.resume,
         remote: options.remote,
+        checkpoints: options.checkpoints,
       }),
     };
     const session: ConnectorSession = {
@@ -160,12 +163,24 @@ export class SessionDriver {
     return this.agent?.offers() ?? [];
   }
 
-  /** Send a user turn; settles when the turn ends (or the agent dies). */
-  prompt(text: string, images?: { mediaType: string; data: string }[]): Promise<TurnOutcome> {
+  /** Send a user turn; settles when the turn ends (or the agent dies). `messageId`: the chat's
+   * id of the user message, under which the files the turn changes are checkpointed. */
+  async prompt(text: string, images?: { mediaType: string; data: string }[], messageId?: string): Promise<TurnOutcome> {
     const agent = this.requireRunning();
+    if (messageId) this.apply(await agent.beginMessage(messageId));
     const outcome = new Promise<TurnOutcome>((resolve) => this.turns.push({ resolve }));
     this.apply(agent.prompt(text, images));
     return outcome;
+  }
+
+  /** What rewinding the files to before the user message `messageId` would do. */
+  rewindPreview(messageId: string): Promise<RewindPreview> {
+    return this.requireRunning().rewindPreview(messageId);
+  }
+
+  /** Rewind the files to before `messageId`; rejects, writing nothing, when one changed since. */
+  rewind(messageId: string): Promise<RewindOutcome> {
+    return this.requireRunning().rewind(messageId);
   }
 
   /** A file watcher saw a workspace file change. */

@@ -23,6 +23,7 @@ export async function openSession(entry: AgentEntry, request: SessionRequest, ha
     ...(request.mirror ? { mirror: request.mirror } : {}),
     ...(request.remote ? { remote: request.remote } : {}),
     ...(request.resume ? { resume: request.resume } : {}),
+    ...(request.checkpoints ? { checkpoints: request.checkpoints } : {}),
     ...(handlers.mode ? { mode: handlers.mode } : {}),
     ...(handlers.model ? { model: handlers.model } : {}),
     onEvent: handlers.onEvent,

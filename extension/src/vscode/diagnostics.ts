@@ -87,6 +87,57 @@ export class Diagnostics implements vscode.Disposable {
     return { tier: args.tier, samples, hostCalls, response: text.slice(0, 2000) };
   }
 
+  /** The same Edits of the workspace file `file` (a path from the root) with checkpoints on and
+   * off, interleaved, each in one user message (`first`: a fresh copy of the file per Edit, so each
+   * takes its before-image), and the time the turn's end then takes to write them. The
+   * checkpoints go to `.tether/checkpoints/` and are removed after. */
+  async editTimes(args: { file: string; from: string; to: string; runs: number; first?: boolean }) {
+    this.loadCore();
+    const runner = await this.hostFor("helper");
+    const dir = `${runner.root}/.tether/checkpoints/bench-${Date.now()}`;
+    const servers = { off: createTetherServer(runner.host, { root: runner.root }), on: createTetherServer(runner.host, { root: runner.root, checkpoints: dir }) };
+    await servers.on.beginMessage("bench");
+    const source = `${runner.root}/${args.file}`;
+    const bytes = await runner.host.readFile(source);
+    const samples: Record<"off" | "on", number[]> = { off: [], on: [] };
+    let id = 0;
+    let flushMs = 0;
+    const edit = async (kind: "off" | "on", path: string, from: string, to: string) => {
+      const request = JSON.stringify({ jsonrpc: "2.0", id: ++id, method: "tools/call", params: { name: "Edit", arguments: { file_path: path, old_string: from, new_string: to } } });
+      const started = performance.now();
+      const response = (await servers[kind].handle(request)) ?? "";
+      const elapsed = performance.now() - started;
+      if (response.includes('"isError":true')) throw new Error(`Edit failed: ${response.slice(0, 500)}`);
+      return elapsed;
+    };
+    try {
+      for (const kind of ["off", "on"] as const) await runner.host.writeFile(`${source}.${kind}`, bytes);
+      for (let i = 0; i < Math.max(2, args.runs) + 2; i++) {
+        const forward = i % 2 === 0;
+        for (const kind of forward ? (["off", "on"] as const) : (["on", "off"] as const)) {
+          let path = `${source}.${kind}`;
+          if (args.first) {
+            path = `${source}.${kind}.${i}`;
+            await runner.host.writeFile(path, bytes);
+          }
+          const [from, to] = forward || args.first ? [args.from, args.to] : [args.to, args.from];
+          const elapsed = await edit(kind, path, from, to);
+          // The first two rounds warm up.
+          if (i >= 2) samples[kind].push(elapsed);
+        }
+      }
+      // What the turn's end then writes (the before-images taken, and the journal).
+      const started = performance.now();
+      await servers.on.flushCheckpoints();
+      flushMs = performance.now() - started;
+    } finally {
+      servers.off.free();
+      servers.on.free();
+      await runner.host.remove(dir, true).catch(() => undefined);
+    }
+    return { ...samples, flushMs };
+  }
+
   dispose(): void {
     for (const executor of this.tierExecutors.values()) void executor.then((e) => e.dispose(), () => undefined);
   }

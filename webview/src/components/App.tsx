@@ -8,6 +8,7 @@ import { VirtualList } from "../virtual";
 import { Composer } from "./Composer";
 import { Header, HistoryPanel } from "./Header";
 import { PermissionDock } from "./Permission";
+import { RewindDialog } from "./RewindDialog";
 import { estimateRow, retryText, rowLabel, RowView } from "./Rows";
 import { Icon } from "./common";
 import { CanvasPanel } from "./canvas/CanvasPanel";
@@ -235,6 +236,7 @@ export function App() {
             }}
           />
         ) : null}
+        {store.rewind.current ? <RewindDialog view={store.rewind.current} /> : null}
       </main>
       <TodoPanel todos={store.todos} />
       <PermissionDock pending={store.pending} />

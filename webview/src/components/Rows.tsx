@@ -20,6 +20,7 @@ import { basename, formatCost, formatDuration, formatTokens, str } from "../util
 import { FileLink, Icon } from "./common";
 import { StreamingMarkdown } from "./Markdown";
 import { alwaysRule } from "./Permission";
+import { MessageActions } from "./MessageActions";
 import { ThinkingView } from "./Thinking";
 import { ToolCallView } from "./tools";
 
@@ -45,7 +46,7 @@ export function AttachmentChipStatic({ a }: { a: Attachment }) {
 
 function UserRowView({ row }: { row: UserRow }) {
   return (
-    <div class="msg msg-user">
+    <div class="msg msg-user" tabIndex={row.messageId ? 0 : undefined} data-message-id={row.messageId}>
       {row.attachments.length ? (
         <div class="chips">
           {row.attachments.map((a, i) => (
@@ -54,6 +55,7 @@ function UserRowView({ row }: { row: UserRow }) {
         </div>
       ) : null}
       <div class="user-text">{row.text}</div>
+      {row.messageId ? <MessageActions messageId={row.messageId} /> : null}
     </div>
   );
 }

@@ -11,6 +11,7 @@ import { Messages } from "./messages";
 import { Timeline, type AgentEvent, type ErrorRow, type PermissionRow, type Row, type TerminalView, type ToolCall } from "./model";
 import { Permissions } from "./permissions";
 import { Tasks } from "./tasks";
+import { RewindState } from "./rewind";
 
 export * from "./model";
 export { atPointer, bound, type Surface } from "./canvas";
@@ -64,6 +65,8 @@ export class Store {
   readonly canvas = new Canvas();
   /** Subagents and background tasks, for their panels. */
   readonly tasks = new Tasks();
+  /** A rewind being previewed or done (a user message's actions). */
+  readonly rewind = new RewindState();
 
   private readonly timeline = new Timeline();
   private readonly calls = new ToolCalls(this.timeline);
@@ -172,6 +175,10 @@ export class Store {
       case "focus":
         this.composerInbox.push({ type: "focus" });
         break;
+      case "rewindPreview":
+      case "rewindDone":
+        this.rewind.apply(msg);
+        break;
       default:
         // Unknown message types are ignored (forward compatibility).
         break;
@@ -194,7 +201,7 @@ export class Store {
   apply(entry: ChatEntry, replay: boolean): void {
     switch (entry.type) {
       case "userMessage":
-        this.timeline.push({ kind: "user", key: this.timeline.key("u"), v: 0, text: entry.text, attachments: entry.attachments ?? [] });
+        this.timeline.push({ kind: "user", key: this.timeline.key("u"), v: 0, messageId: entry.id, text: entry.text, attachments: entry.attachments ?? [] });
         return;
       case "permissionResolved":
         this.permissions.resolve(entry);

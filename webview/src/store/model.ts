@@ -67,6 +67,8 @@ interface RowBase {
 
 export interface UserRow extends RowBase {
   kind: "user";
+  /** The chat's id of the message (its actions name it); none for a replayed agent's message. */
+  messageId?: string;
   text: string;
   attachments: Attachment[];
   /** Sent back by the agent in pieces (a loaded session's replay): later pieces append. */

@@ -8,6 +8,7 @@ import { AGENT_PROGRAMS, type AgentConfig } from "../../generated/core";
 import { StdioTransport, stringEnv } from "../../session/transport";
 import { findProgram } from "../../session/program";
 import type { BackendModule } from "../backend";
+import { forkPoint } from "./fork";
 import { listSessions, projectDir, transcriptToEntries } from "./history";
 import { promises as fsp } from "node:fs";
 
@@ -30,7 +31,7 @@ export const claudeBackend: BackendModule<null> = {
     const program = findClaude(settings.claudePath || undefined);
     request.log(
       `starting Claude Code in ${request.mirror ?? request.root}${request.mirror ? ` (mirror of ${request.root})` : ""}` +
-        (request.resume ? ` (resume ${request.resume})` : ""),
+        (request.resume ? ` (${request.fork ? "fork" : "resume"} ${request.resume}${request.fork?.resumeAt ? ` at ${request.fork.resumeAt}` : ""})` : ""),
     );
     return {
       label: { displayName: entry.displayName, command: PROGRAM.command },
@@ -44,6 +45,7 @@ export const claudeBackend: BackendModule<null> = {
           ...(request.agentFiles?.length ? { agentFiles: request.agentFiles } : {}),
           allowedTools: settings.allowedTools,
           disallowedTools: settings.disallowedTools,
+          ...(request.resume && request.fork ? { forkSession: true, ...(request.fork.resumeAt ? { resumeSessionAt: request.fork.resumeAt } : {}) } : {}),
         };
       },
       async connect(agent, session) {
@@ -72,6 +74,8 @@ export const claudeBackend: BackendModule<null> = {
     entries: async (cwd, id) => transcriptToEntries(await fsp.readFile(transcriptPath(cwd, id), "utf8").catch(() => "")),
     remove: (cwd, id) => fsp.rm(transcriptPath(cwd, id), { force: true }),
   },
+
+  forkAt: { point: (cwd, conversation, messageId) => forkPoint(cwd, conversation, messageId) },
 
   cli: {
     flags: { claude: { type: "string", help: "the claude binary (default: $TETHER_CLAUDE_PATH, PATH, usual places)" } },
