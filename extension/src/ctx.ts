@@ -242,15 +242,10 @@ export class Ctx implements vscode.Disposable {
   /** The chat view (re)loaded: its state and the chat so far. */
   viewReady(): void {
     this.feed.ready();
-    // The chat is open, so a prompt may follow: load the core now (after activation, while the
-    // webview renders) rather than on the first prompt. A failure is reported by that prompt.
-    setImmediate(() => {
-      try {
-        this.loadWasm();
-      } catch (error) {
-        this.log.warn(`loading the wasm core failed: ${error instanceof Error ? error.message : String(error)}`);
-      }
-    });
+    // The chat is open (its page rendered and said ready, so typing waits for nothing here), and
+    // a prompt may follow: start the agent now (the wasm core loads with it) rather than on the
+    // first prompt, after the messages above are on their way. A failure is told by that prompt.
+    setImmediate(() => this.session.warm());
   }
 
   private async onMessage(message: WebviewToExtension): Promise<void> {

@@ -73,6 +73,7 @@ export class SessionManager {
     this.deps.view.post({ type: "clear" });
     this.current.feed.ready();
     this.deps.onState(this.current.feed.state);
+    this.current.warm();
     return this.current;
   }
 
@@ -86,6 +87,7 @@ export class SessionManager {
       this.current = this.create(session.agent, session.feed.state);
       this.deps.view.post({ type: "clear" });
       this.current.feed.ready();
+      this.current.warm();
     }
   }
 
