@@ -9,7 +9,8 @@
 // cached code-server. The agent is configured (the real CLI against the fake API), so what the
 // extension starts when the view shows is part of the measure.
 //
-//   node tests/bench/extension.mjs [--runs N] [--trace]
+//   node tests/bench/extension.mjs [--runs N] [--quick] [--view] [--trace]
+//     --quick   3 windows, and no 50,000-message replay (a smoke run)
 //     --view    only the view-usable row (not the webview benchmarks)
 //     --trace   per run: the webview's own timings (script fetched, evaluated, first render) and
 //               the extension's log lines with their times, to see where the time goes
@@ -21,27 +22,31 @@ import { CLAUDE, launchVsCode, REPO } from "../e2e/harness.mjs";
 import { median, min, record } from "./record.mjs";
 
 const runsArg = process.argv.indexOf("--runs");
-const RUNS = runsArg >= 0 ? Number(process.argv[runsArg + 1]) : 5;
+const QUICK = process.argv.includes("--quick");
+const RUNS = runsArg >= 0 ? Number(process.argv[runsArg + 1]) : QUICK ? 3 : 5;
 const TRACE = process.argv.includes("--trace");
 const GOAL_MS = 500;
 const LIMIT_MS = 30_000;
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-/** Polls `frames` (every few ms) for an enabled input matching `selector`; types one key into it
- *  and polls until the input shows it. Returns when it showed (Date.now()). */
+/** Polls `frames` (every few ms) for an enabled input matching `selector`, focuses it and types
+ *  one key (as the keyboard does: no waiting for the element to be "stable"), then polls until
+ *  the input shows it. Returns when it showed (Date.now()). */
 async function typedKeyShows(page, selector, frames = () => [page.mainFrame()]) {
   const deadline = Date.now() + LIMIT_MS;
   for (;;) {
     for (const frame of frames()) {
-      const ready = await frame
+      const focused = await frame
         .evaluate((sel) => {
           const box = document.querySelector(sel);
-          return !!box && !box.disabled && box.getClientRects().length > 0;
+          if (!box || box.disabled || box.getClientRects().length === 0) return false;
+          box.focus();
+          return document.activeElement === box;
         }, selector)
         .catch(() => false);
-      if (!ready) continue;
-      await frame.locator(selector).first().press("x", { timeout: LIMIT_MS });
+      if (!focused) continue;
+      await page.keyboard.press("x");
       for (;;) {
         const shown = await frame.evaluate((sel) => document.querySelector(sel)?.value.includes("x"), selector).catch(() => false);
         if (shown) return Date.now();
@@ -145,7 +150,10 @@ record("view-usable", {
 });
 
 if (process.argv.includes("--view")) process.exit(0);
-console.log("\nwebview first paint (5,000-message replay) and session switch — webview/bench/first-paint.mjs:");
+console.log("\nwebview first paint (5,000-message replay) — webview/bench/first-paint.mjs:");
 execFileSync(process.execPath, [path.join(REPO, "webview/bench/first-paint.mjs"), "--runs", "3"], { stdio: "inherit", cwd: REPO });
+console.log("\nsession switch — webview/bench/switch.mjs:");
+execFileSync(process.execPath, [path.join(REPO, "webview/bench/switch.mjs"), ...(QUICK ? ["--switches", "4"] : [])], { stdio: "inherit", cwd: REPO });
+if (QUICK) process.exit(0);
 console.log("\nwebview first paint (50,000-message replay):");
 execFileSync(process.execPath, [path.join(REPO, "webview/bench/first-paint.mjs"), "--runs", "3", "--messages", "50000"], { stdio: "inherit", cwd: REPO });

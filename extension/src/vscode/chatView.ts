@@ -3,6 +3,7 @@
 // it to the extension.
 
 import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
 import * as vscode from "vscode";
 import type { ChatEntry, ExtensionToWebview, WebviewToExtension } from "../contract/protocol";
 import { renderWebviewHtml } from "../contract/html";
@@ -24,6 +25,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, ChatViewPor
   private queue: ChatEntry[] = [];
   private timer: ReturnType<typeof setTimeout> | undefined;
   private readonly disposables: vscode.Disposable[] = [];
+  /** The page's script and styles, read once (they are the extension's own files). */
+  private assets: { script: string; style: string; codicon: string } | undefined;
 
   constructor(
     private readonly webviewRoot: vscode.Uri,
@@ -64,6 +67,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, ChatViewPor
   private render(view: vscode.WebviewView): void {
     this.ready = false;
     const asset = (name: string) => view.webview.asWebviewUri(vscode.Uri.joinPath(this.webviewRoot, name)).toString();
+    const read = (name: string) => readFileSync(vscode.Uri.joinPath(this.webviewRoot, name).fsPath, "utf8");
+    this.assets ??= { script: read("main.js"), style: read("main.css"), codicon: read("codicon.css") };
+    const { script, style, codicon } = this.assets;
     view.webview.html = renderWebviewHtml({
       cspSource: view.webview.cspSource,
       nonce: randomBytes(16).toString("base64url"),
@@ -72,6 +78,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, ChatViewPor
       codiconUri: asset("codicon.css"),
       title: "Tether",
       frameOrigins: this.frameOrigins(),
+      // In the page: its first paint waits for no fetch. The font stays a file, loaded when shown.
+      inline: { script, style, codicon: codicon.replace(/url\("\.\/codicon\.ttf/g, `url("${asset("codicon.ttf")}`) },
     });
   }
 
