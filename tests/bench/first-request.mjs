@@ -54,7 +54,8 @@ const api = await startFakeApi([{ text: "ok", repeat: true }], {
   },
 });
 // The driver hands the CLI this process's environment, as the extension host does.
-for (const name of Object.keys(process.env)) if (name !== "PATH") delete process.env[name];
+// (TETHER_BENCH_RESULTS stays: record() reads it.)
+for (const name of Object.keys(process.env)) if (name !== "PATH" && name !== "TETHER_BENCH_RESULTS") delete process.env[name];
 Object.assign(process.env, { HOME: home, ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: "dummy", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1" });
 
 /** The chat's session manager, the driver, the Node host and the wasm loader, bundled from the
