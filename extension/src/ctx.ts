@@ -48,7 +48,11 @@ export class Ctx implements vscode.Disposable {
     this.view = new ChatViewProvider(
       vscode.Uri.joinPath(extension.extensionUri, "dist", "webview"),
       {
-        onReady: () => this.viewReady(),
+        onReady: () => {
+          this.log.info("chat page ready");
+          this.viewReady();
+        },
+        onResolve: () => this.log.info("chat view resolved"),
         onMessage: (message) => void this.onMessage(message),
       },
       () => this.frameSources(),

@@ -92,7 +92,8 @@ try {
       await sleep(500);
       clicked = Date.now();
       await tether.click();
-      const shown = await typedKeyShows(page, COMPOSER, () => page.frames().filter((f) => f !== page.mainFrame()));
+      // A webview's page is the inner frame VS Code loads as fake.html (the outer one is its host).
+      const shown = await typedKeyShows(page, COMPOSER, () => page.frames().filter((f) => f.url().includes("fake.html")));
       viewMs.push(shown - clicked);
       // The LogOutputChannel "Tether" writes its own file under the user-data logs.
       let line;

@@ -26,11 +26,6 @@ export function webviewCsp(cspSource: string, nonce: string, frameOrigins: strin
   ].join("; ");
 }
 
-/** Text for the inside of a `<script>` or `<style>` element: no sequence that would close it. */
-function rawText(text: string, tag: "script" | "style"): string {
-  return text.replace(new RegExp(`</(${tag})`, "gi"), "<\\/$1");
-}
-
 /**
  * The HTML document for the chat webview. The extension calls this with `webview.cspSource`, a fresh
  * nonce and the `asWebviewUri`s of `out/main.js`, `out/main.css` and `out/codicon.css`.
@@ -41,26 +36,19 @@ export function renderWebviewHtml(opts: WebviewHtmlOptions): string {
   }
   const csp = webviewCsp(opts.cspSource, opts.nonce, opts.frameOrigins);
   const title = opts.title ?? "Tether";
-  const nonce = attr(opts.nonce);
-  const { inline } = opts;
-  const styles = inline
-    ? `<style nonce="${nonce}">${rawText(inline.codicon, "style")}</style>\n<style nonce="${nonce}">${rawText(inline.style, "style")}</style>`
-    : `<link rel="stylesheet" href="${attr(opts.codiconUri)}" nonce="${nonce}">\n<link rel="stylesheet" href="${attr(opts.styleUri)}" nonce="${nonce}">`;
-  const script = inline
-    ? `<script nonce="${nonce}">${rawText(inline.script, "script")}</script>`
-    : `<script nonce="${nonce}" src="${attr(opts.scriptUri)}"></script>`;
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${attr(csp)}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
-${styles}
+<link rel="stylesheet" href="${attr(opts.codiconUri)}" nonce="${attr(opts.nonce)}">
+<link rel="stylesheet" href="${attr(opts.styleUri)}" nonce="${attr(opts.nonce)}">
 <title>${attr(title)}</title>
 </head>
 <body>
 <div id="root" class="tether-root"></div>
-${script}
+<script nonce="${attr(opts.nonce)}" src="${attr(opts.scriptUri)}"></script>
 </body>
 </html>
 `;

@@ -212,8 +212,4 @@ export interface WebviewHtmlOptions {
   title?: string;
   /** Origins (`http(s)://host:port`) the webview may frame: the OpenClaw gateway's, for its board widgets. */
   frameOrigins?: string[];
-  /** The three files' text, put in the page itself (under the same nonce) instead of fetched: each
-   * fetch of a webview's resource goes through its service worker and the workbench, a round trip
-   * the chat's first paint would wait for. The codicon stylesheet's font URL made absolute. */
-  inline?: { script: string; style: string; codicon: string };
 }

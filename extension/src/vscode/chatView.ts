@@ -3,7 +3,6 @@
 // it to the extension.
 
 import { randomBytes } from "node:crypto";
-import { readFileSync } from "node:fs";
 import * as vscode from "vscode";
 import type { ChatEntry, ExtensionToWebview, WebviewToExtension } from "../contract/protocol";
 import { renderWebviewHtml } from "../contract/html";
@@ -17,6 +16,8 @@ export interface ChatViewHandler {
   /** The webview (re)loaded: send init and the transcript so far. */
   onReady(): void;
   onMessage(message: WebviewToExtension): void;
+  /** VS Code asked for the view (the log times the way from a click to the page). */
+  onResolve?(): void;
 }
 
 export class ChatViewProvider implements vscode.WebviewViewProvider, ChatViewPort, vscode.Disposable {
@@ -25,8 +26,6 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, ChatViewPor
   private queue: ChatEntry[] = [];
   private timer: ReturnType<typeof setTimeout> | undefined;
   private readonly disposables: vscode.Disposable[] = [];
-  /** The page's script and styles, read once (they are the extension's own files). */
-  private assets: { script: string; style: string; codicon: string } | undefined;
 
   constructor(
     private readonly webviewRoot: vscode.Uri,
@@ -36,6 +35,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, ChatViewPor
   ) {}
 
   resolveWebviewView(view: vscode.WebviewView): void {
+    this.handler.onResolve?.();
     this.view = view;
     view.webview.options = { enableScripts: true, localResourceRoots: [this.webviewRoot] };
     this.render(view);
@@ -67,9 +67,6 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, ChatViewPor
   private render(view: vscode.WebviewView): void {
     this.ready = false;
     const asset = (name: string) => view.webview.asWebviewUri(vscode.Uri.joinPath(this.webviewRoot, name)).toString();
-    const read = (name: string) => readFileSync(vscode.Uri.joinPath(this.webviewRoot, name).fsPath, "utf8");
-    this.assets ??= { script: read("main.js"), style: read("main.css"), codicon: read("codicon.css") };
-    const { script, style, codicon } = this.assets;
     view.webview.html = renderWebviewHtml({
       cspSource: view.webview.cspSource,
       nonce: randomBytes(16).toString("base64url"),
@@ -78,8 +75,6 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, ChatViewPor
       codiconUri: asset("codicon.css"),
       title: "Tether",
       frameOrigins: this.frameOrigins(),
-      // In the page: its first paint waits for no fetch. The font stays a file, loaded when shown.
-      inline: { script, style, codicon: codicon.replace(/url\("\.\/codicon\.ttf/g, `url("${asset("codicon.ttf")}`) },
     });
   }
 
