@@ -57,7 +57,11 @@ export class Ctx implements vscode.Disposable {
     this.view = new ChatViewProvider(
       webviewRoot,
       {
-        onReady: () => this.surfaces.ready(this.surfaces.sidebar),
+        onReady: () => {
+          this.log.info("chat page ready");
+          this.surfaces.ready(this.surfaces.sidebar);
+        },
+        onResolve: () => this.log.info("chat view resolved"),
         onMessage: (message) => void this.onMessage(this.surfaces.sidebar, message),
         onVisible: () => this.sessions.focus(this.surfaces.sidebar),
       },
@@ -123,7 +127,7 @@ export class Ctx implements vscode.Disposable {
       frameOrigins: () => this.frameSources(),
       defaultAgent: () => this.current.agent,
       entries: (agent, sessionId) => this.historyEntries(agent, sessionId),
-      pageReady: () => this.pageReady(),
+      pageReady: (view) => this.pageReady(view),
       onMessage: (view, message) => void this.onMessage(view, message),
       log: (message) => this.log.info(message),
     });
@@ -302,16 +306,12 @@ export class Ctx implements vscode.Disposable {
   }
 
   /** A chat page (re)loaded. */
-  private pageReady(): void {
-    // The chat is open, so a prompt may follow: load the core now (after activation, while the
-    // webview renders) rather than on the first prompt. A failure is reported by that prompt.
-    setImmediate(() => {
-      try {
-        this.loadWasm();
-      } catch (error) {
-        this.log.warn(`loading the wasm core failed: ${error instanceof Error ? error.message : String(error)}`);
-      }
-    });
+  private pageReady(view: ChatView): void {
+    // The chat is open (its page rendered and said ready, so typing waits for nothing here), and
+    // a prompt may follow: start the shown session's agent now (the wasm core loads with it)
+    // rather than on the first prompt, after the page's messages are on their way. A failure is
+    // told by that prompt.
+    setImmediate(() => (view.shown as OpenSession | undefined)?.session.warm());
   }
 
   private async onMessage(view: ChatView, message: WebviewToExtension): Promise<void> {

@@ -24,7 +24,7 @@ const HANDLERS: Handlers = {
   stop: (_ctx, _m, { open }) => open.session.interrupt(),
   newSession: (ctx, m, { view }) => {
     if (m.where === "editor") ctx.surfaces.panels.open(ctx.sessions.create(view.shown ? (view.shown as OpenSession).session.agent.name : ctx.settings.agent));
-    else ctx.sessions.newSession(view);
+    else ctx.sessions.newSession(view).session.warm();
   },
   resume: (ctx, m, { view }) => openFromHistory(ctx, view, m.sessionId),
   forkSession: (_ctx, m, { open }) => open.session.forkSession(m.sessionId),

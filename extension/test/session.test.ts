@@ -14,11 +14,13 @@ after(() => rmSync(tmp, { recursive: true, force: true }));
 
 /** A chat over a real (local, empty) project whose agent is a ScriptedAgent; `turn`: the events
  * of each agent's first turn. */
-function chat(options: { failStart?: Error; turn?: UiEvent[]; agent?: string } = {}) {
+function chat(options: { failStart?: Error; turn?: UiEvent[]; agent?: string; hold?: Promise<void> } = {}) {
   const view = new RecordingView();
   const reviews = new RecordingReviews();
   const agents: ScriptedAgent[] = [];
   const log: string[] = [];
+  /** Starts that reached startAgent. */
+  const begun: AgentStart[] = [];
   const root = mkdtempSync(path.join(tmp, "project-"));
   const manager = new SessionManager(
     {
@@ -29,6 +31,8 @@ function chat(options: { failStart?: Error; turn?: UiEvent[]; agent?: string } =
       agent: (name) => ({ name, displayName: name === "claude" ? "Claude Code" : `Agent ${name}`, history: name === "claude" ? "files" : "agent" }),
       workspace: async () => ({ host: new NodeHost({ ripgrepPath: null }), root }),
       startAgent: async (start: AgentStart) => {
+        begun.push(start);
+        await options.hold;
         await settle();
         if (options.failStart) throw options.failStart;
         const agent = new ScriptedAgent(start);
@@ -45,7 +49,7 @@ function chat(options: { failStart?: Error; turn?: UiEvent[]; agent?: string } =
   const sidebar = manager.addView(view, "sidebar");
   manager.show(sidebar, manager.create(options.agent ?? "claude"));
   const session = manager.focused!.session;
-  return { view, sidebar, feed: session.feed, broker: session.broker, session, manager, agents, log, root };
+  return { view, sidebar, feed: session.feed, broker: session.broker, session, manager, agents, log, root, begun };
 }
 
 test("a permission request reaches the view once, and its answer once", async () => {
@@ -214,4 +218,78 @@ test("the view learns at the handshake which session operations the agent offers
   session.forkSession("s0");
   session.closeSession();
   assert.deepEqual(agents[0]!.operations, [{ op: "fork", id: "s0" }, { op: "close" }]);
+});
+
+/** Until `check` holds (a start ahead runs its course in the background). */
+async function until(check: () => boolean): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  while (!check() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 2));
+  assert.ok(check());
+}
+
+/** A promise the test resolves. */
+function gate(): { promise: Promise<void>; open: () => void } {
+  let open = () => undefined as void;
+  const promise = new Promise<void>((resolve) => (open = resolve));
+  return { promise, open };
+}
+
+test("an agent started ahead takes the first prompt: the prompt pays no start", async () => {
+  const { session, agents, view } = chat({ turn: [done("s1")] });
+  session.warm();
+  session.warm();
+  await until(() => agents.length === 1);
+  await settle();
+  assert.equal(agents.length, 1, "one start");
+  assert.deepEqual(agents[0]!.prompts, []);
+  assert.deepEqual(view.pushed, [], "nothing shows in the chat");
+  await session.send("hi", []);
+  assert.equal(agents.length, 1);
+  assert.deepEqual(agents[0]!.prompts, ["hi"]);
+});
+
+test("a mode and a model picked while the agent starts ahead go to it once it runs", async () => {
+  const hold = gate();
+  const { session, agents, feed, begun } = chat({ hold: hold.promise });
+  session.warm();
+  await until(() => begun.length === 1);
+  session.setMode("plan");
+  session.setModel("claude-opus-4-1");
+  hold.open();
+  await until(() => agents.length === 1);
+  await settle();
+  assert.equal(agents[0]!.start.mode, "default", "picked after its start began");
+  assert.deepEqual(agents[0]!.operations, [
+    { op: "setMode", mode: "plan" },
+    { op: "setConfigOption", option: "model", value: "claude-opus-4-1" },
+  ]);
+  assert.equal(feed.state.mode, "plan");
+  assert.equal(feed.state.model, "claude-opus-4-1");
+});
+
+test("a start ahead that fails shows nothing until the user sends, and that prompt tries again and tells it", async () => {
+  const { session, view, log } = chat({ failStart: new Error("claude not found") });
+  session.warm();
+  await until(() => log.some((l) => /starting Claude Code ahead failed \(told on the next prompt\): claude not found/.test(l)));
+  assert.deepEqual(view.pushed, []);
+  await session.send("hi", []);
+  assert.equal(view.entriesOf("error")[0]?.message, "Could not start Claude Code: claude not found");
+});
+
+test("a session left while its agent starts ahead drops that start: resuming another starts its own", async () => {
+  const hold = gate();
+  const { session, agents, begun } = chat({ hold: hold.promise });
+  session.warm();
+  await until(() => begun.length === 1);
+  const resumed = session.resume("old-1", []);
+  hold.open();
+  await resumed;
+  await until(() => agents.length === 2);
+  await settle();
+  assert.equal(agents[0]!.start.resume, undefined);
+  assert.equal(agents[0]!.stopped, true, "the start for the left session is stopped");
+  await session.send("go on", []);
+  assert.equal(agents.length, 2);
+  assert.equal(agents[1]!.start.resume, "old-1");
+  assert.deepEqual(agents[1]!.prompts, ["go on"]);
 });

@@ -65,7 +65,7 @@ const env = {
 };
 // The in-process driver hands the CLI its own process's environment, as the extension does: make
 // it the same one the spawned variants get.
-for (const name of Object.keys(process.env)) delete process.env[name];
+for (const name of Object.keys(process.env)) if (name !== "TETHER_BENCH_RESULTS") delete process.env[name]; // record() reads it
 Object.assign(process.env, env);
 
 /** openSession (the SessionDriver with a backend module's connector), NodeHost and wasm loader, bundled from the sources as build.sh bundles

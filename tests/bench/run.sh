@@ -22,7 +22,8 @@ trap 'rm -f "$results"' EXIT
 export TETHER_BENCH_RESULTS="$results"
 node core.mjs "${quick[@]}"
 node cli-start.mjs
-node extension.mjs
+node first-request.mjs
+node extension.mjs "${quick[@]}"
 node remote.mjs "${quick[@]}"
 node acp-bridge.mjs
 node openclaw.mjs "${quick[@]}"

@@ -18,6 +18,8 @@ window.__tether = {
     return store;
   },
 };
+// For the view-usable benchmark's trace (tests/bench/extension.mjs --trace).
+performance.mark("tether:evaluated");
 
 /** Whether a message comes from a frame inside this page (a canvas widget's page): such a page
  * speaks only to its bridge, never as the extension. */
@@ -51,4 +53,5 @@ window.addEventListener("message", (event: MessageEvent) => {
 
 const root = document.getElementById("root") ?? document.body.appendChild(document.createElement("div"));
 render(<App />, root);
+performance.mark("tether:rendered");
 post({ type: "ready" });

@@ -48,6 +48,12 @@ export class VirtualList<T> extends Component<VirtualListProps<T>, VState> {
   private offsets = new Float64Array(1);
   private keyIndex = new Map<string, number>();
   private keys: string[] = [];
+  /** Each row's estimate and the item it was made for: a row is estimated once while it stays
+   * the same object (a session of thousands of rows costs one pass, not one per render). A row
+   * changed in place keeps its estimate until it is shown and measured. */
+  private estimated: (T | undefined)[] = [];
+  private estimates = new Float64Array(0);
+  private estimatedWidth = 0;
   private indexedCount = 0;
   private indexedFirstKey = "";
   private stuck = true;
@@ -254,6 +260,7 @@ export class VirtualList<T> extends Component<VirtualListProps<T>, VState> {
     if (firstKey !== this.indexedFirstKey || n < this.indexedCount) {
       this.keyIndex.clear();
       this.keys = [];
+      this.estimated = [];
       this.indexedCount = 0;
       this.indexedFirstKey = firstKey;
     }
@@ -263,12 +270,31 @@ export class VirtualList<T> extends Component<VirtualListProps<T>, VState> {
       this.keys.push(key);
     }
     this.indexedCount = n;
+    if (this.estimates.length < n) {
+      const grown = new Float64Array(Math.max(n, this.estimates.length * 2));
+      grown.set(this.estimates);
+      this.estimates = grown;
+    }
+    if (width !== this.estimatedWidth) {
+      this.estimated = [];
+      this.estimatedWidth = width;
+    }
     const keys = this.keys;
+    const estimated = this.estimated;
+    const estimates = this.estimates;
     let y = 0;
     for (let i = 0; i < n; i++) {
       offs[i] = y;
       const h = this.heights.get(keys[i]!);
-      y += h !== undefined ? h : estimate(items[i]!, width);
+      if (h !== undefined) y += h;
+      else {
+        const item = items[i]!;
+        if (estimated[i] !== item) {
+          estimates[i] = estimate(item, width);
+          estimated[i] = item;
+        }
+        y += estimates[i]!;
+      }
     }
     offs[n] = y;
     return y;
@@ -287,8 +313,9 @@ export class VirtualList<T> extends Component<VirtualListProps<T>, VState> {
     }
     const total = this.computeOffsets(items);
     const n = items.length;
-    let top = this.scroller ? this.scroller.scrollTop : 0;
-    if (this.stuck) top = Math.max(0, total - (this.viewportHeight || 0));
+    // Stuck to the bottom, the scroll position is known without asking the page (which would lay
+    // it out now, before the rows below are even made).
+    const top = this.stuck ? Math.max(0, total - (this.viewportHeight || 0)) : this.scroller ? this.scroller.scrollTop : 0;
     const [start, end] = this.computeRange(top, n);
     this.range = [start, end];
     this.showJump = !this.stuck && n > 0;

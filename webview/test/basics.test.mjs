@@ -23,9 +23,13 @@ describe("states", () => {
     const page = await chat.open();
     await page.locator(".loading-state").waitFor();
     assert.match(await page.locator(".loading-state").innerText(), /Starting/);
-    assert.equal(await page.locator(".composer-input").isDisabled(), true);
+    // Typing does not wait for the extension's init; sending does.
+    await page.locator(".composer-input").pressSequentially("hi");
+    assert.equal(await page.locator(".composer-input").inputValue(), "hi");
+    assert.equal(await page.locator(".send-button").isDisabled(), true);
     await screenshot(page, "01-loading");
     await init(page);
+    assert.equal(await page.locator(".composer-input").inputValue(), "hi");
     await page.locator(".welcome").waitFor();
     assert.match(await page.locator(".welcome").innerText(), /@/);
     assert.equal(await page.locator(".loading-state").count(), 0);

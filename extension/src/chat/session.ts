@@ -1,6 +1,7 @@
 // One chat session with one agent: it owns what its view shows (its feed), its permission broker,
 // the project context it synced, and the agent session (a SessionDriver), started on the first
-// prompt (one start at a time), fed the user's turns, stopped, resumed, restarted when the
+// prompt or ahead of it (warm(): when the view shows the session, so the first prompt pays no
+// start), one start at a time, fed the user's turns, stopped, resumed, restarted when the
 // project's context changes, and started again (resuming) after a crash. The agent's events go to
 // its feed as they are; its permission questions to its broker. Sessions are made, switched and
 // disposed by the SessionManager (sessions.ts). No vscode import: the agent and the workspace are
@@ -87,6 +88,8 @@ export interface CheckpointIndex {
 /** How long an agent may take to list its sessions. */
 const LIST_SESSIONS_TIMEOUT_MS = 15_000;
 
+const ENDED_BEFORE_START = "the session ended before the agent started";
+
 const REMINDER_INTRO = "The project's instructions changed during this session; they now read as follows and replace the earlier ones.";
 
 function messageOf(error: unknown): string {
@@ -112,6 +115,10 @@ export class ChatSession implements RestartableSession {
   private checkpointKey = newCheckpointKey();
   /** The next start forks the resumed conversation (at the agent's message `resumeAt`). */
   private forkAt: { resumeAt?: string } | undefined;
+  /** Bumped when the session ends: a start begun before belongs to the ended one. */
+  private generation = 0;
+  /** A mode or model the user picked while no agent ran: the start under way applies it. */
+  private picked: { mode?: PermissionMode; model?: string } = {};
 
   constructor(private readonly deps: ChatSessionDeps) {
     this.context = new ContextSync(this, deps.log);
@@ -246,14 +253,25 @@ export class ChatSession implements RestartableSession {
 
   setMode(mode: string): void {
     if (!isPermissionMode(mode)) return;
-    if (this.session?.running) this.session.operate({ op: "setMode", mode });
-    // The agent confirms with modeChanged; without a session the mode waits for the next one.
-    else this.deps.feed.event({ type: "modeChanged", mode });
+    if (this.session?.running) return this.session.operate({ op: "setMode", mode });
+    // The agent confirms with modeChanged; without a session the mode waits for the next start
+    // (or for the one under way).
+    this.picked.mode = mode;
+    this.deps.feed.event({ type: "modeChanged", mode });
   }
 
   setModel(model: string): void {
     if (this.session?.running) this.session.operate({ op: "setConfigOption", option: "model", value: model || null });
+    else this.picked.model = model;
     this.deps.feed.setState({ model });
+  }
+
+  /** Start the agent ahead of the first prompt (the view shows this session), so the prompt
+   * only writes the user's message. A failure is logged here and told when the user sends
+   * (that start is tried again then); an agent started ahead and never used shows nothing. */
+  warm(): void {
+    if (this.session?.running || this.starting) return;
+    this.ensure().catch((error) => this.deps.log(`starting ${this.deps.agent.displayName} ahead failed (told on the next prompt): ${messageOf(error)}`));
   }
 
   /** A backend's own command on the running session (a gateway's `connect` / `disconnect`, a
@@ -349,6 +367,7 @@ export class ChatSession implements RestartableSession {
     this.context.forget();
     this.deps.feed.clear();
     this.deps.feed.setState({ sessionId: undefined, busy: false });
+    this.warm();
   }
 
   /** A past conversation: its entries replace the chat; the next prompt resumes it. An agent
@@ -368,7 +387,7 @@ export class ChatSession implements RestartableSession {
       } catch (error) {
         this.deps.feed.show([startFailure(error, this.deps.agent.displayName)]);
       }
-    }
+    } else this.warm();
   }
 
   /** Stop and start again, resuming the same conversation (the project's context changed). */
@@ -385,20 +404,32 @@ export class ChatSession implements RestartableSession {
   async endSession(reason = "The session ended."): Promise<void> {
     const session = this.session;
     this.session = undefined;
+    // A start under way (one ahead of the prompt) is for the session that ends: dropped.
+    this.starting = undefined;
+    this.generation++;
     this.deps.broker.denyAll(reason);
     await session?.stop();
   }
 
   private ensure(): Promise<AgentSession> {
     if (this.session?.running) return Promise.resolve(this.session);
-    this.starting ??= this.start().finally(() => (this.starting = undefined));
+    if (!this.starting) {
+      const starting: Promise<AgentSession> = this.start().finally(() => {
+        if (this.starting === starting) this.starting = undefined;
+      });
+      this.starting = starting;
+    }
     return this.starting;
   }
 
   private async start(): Promise<AgentSession> {
     const { feed, broker } = this.deps;
+    const generation = this.generation;
     const source = await this.deps.workspace();
     const setup = await this.context.prepare(source, this.resumeId !== undefined);
+    if (generation !== this.generation) throw new Error(ENDED_BEFORE_START);
+    // What was picked so far starts with the agent; what is picked while it starts, after.
+    this.picked = {};
     const mode = feed.state.mode;
     const replay = this.replay;
     this.replay = false;
@@ -416,11 +447,22 @@ export class ChatSession implements RestartableSession {
       ...(this.resumeId ? { resume: this.resumeId } : {}),
       ...(fork ? { fork } : {}),
       checkpointKey: this.checkpointKey,
-      onEvent: (event) => this.onEvent(event),
+      // The events of a start the session outlived are not its.
+      onEvent: (event) => {
+        if (generation === this.generation) this.onEvent(event);
+      },
       // The request is in the chat already (its permissionRequest event): the broker only waits.
       onPermission: (request, signal) => broker.ask(request, signal),
     });
+    if (generation !== this.generation) {
+      await session.stop();
+      throw new Error(ENDED_BEFORE_START);
+    }
     this.session = session;
+    const { mode: pickedMode, model: pickedModel } = this.picked;
+    this.picked = {};
+    if (pickedMode) session.operate({ op: "setMode", mode: pickedMode });
+    if (pickedModel !== undefined) session.operate({ op: "setConfigOption", option: "model", value: pickedModel || null });
     feed.setState({ connected: true });
     return session;
   }

@@ -15,12 +15,17 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, ViewPage, v
 
   constructor(
     private readonly webviewRoot: vscode.Uri,
-    private readonly handler: ChatPageHandler & { onVisible(): void },
+    private readonly handler: ChatPageHandler & {
+      onVisible(): void;
+      /** VS Code asked for the view (the log times the way from a click to the page). */
+      onResolve?(): void;
+    },
     /** Origins the page may frame (an OpenClaw gateway's, for its board widgets). */
     private readonly frameOrigins: () => string[],
   ) {}
 
   resolveWebviewView(view: vscode.WebviewView): void {
+    this.handler.onResolve?.();
     this.page?.dispose();
     this.view = view;
     const page = new ChatWebview(view.webview, this.webviewRoot, this.frameOrigins, () => view.visible);

@@ -22,7 +22,7 @@ export interface SurfacesDeps {
   /** A past conversation's entries, where its backend keeps them in files Tether reads. */
   entries(agent: string, sessionId: string): Promise<ChatEntry[]>;
   /** A page became ready (the core may load ahead of the first prompt). */
-  pageReady(): void;
+  pageReady(view: ChatView): void;
   onMessage(view: ChatView, message: WebviewToExtension): void;
   log(message: string): void;
 }
@@ -87,7 +87,7 @@ export class Surfaces implements vscode.Disposable {
   ready(view: ChatView): void {
     view.ready();
     if (view === this.sidebar) this.deps.sidebarPage.post({ type: "openSessions", sessions: this.deps.sessions.list().map((o) => o.info()) });
-    this.deps.pageReady();
+    this.deps.pageReady(view);
   }
 
   /** The session a view shows. */

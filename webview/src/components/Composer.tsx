@@ -115,6 +115,8 @@ export function Composer({
     const ta = taRef.current;
     if (!ta) return;
     ta.style.setProperty("height", "auto");
+    // An empty box is one row high as it is: no layout forced (the first render stays short).
+    if (!text) return;
     ta.style.setProperty("height", `${Math.min(MAX_TEXTAREA_PX, ta.scrollHeight)}px`);
   }, [text]);
 
@@ -395,7 +397,6 @@ export function Composer({
           aria-activedescendant={
             commandsOpen ? `command-list-${activeCommand}` : popupOpen && activeIndex >= 0 ? `${listId}-${activeIndex}` : undefined
           }
-          disabled={!initialized}
           onInput={(e) => {
             const ta = e.currentTarget as HTMLTextAreaElement;
             setText(ta.value);

@@ -1,0 +1,230 @@
+#!/usr/bin/env node
+// Send → first model request, as the chat does it (the extension's SessionManager and ChatSession
+// over the real SessionDriver, a NodeHost and the real claude CLI against the fake Messages API),
+// in this process, with the wasm core loaded as the extension has it by then:
+//   warm   the chat view showed the session, so its agent was started ahead (ChatSession.warm);
+//          the user types for a while (TYPING_MS), then sends
+//   cold   the same prompt sent to a session whose agent is not running (the baseline: every
+//          first prompt before; still the case for a session the view never showed)
+// Both are timed from ChatSession.send (what the view's sendPrompt message calls) to the fake
+// API seeing the first /v1/messages request; runs interleaved, TETHER_BENCH_RUNS (default 7)
+// each. Also checks that an agent started ahead and never prompted leaves no conversation behind
+// (the history lists nothing new).
+//
+//   node tests/bench/first-request.mjs           the figures
+//   node tests/bench/first-request.mjs --trace   one warm run, line by line: what the CLI writes
+//                                                and what Tether writes, from the warm start
+
+import childProcess from "node:child_process";
+import fs from "node:fs";
+import { createRequire } from "node:module";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { startFakeApi } from "../fake-api/fake-anthropic.mjs";
+import { median, min, record } from "./record.mjs";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repo = path.resolve(here, "../..");
+const cache = process.env.TETHER_CACHE ?? path.join(os.homedir(), ".cache/tether");
+const claude = process.env.TETHER_CLAUDE_PATH ?? path.join(cache, "claude-2.1.330/node_modules/@anthropic-ai/claude-code/bin/claude.exe");
+const wasmFile = path.join(repo, "dist/tether_core_bg.wasm");
+const esbuildPackage = path.join(repo, "extension/node_modules/esbuild");
+const runs = Number(process.env.TETHER_BENCH_RUNS ?? 7);
+/** How long the user takes to type the first prompt after the view shows the session. */
+const TYPING_MS = Number(process.env.TETHER_BENCH_TYPING_MS ?? 3000);
+const GOAL_MS = 150;
+const LIMIT_MS = 60_000;
+
+if (![claude, wasmFile, esbuildPackage].every((f) => fs.existsSync(f))) {
+  console.log(`first-request: skipped (needs ${claude}, ${wasmFile} and ${esbuildPackage}; run ./build.sh once)`);
+  process.exit(0);
+}
+
+const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "tether-bench-send-")));
+const home = path.join(base, "home");
+const root = path.join(base, "workspace");
+for (const dir of [home, root]) fs.mkdirSync(dir);
+fs.writeFileSync(path.join(root, "hello.txt"), "hello\n");
+
+let requests = [];
+const api = await startFakeApi([{ text: "ok", repeat: true }], {
+  log: (entry) => {
+    if (entry.path === "/v1/messages") requests.push(performance.now());
+  },
+});
+// The driver hands the CLI this process's environment, as the extension host does.
+// (TETHER_BENCH_RESULTS stays: record() reads it.)
+for (const name of Object.keys(process.env)) if (name !== "PATH" && name !== "TETHER_BENCH_RESULTS") delete process.env[name];
+Object.assign(process.env, { HOME: home, ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: "dummy", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1" });
+
+/** The chat's session manager, the driver, the Node host and the wasm loader, bundled from the
+ * sources as build.sh bundles the extension, with the wasm beside the bundle. */
+function loadChatModule() {
+  const out = path.join(base, "chat");
+  fs.mkdirSync(out);
+  const require = createRequire(import.meta.url);
+  require(esbuildPackage).buildSync({
+    stdin: {
+      contents: [
+        'export { SessionManager } from "./extension/src/chat/sessions";',
+        'export { openSession } from "./extension/src/session/open";',
+        'export { agentEntries, findAgent } from "./extension/src/backends";',
+        'export { readSettings } from "./extension/src/settings";',
+        'export { NodeHost } from "./extension/src/node/nodeHost";',
+        'export { loadTetherCore } from "./extension/src/core/wasm";',
+      ].join("\n"),
+      resolveDir: repo,
+      loader: "ts",
+    },
+    bundle: true,
+    platform: "node",
+    target: "node20",
+    format: "cjs",
+    tsconfig: path.join(repo, "extension/tsconfig.json"),
+    outfile: path.join(out, "chat.cjs"),
+    logLevel: "warning",
+  });
+  fs.copyFileSync(wasmFile, path.join(out, "tether_core_bg.wasm"));
+  return require(path.join(out, "chat.cjs"));
+}
+
+const { SessionManager, openSession, agentEntries, findAgent, readSettings, NodeHost, loadTetherCore } = loadChatModule();
+loadTetherCore();
+const host = new NodeHost();
+const settings = { ...readSettings(() => undefined).settings, claudePath: claude };
+const entry = findAgent(agentEntries(settings), "claude");
+const place = { storageDir: base, secrets: { get: async () => undefined, store: async () => undefined, delete: async () => undefined } };
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** A chat as the extension makes it (ctx.ts), with a view and reviews that go nowhere. */
+function chat() {
+  return new SessionManager(
+    {
+      view: { pushEvents: () => undefined, post: () => undefined },
+      reviews: { open: async () => undefined, answeredElsewhere: async () => undefined, cancel: async () => undefined },
+      initialState: () => ({ mode: "default", model: "", models: [], modes: [], where: "local", workspaceLabel: "", connected: true, busy: false }),
+      onState: () => undefined,
+      agent: () => ({ name: "claude", displayName: "Claude Code", history: "files" }),
+      workspace: async () => ({ host, root }),
+      startAgent: ({ source, setup, mode, model, resume, onEvent, onPermission }) =>
+        openSession(
+          entry,
+          { host: source.host, root: source.root, ...setup, ...(resume ? { resume } : {}), settings, place, log: () => undefined },
+          { mode, ...(model ? { model } : {}), onEvent, onPermission },
+        ),
+      defaultMode: () => "default",
+      fail: (what, error) => console.error(`${what}: ${error}`),
+      log: () => undefined,
+    },
+    "claude",
+  );
+}
+
+/** Send the first prompt; resolves with send → first API request (ms). */
+async function firstRequest(session) {
+  requests = [];
+  const sent = performance.now();
+  const turn = session.send("hi", []);
+  const deadline = Date.now() + LIMIT_MS;
+  while (requests.length === 0) {
+    if (Date.now() > deadline) throw new Error("no API request within a minute of the send");
+    await sleep(1);
+  }
+  const at = requests[0] - sent;
+  await Promise.race([turn, sleep(10_000)]);
+  return at;
+}
+
+async function cold() {
+  const manager = chat();
+  try {
+    return await firstRequest(manager.active);
+  } finally {
+    await manager.disposeAll("bench");
+  }
+}
+
+async function warm() {
+  const manager = chat();
+  try {
+    manager.active.warm();
+    await sleep(TYPING_MS);
+    if (!manager.active.running) throw new Error(`the agent started ahead is not running ${TYPING_MS} ms later`);
+    return await firstRequest(manager.active);
+  } finally {
+    await manager.disposeAll("bench");
+  }
+}
+
+/** Transcript files the CLI wrote under HOME. */
+function transcripts() {
+  const projects = path.join(home, ".claude/projects");
+  if (!fs.existsSync(projects)) return [];
+  return fs.readdirSync(projects, { recursive: true }).filter((f) => String(f).endsWith(".jsonl"));
+}
+
+if (process.argv.includes("--trace")) {
+  await cold();
+  const started = performance.now();
+  const mark = (what) => console.log(`  [${(performance.now() - started).toFixed(0).padStart(6)} ms] ${what}`);
+  const spawn = childProcess.spawn;
+  childProcess.spawn = (file, args, options) => {
+    const child = spawn(file, args, options);
+    mark(`spawned ${path.basename(file)}`);
+    child.stdout.on("data", (chunk) => String(chunk).split("\n").filter((l) => l.trim()).forEach((l) => mark(`<< ${l.slice(0, 140)}`)));
+    const write = child.stdin.write.bind(child.stdin);
+    child.stdin.write = (data, ...rest) => {
+      String(data).split("\n").filter((l) => l.trim()).forEach((l) => mark(`>> ${l.slice(0, 140)}`));
+      return write(data, ...rest);
+    };
+    return child;
+  };
+  const manager = chat();
+  manager.active.warm();
+  await sleep(TYPING_MS);
+  mark("send");
+  const at = await firstRequest(manager.active);
+  mark(`first /v1/messages request (${at.toFixed(0)} ms after the send)`);
+  childProcess.spawn = spawn;
+  await manager.disposeAll("bench");
+  host.dispose();
+  await api.close();
+  process.exit(0);
+}
+
+// Warm-up: first-run files in HOME, the page cache, the code JIT-compiled.
+await cold();
+await warm();
+
+// An agent started ahead and never prompted: no conversation left for the history.
+const before = transcripts().length;
+const idle = chat();
+idle.active.warm();
+await sleep(TYPING_MS);
+const idleRunning = idle.active.running;
+await idle.disposeAll("bench");
+await sleep(200);
+const leftBehind = transcripts().length - before;
+
+const warmMs = [];
+const coldMs = [];
+for (let i = 0; i < runs; i++) {
+  coldMs.push(await cold());
+  warmMs.push(await warm());
+}
+host.dispose();
+await api.close();
+fs.rmSync(base, { recursive: true, force: true });
+
+const fmt = (xs) => xs.map((x) => x.toFixed(0)).join(", ");
+console.log(`send → first model request (ChatSession.send → the fake API's first /v1/messages), ${runs} runs each, interleaved:`);
+console.log(`  agent started ahead (the view showed the session; sent ${TYPING_MS} ms later): median ${median(warmMs).toFixed(0)} ms, min ${min(warmMs).toFixed(0)} [${fmt(warmMs)}]`);
+console.log(`  baseline, agent not running (it starts on the send):                    median ${median(coldMs).toFixed(0)} ms, min ${min(coldMs).toFixed(0)} [${fmt(coldMs)}]`);
+console.log(`  an agent started ahead and never prompted: ${idleRunning ? "ran" : "did NOT run"}, left ${leftBehind} conversation file(s) behind`);
+if (leftBehind !== 0) console.log("  (a conversation file from an unused start shows in the history: not the goal)");
+record("send-first-request", {
+  ratio: median(warmMs) / median(coldMs), ratioMin: min(warmMs) / min(coldMs),
+  value: median(warmMs), valueMin: min(warmMs), goal: GOAL_MS, unit: "ms",
+  what: "send → first model request with the agent started ahead (ratio: vs the same send to a session not started)",
+});
