@@ -5,7 +5,9 @@ import type { EditReview, PermissionAnswer, PermissionMode, PermissionRequest, R
 import type { ChatEntry, ExtensionToWebview, UiState } from "../src/contract/protocol";
 import type { ChatViewPort } from "../src/chat/feed";
 import type { ReviewAnswer, ReviewPort } from "../src/chat/permissionBroker";
+import type { ProjectSource } from "../src/chat/contextSync";
 import type { AgentSession, AgentStart } from "../src/chat/session";
+import { SessionManager } from "../src/chat/sessions";
 import type { SessionOp, SessionOpKind } from "../src/session/agent";
 import type { TurnOutcome } from "../src/session/driver";
 
@@ -197,4 +199,36 @@ export class ScriptedAgent implements AgentSession {
 /** Lets queued promise callbacks run. */
 export function settle(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
+}
+
+/** A SessionManager over scripted agents (no processes) with one sidebar page. "claude" keeps its
+ * sessions in files, any other agent its own list; `makeAgent` gives each start its agent (a
+ * ScriptedAgent unless the test holds its turns). */
+export function scriptedManager<A extends ScriptedAgent = ScriptedAgent>(options: {
+  root: string;
+  host?: ProjectSource["host"];
+  makeAgent?: (start: AgentStart) => A;
+}) {
+  const agents: A[] = [];
+  const view = new RecordingView();
+  let changes = 0;
+  const manager = new SessionManager({
+    reviews: new RecordingReviews(),
+    initialState: (agent) => ({ ...initialState, agent: agent.name, agentLabel: agent.displayName }),
+    onState: () => undefined,
+    onChange: () => changes++,
+    agent: (name) => ({ name, displayName: name === "claude" ? "Claude Code" : `Agent ${name}`, history: name === "claude" ? "files" : "agent" }),
+    workspace: async () => ({ host: options.host ?? ({} as never), root: options.root }),
+    startAgent: async (start: AgentStart) => {
+      await settle();
+      const agent = options.makeAgent?.(start) ?? (new ScriptedAgent(start) as A);
+      agents.push(agent);
+      return agent;
+    },
+    defaultMode: () => "default",
+    fail: () => undefined,
+    log: () => undefined,
+  });
+  const sidebar = manager.addView(view, "sidebar");
+  return { manager, view, sidebar, agents, changes: () => changes };
 }

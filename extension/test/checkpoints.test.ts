@@ -6,10 +6,8 @@ import { after, test } from "node:test";
 import { messageUuid, forkPoint } from "../src/backends/claude/fork";
 import { projectDir } from "../src/backends/claude/history";
 import { checkpointsConfig, findCheckpointKey, noteSession, prepareCheckpoints } from "../src/chat/checkpointStore";
-import type { AgentStart } from "../src/chat/session";
-import { SessionManager } from "../src/chat/sessions";
 import { NodeHost } from "../src/node/nodeHost";
-import { initialState, RecordingReviews, RecordingView, ScriptedAgent, settle } from "./chatFixtures";
+import { scriptedManager } from "./chatFixtures";
 
 const tmp = realpathSync(mkdtempSync(path.join(os.tmpdir(), "tether-checkpoints-test-")));
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -63,27 +61,7 @@ test("a fork resumes at the last assistant message before the user message, none
 });
 
 test("each prompt carries the id of the user message the chat shows for it", async () => {
-  const view = new RecordingView();
-  const agents: ScriptedAgent[] = [];
-  const root = mkdtempSync(path.join(tmp, "project-"));
-  const manager = new SessionManager({
-    reviews: new RecordingReviews(),
-    initialState: (agent) => ({ ...initialState, agent: agent.name }),
-    onState: () => undefined,
-    onChange: () => undefined,
-    agent: (name) => ({ name, displayName: "Claude Code", history: "files" }),
-    workspace: async () => ({ host, root }),
-    startAgent: async (start: AgentStart) => {
-      await settle();
-      const agent = new ScriptedAgent(start);
-      agents.push(agent);
-      return agent;
-    },
-    defaultMode: () => "default",
-    fail: () => undefined,
-    log: () => undefined,
-  });
-  const sidebar = manager.addView(view, "sidebar");
+  const { manager, view, sidebar, agents } = scriptedManager({ root: mkdtempSync(path.join(tmp, "project-")), host });
   const opened = manager.newSession(sidebar, "claude");
   await opened.session.send("change a.txt", []);
   const shown = view.entriesOf("userMessage");
@@ -93,27 +71,7 @@ test("each prompt carries the id of the user message the chat shows for it", asy
 });
 
 test("a fork opens a new session of the same agent showing the conversation before the message; the first keeps running", async () => {
-  const view = new RecordingView();
-  const agents: ScriptedAgent[] = [];
-  const root = mkdtempSync(path.join(tmp, "project-"));
-  const manager = new SessionManager({
-    reviews: new RecordingReviews(),
-    initialState: (agent) => ({ ...initialState, agent: agent.name }),
-    onState: () => undefined,
-    onChange: () => undefined,
-    agent: (name) => ({ name, displayName: "Claude Code", history: "files" }),
-    workspace: async () => ({ host, root }),
-    startAgent: async (start: AgentStart) => {
-      await settle();
-      const agent = new ScriptedAgent(start);
-      agents.push(agent);
-      return agent;
-    },
-    defaultMode: () => "default",
-    fail: () => undefined,
-    log: () => undefined,
-  });
-  const sidebar = manager.addView(view, "sidebar");
+  const { manager, sidebar, agents } = scriptedManager({ root: mkdtempSync(path.join(tmp, "project-")), host });
   const opened = manager.newSession(sidebar, "claude");
   const first = opened.session;
   await first.send("one", []);

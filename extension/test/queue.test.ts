@@ -3,11 +3,9 @@ import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { after, test } from "node:test";
-import type { AgentStart } from "../src/chat/session";
-import { SessionManager } from "../src/chat/sessions";
 import type { TurnOutcome } from "../src/session/driver";
 import type { SessionOpKind } from "../src/session/agent";
-import { initialState, RecordingReviews, RecordingView, ScriptedAgent, settle } from "./chatFixtures";
+import { ScriptedAgent, scriptedManager, settle } from "./chatFixtures";
 
 const tmp = realpathSync(mkdtempSync(path.join(os.tmpdir(), "tether-queue-test-")));
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -30,27 +28,14 @@ class HeldAgent extends ScriptedAgent {
 }
 
 function chat(offered: SessionOpKind[] = ["interrupt"]) {
-  const view = new RecordingView();
-  const agents: HeldAgent[] = [];
-  const root = mkdtempSync(path.join(tmp, "project-"));
-  const manager = new SessionManager({
-    reviews: new RecordingReviews(),
-    initialState: (agent) => ({ ...initialState, agent: agent.name, agentLabel: agent.displayName }),
-    onState: () => undefined,
-    onChange: () => undefined,
-    agent: (name) => ({ name, displayName: "Claude Code", history: "files" }),
-    workspace: async () => ({ host: {} as never, root }),
-    startAgent: async (start: AgentStart) => {
+  const { manager, view, sidebar, agents } = scriptedManager({
+    root: mkdtempSync(path.join(tmp, "project-")),
+    makeAgent: (start) => {
       const agent = new HeldAgent(start);
       agent.offered = offered;
-      agents.push(agent);
       return agent;
     },
-    defaultMode: () => "default",
-    fail: () => undefined,
-    log: () => undefined,
   });
-  const sidebar = manager.addView(view, "sidebar");
   const { session } = manager.newSession(sidebar, "claude");
   /** The running agent, once the first turn reached it. */
   const agent = async () => {

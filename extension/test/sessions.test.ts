@@ -7,12 +7,12 @@ import { agentEntries, BACKENDS, findAgent } from "../src/backends";
 import type { LaunchPlace } from "../src/backends/backend";
 import type { ChatFeed } from "../src/chat/feed";
 import { SessionManager } from "../src/chat/sessions";
-import type { AgentSession, AgentStart } from "../src/chat/session";
+import type { AgentSession } from "../src/chat/session";
 import { SessionIndex, type SessionLayout } from "../src/chat/sessionIndex";
 import { NodeHost } from "../src/node/nodeHost";
 import { openSession } from "../src/session/open";
 import { readSettings } from "../src/settings";
-import { done, initialState, permissionRequest, RecordingReviews, RecordingView, ScriptedAgent, settle } from "./chatFixtures";
+import { done, initialState, permissionRequest, RecordingReviews, RecordingView, scriptedManager, settle } from "./chatFixtures";
 import { FAKE_AGENT, scriptedBackend } from "./backends/scripted";
 
 // The registry of this extension host: the real backends plus the scripted one, by one line.
@@ -94,28 +94,11 @@ test("two sessions of different backends run at once in one host, each in its ow
 
 /** A manager over scripted agents (no processes), with one sidebar page. */
 function scriptedChats() {
-  const agents: ScriptedAgent[] = [];
-  const root = mkdtempSync(path.join(tmp, "project-"));
-  let changes = 0;
-  const manager = new SessionManager({
-    reviews: new RecordingReviews(),
-    initialState: (agent) => ({ ...initialState, agent: agent.name, agentLabel: agent.displayName }),
-    onState: () => undefined,
-    onChange: () => changes++,
-    agent: (name) => ({ name, displayName: name === "claude" ? "Claude Code" : `Agent ${name}`, history: name === "claude" ? "files" : "agent" }),
-    workspace: async () => ({ host: new NodeHost({ ripgrepPath: null }), root }),
-    startAgent: async (start: AgentStart) => {
-      const agent = new ScriptedAgent(start);
-      agents.push(agent);
-      return agent;
-    },
-    defaultMode: () => "default",
-    fail: () => undefined,
-    log: () => undefined,
+  const { manager, view, sidebar, agents, changes } = scriptedManager({
+    root: mkdtempSync(path.join(tmp, "project-")),
+    host: new NodeHost({ ripgrepPath: null }),
   });
-  const page = new RecordingView();
-  const sidebar = manager.addView(page, "sidebar");
-  return { manager, agents, page, sidebar, changes: () => changes };
+  return { manager, agents, page: view, sidebar, changes };
 }
 
 const text = (t: string) => ({ type: "textDelta", messageId: null, text: t, parentToolUseId: null }) as const;
