@@ -124,7 +124,7 @@ test("Rewind code shows a preview, then puts the remote files back as they were 
   await turn("CK edit the files", () => read("hello.txt") === "one\nTWO\n" && fs.existsSync(path.join(remote, "made/created.txt")) && read("big.txt").endsWith("tail: new\n"));
   await waitFor(async () => messageRequests().some((r) => JSON.stringify(r.body.messages.at(-1)).includes("has been updated")), 30_000, "the turn's end");
   // The before-image of big.txt, with the marker, is a blob in the remote's checkpoint folder.
-  assert.equal(filesContaining([path.join(remote, ".tether/checkpoints")], MARKER).length, 1);
+  await waitFor(async () => filesContaining([path.join(remote, ".tether/checkpoints")], MARKER).length === 1, 30_000, "the before-image written at the turn's end");
   const message = await hoverMessage("CK edit the files");
   await message.getByRole("button", { name: "Rewind code" }).click();
   const dialog = vs.webview.getByRole("dialog", { name: "Rewind code" });
@@ -153,6 +153,8 @@ test("a rewind is refused, naming the file, when the file changed since Tether w
   fs.writeFileSync(path.join(remote, "hello.txt"), "ONE\ntwo\nthe user's own line\n");
   const message = await hoverMessage("CK second edit");
   await narrowShot("41-checkpoints-message-actions");
+  // The screenshot may have dragged the sidebar's edge: the actions show on hover again.
+  await message.hover();
   await message.getByRole("button", { name: "Rewind code" }).click();
   const dialog = vs.webview.getByRole("dialog", { name: "Rewind code" });
   await dialog.getByText(/changed since Tether last wrote it/).waitFor({ timeout: 30_000 });
