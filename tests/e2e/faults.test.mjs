@@ -37,12 +37,14 @@ function resultText(block) {
 /** The first tool result matching `pattern` among those after the first `since`. */
 const findResult = (pattern, since = 0) => toolResults().slice(since).find((b) => pattern.test(resultText(b)));
 
-/** Every file under `dir` (relative path → bytes), the mirror's bookkeeping included. */
+/** Every file under `dir` (relative path → bytes), the mirror's bookkeeping included; Tether's
+ * checkpoints (`.tether/`, written at each turn's end and tested in checkpoints.test.mjs) aside. */
 function snapshot(dir) {
   const files = new Map();
   const walk = (d, rel) => {
     for (const e of fs.readdirSync(d, { withFileTypes: true })) {
       const childRel = rel ? `${rel}/${e.name}` : e.name;
+      if (childRel === ".tether") continue;
       if (e.isDirectory()) walk(path.join(d, e.name), childRel);
       else files.set(childRel, fs.readFileSync(path.join(d, e.name)));
     }

@@ -61,7 +61,9 @@ test("Disconnect shows the gateway disconnected and stays so; Connect brings it 
 
 test("New starts another gateway session; the first one, picked in the history, shows its messages again", { timeout: 300_000 }, async () => {
   await vs.webview.getByRole("button", { name: "New session" }).click();
-  await vs.webview.getByText("Say hello please.").waitFor({ state: "detached", timeout: 30_000 });
+  // The chat's messages, not the session strip (whose tabs are titled by their first prompts).
+  const firstPrompt = vs.webview.locator(".msg-user", { hasText: "Say hello please." });
+  await firstPrompt.waitFor({ state: "detached", timeout: 30_000 });
   const box = vs.webview.getByRole("textbox", { name: "Message to OpenClaw" });
   await box.fill("A second conversation.");
   await vs.webview.getByRole("button", { name: "Send" }).click();
@@ -76,7 +78,7 @@ test("New starts another gateway session; the first one, picked in the history, 
     if (!(await vs.webview.locator(".history-list").count())) await vs.webview.getByRole("button", { name: "Session history" }).first().click();
     await vs.webview.locator(`.history-item[data-session-id="${id}"]`).click();
     try {
-      await vs.webview.getByText("Say hello please.").waitFor({ timeout: 20_000 });
+      await firstPrompt.waitFor({ timeout: 20_000 });
       found = true;
       break;
     } catch {
@@ -84,7 +86,7 @@ test("New starts another gateway session; the first one, picked in the history, 
     }
   }
   assert.ok(found, `no session of ${JSON.stringify(ids)} showed the first conversation`);
-  assert.equal(await vs.webview.getByText("A second conversation.").count(), 0, "the chat shows the session switched to, only");
+  assert.equal(await vs.webview.locator(".msg-user", { hasText: "A second conversation." }).count(), 0, "the chat shows the session switched to, only");
   await shot(vs, "openclaw-03-switched-back");
 });
 
