@@ -284,6 +284,7 @@ pub fn session_config() -> tether_core::config::CommonConfig {
         resume: None,
         env: None,
         remote: None,
+        checkpoints: None,
     }
 }
 

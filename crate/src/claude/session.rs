@@ -300,9 +300,13 @@ impl Session {
             CliMessage::Result(result) => {
                 self.cost_usd = result.total_cost_usd.or(self.cost_usd);
                 let events = self.events.on_message(CliMessage::Result(result));
+                let ended = events.iter().any(|e| matches!(e, UiEvent::Done { .. }));
                 let mut out: Vec<Output> = events.into_iter().map(Output::Event).collect();
-                // The turn ended: how full the context is now, for the header's meter.
-                out.extend(self.request(HostRequest::GetContextUsage, OwnRequest::ContextUsage));
+                // The turn ended (not one cut short for a steering message): how full the context
+                // is now, for the header's meter.
+                if ended {
+                    out.extend(self.request(HostRequest::GetContextUsage, OwnRequest::ContextUsage));
+                }
                 out
             }
             other => self.events.on_message(other).into_iter().map(Output::Event).collect(),
