@@ -29,8 +29,11 @@ TEST_DEBIAN_PACKAGES=(ripgrep chromium fonts-dejavu-core build-essential python3
 
 cd "$(dirname "${BASH_SOURCE[0]}")"
 REPO="$PWD"
-export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$REPO/target}"
 CACHE="${TETHER_CACHE:-$HOME/.cache/tether}"
+# Cargo's outputs live in the cache, so a fresh clone reuses the compiled dependencies (most of a
+# cold build's time) and recompiles only the workspace's own crates. Everything else the build
+# writes stays in $REPO/target.
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$CACHE/cargo-target}"
 WASM_TARGET=wasm32-unknown-unknown
 WASM_PKG="$REPO/target/wasm-pkg"            # wasm-bindgen output; extension/tsconfig.json maps it
 NODE_HOST_FOR_TESTS="$REPO/target/wasm-test/node-host.cjs"   # the Node host, for crate/tests/wasm
@@ -346,7 +349,8 @@ ensure_openclaw_gateway() {
 # cargo-fuzz (libFuzzer) on the nightly toolchain; fuzz/ is its own workspace (fuzz/README.md).
 CARGO_FUZZ_VERSION=0.13.2
 CARGO_FUZZ="$CACHE/cargo-fuzz-$CARGO_FUZZ_VERSION/bin/cargo-fuzz"
-FUZZ_TARGET_DIR="$REPO/target/fuzz"
+FUZZ_TARGET_DIR="$REPO/target/fuzz"            # corpora, logs and artifacts of the fuzz runs
+FUZZ_BUILD_DIR="$CACHE/fuzz-target"           # cargo fuzz's compiled targets (nightly), reused across clones
 FUZZ_SMOKE_SECONDS=5                         # per target, in ./build.sh test
 
 ensure_nightly() {
@@ -377,7 +381,7 @@ fuzz_targets() {
   shift 3
   ensure_cargo_fuzz || return 1
   local fuzz=(env -u CARGO_TARGET_DIR -C fuzz PATH="$(dirname "$CARGO_FUZZ"):$PATH" cargo +nightly fuzz)
-  local flags=(--fuzz-dir . --target-dir "$FUZZ_TARGET_DIR" --sanitizer none --debug-assertions)
+  local flags=(--fuzz-dir . --target-dir "$FUZZ_BUILD_DIR" --sanitizer none --debug-assertions)
   local targets=("$@") target passed=0 failed=0 total=0 runs log work started limits
   ((${#targets[@]} > 0)) || mapfile -t targets < <(sed -n 's/^name = "\(.*\)"$/\1/p' fuzz/Cargo.toml | grep -v '^tether-fuzz$')
   step "building the fuzz targets (cargo fuzz build, nightly)"

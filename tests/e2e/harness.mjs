@@ -33,6 +33,30 @@ export function vsixPath() {
   return vsix;
 }
 
+/**
+ * Chromium with a persistent profile. A launch that dies at start ("Target page, context or browser
+ * has been closed", seen once in CI after a dozen launches in a row) is tried once more on a fresh
+ * profile; the first failure is logged, a second one fails the test.
+ */
+async function launchChromium(profile, env) {
+  const options = {
+    executablePath: CHROMIUM,
+    headless: true,
+    viewport: { width: 1400, height: 900 },
+    env,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+      "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  };
+  try {
+    return await chromium.launchPersistentContext(profile, options);
+  } catch (error) {
+    console.error(`# chromium did not start (${String(error.message).split("\n")[0]}); trying once more`);
+    fs.rmSync(profile, { recursive: true, force: true });
+    fs.mkdirSync(profile, { recursive: true });
+    return chromium.launchPersistentContext(profile, options);
+  }
+}
+
 async function freePort() {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
@@ -146,14 +170,7 @@ export async function launchVsCode({ files = {}, remoteFiles = {}, settings = {}
   };
   try {
     await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/healthz`)).ok, 30_000, "code-server to listen");
-    context = await chromium.launchPersistentContext(dirs.profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      viewport: { width: 1400, height: 900 },
-      env,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-    });
+    context = await launchChromium(dirs.profile, env);
     const page = context.pages()[0] ?? (await context.newPage());
     page.on("console", (m) => consoleLines.push(`[${m.type()}] ${m.text()}`));
     await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(folder ? folder(dirs) : dirs.workspace)}`);
