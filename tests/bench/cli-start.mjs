@@ -20,20 +20,13 @@
 import { execFileSync, spawn } from "node:child_process";
 import childProcess from "node:child_process";
 import fs from "node:fs";
-import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { startFakeApi } from "../fake-api/fake-anthropic.mjs";
+import { claude, esbuildPackage, loadExtensionModules, repo, wasmFile } from "./sources.mjs";
 import { record } from "./record.mjs";
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const repo = path.resolve(here, "../..");
-const cache = process.env.TETHER_CACHE ?? path.join(os.homedir(), ".cache/tether");
-const claude = process.env.TETHER_CLAUDE_PATH ?? path.join(cache, "claude-2.1.330/node_modules/@anthropic-ai/claude-code/bin/claude.exe");
 const tetherCli = path.join(repo, "dist/tether-cli.js");
-const wasmFile = path.join(repo, "dist/tether_core_bg.wasm");
-const esbuildPackage = path.join(repo, "extension/node_modules/esbuild");
 const runs = Number(process.env.TETHER_BENCH_RUNS ?? 7);
 const trace = process.argv.includes("--trace");
 const RUN_LIMIT_MS = 60_000;
@@ -71,31 +64,13 @@ Object.assign(process.env, env);
 /** openSession (the SessionDriver with a backend module's connector), NodeHost and wasm loader, bundled from the sources as build.sh bundles
  * dist/tether-cli.js, with the wasm beside the bundle (the glue loads it from __dirname). */
 function loadDriverModule() {
-  const out = path.join(base, "driver");
-  fs.mkdirSync(out);
-  const require = createRequire(import.meta.url);
-  require(esbuildPackage).buildSync({
-    stdin: {
-      contents: [
-        'export { openSession } from "./extension/src/session/open";',
-        'export { agentEntries, findAgent } from "./extension/src/backends";',
-        'export { readSettings } from "./extension/src/settings";',
-        'export { NodeHost } from "./extension/src/node/nodeHost";',
-        'export { loadTetherCore } from "./extension/src/core/wasm";',
-      ].join("\n"),
-      resolveDir: repo,
-      loader: "ts",
-    },
-    bundle: true,
-    platform: "node",
-    target: "node20",
-    format: "cjs",
-    tsconfig: path.join(repo, "extension/tsconfig.json"),
-    outfile: path.join(out, "driver.cjs"),
-    logLevel: "warning",
-  });
-  fs.copyFileSync(wasmFile, path.join(out, "tether_core_bg.wasm"));
-  return require(path.join(out, "driver.cjs"));
+  return loadExtensionModules(path.join(base, "driver"), "driver", [
+    'export { openSession } from "./extension/src/session/open";',
+    'export { agentEntries, findAgent } from "./extension/src/backends";',
+    'export { readSettings } from "./extension/src/settings";',
+    'export { NodeHost } from "./extension/src/node/nodeHost";',
+    'export { loadTetherCore } from "./extension/src/core/wasm";',
+  ]);
 }
 
 /** Resolves once the fake API saw the first /v1/messages request (or throws once `exited` did

@@ -17,19 +17,12 @@
 
 import childProcess from "node:child_process";
 import fs from "node:fs";
-import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { startFakeApi } from "../fake-api/fake-anthropic.mjs";
+import { claude, esbuildPackage, loadExtensionModules, wasmFile } from "./sources.mjs";
 import { median, min, record } from "./record.mjs";
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const repo = path.resolve(here, "../..");
-const cache = process.env.TETHER_CACHE ?? path.join(os.homedir(), ".cache/tether");
-const claude = process.env.TETHER_CLAUDE_PATH ?? path.join(cache, "claude-2.1.330/node_modules/@anthropic-ai/claude-code/bin/claude.exe");
-const wasmFile = path.join(repo, "dist/tether_core_bg.wasm");
-const esbuildPackage = path.join(repo, "extension/node_modules/esbuild");
 const runs = Number(process.env.TETHER_BENCH_RUNS ?? 7);
 /** How long the user takes to type the first prompt after the view shows the session. */
 const TYPING_MS = Number(process.env.TETHER_BENCH_TYPING_MS ?? 3000);
@@ -61,32 +54,14 @@ Object.assign(process.env, { HOME: home, ANTHROPIC_BASE_URL: api.url, ANTHROPIC_
 /** The chat's session manager, the driver, the Node host and the wasm loader, bundled from the
  * sources as build.sh bundles the extension, with the wasm beside the bundle. */
 function loadChatModule() {
-  const out = path.join(base, "chat");
-  fs.mkdirSync(out);
-  const require = createRequire(import.meta.url);
-  require(esbuildPackage).buildSync({
-    stdin: {
-      contents: [
-        'export { SessionManager } from "./extension/src/chat/sessions";',
-        'export { openSession } from "./extension/src/session/open";',
-        'export { agentEntries, findAgent } from "./extension/src/backends";',
-        'export { readSettings } from "./extension/src/settings";',
-        'export { NodeHost } from "./extension/src/node/nodeHost";',
-        'export { loadTetherCore } from "./extension/src/core/wasm";',
-      ].join("\n"),
-      resolveDir: repo,
-      loader: "ts",
-    },
-    bundle: true,
-    platform: "node",
-    target: "node20",
-    format: "cjs",
-    tsconfig: path.join(repo, "extension/tsconfig.json"),
-    outfile: path.join(out, "chat.cjs"),
-    logLevel: "warning",
-  });
-  fs.copyFileSync(wasmFile, path.join(out, "tether_core_bg.wasm"));
-  return require(path.join(out, "chat.cjs"));
+  return loadExtensionModules(path.join(base, "chat"), "chat", [
+    'export { SessionManager } from "./extension/src/chat/sessions";',
+    'export { openSession } from "./extension/src/session/open";',
+    'export { agentEntries, findAgent } from "./extension/src/backends";',
+    'export { readSettings } from "./extension/src/settings";',
+    'export { NodeHost } from "./extension/src/node/nodeHost";',
+    'export { loadTetherCore } from "./extension/src/core/wasm";',
+  ]);
 }
 
 const { SessionManager, openSession, agentEntries, findAgent, readSettings, NodeHost, loadTetherCore } = loadChatModule();
@@ -97,28 +72,26 @@ const entry = findAgent(agentEntries(settings), "claude");
 const place = { storageDir: base, secrets: { get: async () => undefined, store: async () => undefined, delete: async () => undefined } };
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-/** A chat as the extension makes it (ctx.ts), with a view and reviews that go nowhere. */
+/** A chat as the extension makes it (ctx.ts), with one open session, its views and reviews going nowhere. */
 function chat() {
-  return new SessionManager(
-    {
-      view: { pushEvents: () => undefined, post: () => undefined },
-      reviews: { open: async () => undefined, answeredElsewhere: async () => undefined, cancel: async () => undefined },
-      initialState: () => ({ mode: "default", model: "", models: [], modes: [], where: "local", workspaceLabel: "", connected: true, busy: false }),
-      onState: () => undefined,
-      agent: () => ({ name: "claude", displayName: "Claude Code", history: "files" }),
-      workspace: async () => ({ host, root }),
-      startAgent: ({ source, setup, mode, model, resume, onEvent, onPermission }) =>
-        openSession(
-          entry,
-          { host: source.host, root: source.root, ...setup, ...(resume ? { resume } : {}), settings, place, log: () => undefined },
-          { mode, ...(model ? { model } : {}), onEvent, onPermission },
-        ),
-      defaultMode: () => "default",
-      fail: (what, error) => console.error(`${what}: ${error}`),
-      log: () => undefined,
-    },
-    "claude",
-  );
+  const manager = new SessionManager({
+    reviews: { open: async () => undefined, answeredElsewhere: async () => undefined, cancel: async () => undefined },
+    initialState: () => ({ mode: "default", model: "", models: [], modes: [], where: "local", workspaceLabel: "", connected: true, busy: false }),
+    onState: () => undefined,
+    onChange: () => undefined,
+    agent: () => ({ name: "claude", displayName: "Claude Code", history: "files" }),
+    workspace: async () => ({ host, root }),
+    startAgent: ({ source, setup, mode, model, resume, onEvent, onPermission }) =>
+      openSession(
+        entry,
+        { host: source.host, root: source.root, ...setup, ...(resume ? { resume } : {}), settings, place, log: () => undefined },
+        { mode, ...(model ? { model } : {}), onEvent, onPermission },
+      ),
+    defaultMode: () => "default",
+    fail: (what, error) => console.error(`${what}: ${error}`),
+    log: () => undefined,
+  });
+  return { manager, session: manager.create("claude").session };
 }
 
 /** Send the first prompt; resolves with send → first API request (ms). */
@@ -137,21 +110,21 @@ async function firstRequest(session) {
 }
 
 async function cold() {
-  const manager = chat();
+  const { manager, session } = chat();
   try {
-    return await firstRequest(manager.active);
+    return await firstRequest(session);
   } finally {
     await manager.disposeAll("bench");
   }
 }
 
 async function warm() {
-  const manager = chat();
+  const { manager, session } = chat();
   try {
-    manager.active.warm();
+    session.warm();
     await sleep(TYPING_MS);
-    if (!manager.active.running) throw new Error(`the agent started ahead is not running ${TYPING_MS} ms later`);
-    return await firstRequest(manager.active);
+    if (!session.running) throw new Error(`the agent started ahead is not running ${TYPING_MS} ms later`);
+    return await firstRequest(session);
   } finally {
     await manager.disposeAll("bench");
   }
@@ -180,11 +153,11 @@ if (process.argv.includes("--trace")) {
     };
     return child;
   };
-  const manager = chat();
-  manager.active.warm();
+  const { manager, session } = chat();
+  session.warm();
   await sleep(TYPING_MS);
   mark("send");
-  const at = await firstRequest(manager.active);
+  const at = await firstRequest(session);
   mark(`first /v1/messages request (${at.toFixed(0)} ms after the send)`);
   childProcess.spawn = spawn;
   await manager.disposeAll("bench");
@@ -200,10 +173,10 @@ await warm();
 // An agent started ahead and never prompted: no conversation left for the history.
 const before = transcripts().length;
 const idle = chat();
-idle.active.warm();
+idle.session.warm();
 await sleep(TYPING_MS);
-const idleRunning = idle.active.running;
-await idle.disposeAll("bench");
+const idleRunning = idle.session.running;
+await idle.manager.disposeAll("bench");
 await sleep(200);
 const leftBehind = transcripts().length - before;
 

@@ -11,16 +11,10 @@ import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { after, before, test } from "node:test";
 import { startFakeApi } from "../fake-api/fake-anthropic.mjs";
-import { CLAUDE, launchVsCode, openTether, sendPrompt, shot, waitFor } from "./harness.mjs";
+import { ACP_AGENT, filesContaining, launchRemoteVsCode, lazyInput, openTether, sendPrompt, shot, waitFor } from "./harness.mjs";
 
-const FAKE_REMOTE = path.join(path.dirname(fileURLToPath(import.meta.url)), "fake-remote");
-const CACHE = process.env.TETHER_CACHE ?? path.join(os.homedir(), ".cache/tether");
-const AGENT =
-  process.env.TETHER_ACP_CLAUDE_AGENT ??
-  path.join(CACHE, "claude-agent-acp-0.101.0/node_modules/@agentclientprotocol/claude-agent-acp/dist/index.js");
 const MARKER = `TETHER-E2E-MARKER-${randomUUID()}`;
 
 let api;
@@ -35,42 +29,12 @@ const toolResultTexts = () =>
     .filter((b) => b && b.type === "tool_result")
     .map((b) => (typeof b.content === "string" ? b.content : (b.content ?? []).map((c) => c.text ?? "").join("")));
 
-/** Files under `dirs` whose bytes contain `needle` (links not followed; big files skipped). */
-function filesContaining(dirs, needle) {
-  const bytes = Buffer.from(needle);
-  const hits = [];
-  const walk = (p) => {
-    let stat;
-    try {
-      stat = fs.lstatSync(p);
-    } catch {
-      return;
-    }
-    if (stat.isDirectory()) {
-      let names = [];
-      try {
-        names = fs.readdirSync(p);
-      } catch {
-        return;
-      }
-      for (const name of names) walk(path.join(p, name));
-    } else if (stat.isFile() && stat.size <= 256 * 1024 * 1024) {
-      try {
-        if (fs.readFileSync(p).includes(bytes)) hits.push(p);
-      } catch {}
-    }
-  };
-  for (const dir of dirs) walk(dir);
-  return hits;
-}
-
 before(async () => {
-  assert.ok(fs.existsSync(AGENT), `claude-agent-acp is not installed at ${AGENT} (./build.sh test installs it)`);
+  assert.ok(fs.existsSync(ACP_AGENT), `claude-agent-acp is not installed at ${ACP_AGENT} (./build.sh test installs it)`);
   const r = (rel) => () => path.join(remote, rel);
-  const input = (fields) => Object.defineProperties({}, Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, { get: typeof v === "function" ? v : () => v, enumerable: true }])));
   api = await startFakeApi([
-    { when: { lastUserText: /ACP edit/ }, toolUse: { name: "mcp__tether__Read", input: input({ file_path: r("hello.txt") }) } },
-    { when: { lastToolResult: /hello remote/ }, toolUse: { name: "mcp__tether__Edit", input: input({ file_path: r("hello.txt"), old_string: "hello remote", new_string: "hello from an ACP agent" }) } },
+    { when: { lastUserText: /ACP edit/ }, toolUse: { name: "mcp__tether__Read", input: lazyInput({ file_path: r("hello.txt") }) } },
+    { when: { lastToolResult: /hello remote/ }, toolUse: { name: "mcp__tether__Edit", input: lazyInput({ file_path: r("hello.txt"), old_string: "hello remote", new_string: "hello from an ACP agent" }) } },
     { when: { lastToolResult: /has been updated/ }, toolUse: { name: "mcp__tether__Bash", input: { command: "echo ran-by-acp > acp-proof.txt; pwd", description: "Where am I" } } },
     { when: { lastToolResult: /tether-e2e-acp/ }, text: "Edited the file and ran the command on the remote." },
     // The next prompt: a subagent, whose built-in Write is refused and Tether's Edit works on the remote.
@@ -78,10 +42,10 @@ before(async () => {
       when: { lastUserText: /ACP delegate/ },
       toolUse: { name: "Agent", input: { description: "Sign the hello file", prompt: "SUBTASK: sign the hello file", subagent_type: "general-purpose", run_in_background: false } },
     },
-    { when: { lastUserText: /SUBTASK/ }, toolUse: { name: "Write", input: input({ file_path: r("hello.txt"), content: "written by the built-in\n" }) } },
+    { when: { lastUserText: /SUBTASK/ }, toolUse: { name: "Write", input: lazyInput({ file_path: r("hello.txt"), content: "written by the built-in\n" }) } },
     {
       when: { lastToolResult: /No such tool available: Write/ },
-      toolUse: { name: "mcp__tether__Edit", input: input({ file_path: r("hello.txt"), old_string: "an ACP agent", new_string: "an ACP subagent" }) },
+      toolUse: { name: "mcp__tether__Edit", input: lazyInput({ file_path: r("hello.txt"), old_string: "an ACP agent", new_string: "an ACP subagent" }) },
     },
     { when: { lastToolResult: /has been updated/ }, text: "SUBAGENT-DONE: signed." },
     { when: { lastToolResult: /SUBAGENT-DONE/ }, text: "A subagent signed the file on the remote." },
@@ -89,25 +53,15 @@ before(async () => {
     { text: "OK.", repeat: true },
   ]);
   tempBefore = new Set(fs.readdirSync(os.tmpdir()));
-  vs = await launchVsCode({
+  vs = await launchRemoteVsCode({
     name: "acp",
-    extensions: [FAKE_REMOTE],
+    api,
     remoteFiles: {
       "hello.txt": "hello remote\n",
       "AGENTS.md": "Answer briefly.\n",
       "vendor/deep/far/away/secret.txt": `never read in the conversation: ${MARKER}\n`,
     },
-    folder: (dirs) => `tetherfake:${dirs.remote}`,
-    settings: {
-      "tether.defaultMode": "bypassPermissions",
-      "tether.environment": { ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: "dummy", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1" },
-      "tether.agents": {
-        // Bypass makes the adapter start Claude Code with --dangerously-skip-permissions, which
-        // Claude Code refuses to root (this test box) unless told it is in a sandbox.
-        "claude-agent-acp": { command: process.execPath, args: [AGENT], env: { CLAUDE_CODE_EXECUTABLE: CLAUDE, IS_SANDBOX: "1" } },
-      },
-      "files.autoSave": "off",
-    },
+    withAcpAgent: true,
   });
   remote = vs.remote;
   await openTether(vs);

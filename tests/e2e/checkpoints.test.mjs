@@ -9,12 +9,10 @@ import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { after, before, test } from "node:test";
 import { startFakeApi } from "../fake-api/fake-anthropic.mjs";
-import { ARTIFACTS, CLAUDE, launchVsCode, openTether, sendPrompt, waitFor } from "./harness.mjs";
+import { ARTIFACTS, filesContaining, launchRemoteVsCode, lazyInput, openTether, runTurn, waitFor } from "./harness.mjs";
 
-const FAKE_REMOTE = path.join(path.dirname(fileURLToPath(import.meta.url)), "fake-remote");
 const MARKER = `TETHER-CHECKPOINT-MARKER-${randomUUID()}`;
 // Over 256 KB, so the Edit's result echoes no original file: the marker, at the top, reaches the
 // conversation never; only the before-image holds it.
@@ -28,72 +26,37 @@ let tempBefore;
 const messageRequests = () => api.requests.filter((r) => r.path === "/v1/messages" && Array.isArray(r.body?.messages));
 const read = (rel) => fs.readFileSync(path.join(remote, rel), "utf8");
 
-/** Files under `dirs` whose bytes contain `needle` (links not followed). */
-function filesContaining(dirs, needle) {
-  const bytes = Buffer.from(needle);
-  const hits = [];
-  const walk = (p) => {
-    let stat;
-    try {
-      stat = fs.lstatSync(p);
-    } catch {
-      return;
-    }
-    if (stat.isDirectory()) {
-      for (const name of fs.readdirSync(p)) walk(path.join(p, name));
-    } else if (stat.isFile() && stat.size < 64 * 1024 * 1024) {
-      try {
-        if (fs.readFileSync(p).includes(bytes)) hits.push(p);
-      } catch {}
-    }
-  };
-  for (const d of dirs) walk(d);
-  return hits;
-}
-
 before(async () => {
   const at = (rel) => () => path.join(remote, rel);
-  const input = (fields) => Object.defineProperties({}, Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, { get: typeof v === "function" ? v : () => v, enumerable: true }])));
   api = await startFakeApi([
     {
       when: { lastUserText: /CK edit/ },
       toolUses: [
-        { name: "mcp__tether__Edit", input: input({ file_path: at("hello.txt"), old_string: "two", new_string: "TWO" }) },
-        { name: "mcp__tether__Write", input: input({ file_path: at("made/created.txt"), content: "made by the turn\n" }) },
-        { name: "mcp__tether__Edit", input: input({ file_path: at("big.txt"), old_string: "tail: old", new_string: "tail: new" }) },
+        { name: "mcp__tether__Edit", input: lazyInput({ file_path: at("hello.txt"), old_string: "two", new_string: "TWO" }) },
+        { name: "mcp__tether__Write", input: lazyInput({ file_path: at("made/created.txt"), content: "made by the turn\n" }) },
+        { name: "mcp__tether__Edit", input: lazyInput({ file_path: at("big.txt"), old_string: "tail: old", new_string: "tail: new" }) },
       ],
     },
-    { when: { lastUserText: /CK second/ }, toolUse: { name: "mcp__tether__Edit", input: input({ file_path: at("hello.txt"), old_string: "one", new_string: "ONE" }) } },
+    { when: { lastUserText: /CK second/ }, toolUse: { name: "mcp__tether__Edit", input: lazyInput({ file_path: at("hello.txt"), old_string: "one", new_string: "ONE" }) } },
     { when: { lastUserText: /CK fork/ }, text: "The forked session answers." },
     { when: { lastToolResult: /updated|created/ }, text: "Done with the files.", repeat: true },
   ]);
   tempBefore = new Set(fs.readdirSync(os.tmpdir()));
-  vs = await launchVsCode({
+  vs = await launchRemoteVsCode({
     name: "checkpoints",
-    extensions: [FAKE_REMOTE],
+    api,
     remoteFiles: { "hello.txt": "one\ntwo\n", "big.txt": BIG },
-    folder: (dirs) => `tetherfake:${dirs.remote}`,
-    settings: {
-      "tether.claudePath": CLAUDE,
-      "tether.defaultMode": "bypassPermissions",
-      "tether.environment": { ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: "dummy", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1" },
-      "files.autoSave": "off",
-    },
   });
   remote = vs.remote;
   await openTether(vs);
 });
 
+const turn = (prompt, done, timeoutMs) => runTurn(vs, prompt, done, timeoutMs);
+
 after(async () => {
   await vs?.close();
   await api?.close();
 });
-
-async function turn(prompt, done) {
-  await sendPrompt(vs, prompt);
-  await waitFor(async () => done(), 90_000, `the turn "${prompt}"`);
-  await vs.webview.getByRole("button", { name: "Send" }).waitFor({ timeout: 30_000 });
-}
 
 /** The user message with `text`, hovered so its actions show. */
 async function hoverMessage(text) {

@@ -9,13 +9,11 @@
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { after, before, test } from "node:test";
 import { startFakeApi } from "../fake-api/fake-anthropic.mjs";
-import { ARTIFACTS, CLAUDE, launchVsCode, openTether, runCommand, sendPrompt, shot, waitFor } from "./harness.mjs";
+import { ARTIFACTS, CLAUDE, launchRemoteVsCode, lazyInput, openTether, runCommand, runTurn, sendPrompt, shot, waitFor } from "./harness.mjs";
 import { commandLine, descendants, listeningTcp } from "./procs.mjs";
 
-const FAKE_REMOTE = path.join(path.dirname(fileURLToPath(import.meta.url)), "fake-remote");
 const BIG = "0123456789abcdef".repeat(4096); // 64 KiB: a write the full disk cuts in half
 
 let api;
@@ -80,33 +78,25 @@ async function claudePid() {
   return pid;
 }
 
-async function turn(prompt, done, timeoutMs = 90_000) {
-  await sendPrompt(vs, prompt);
-  await waitFor(async () => done(), timeoutMs, `the turn "${prompt}"`);
-  await vs.webview.getByRole("button", { name: "Send" }).waitFor({ timeout: 30_000 });
-}
-
 before(async () => {
   const r = (rel) => () => path.join(remote, rel);
-  const input = (fields) =>
-    Object.defineProperties({}, Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, { get: typeof v === "function" ? v : () => v, enumerable: true }])));
   const bash = (command) => ({ name: "mcp__tether__Bash", input: { command, description: "Run it" } });
   api = await startFakeApi([
     { when: { lastUserText: /FAULT tcp/ }, toolUse: bash("sleep 4; echo tcp-check-done") },
     { when: { lastToolResult: /tcp-check-done/ }, text: "TCP-CHECK-DONE" },
 
-    { when: { lastUserText: /FAULT write again/ }, toolUse: { name: "mcp__tether__Edit", input: input({ file_path: r("notes.txt"), old_string: "notes original", new_string: "notes changed" }) } },
-    { when: { lastUserText: /FAULT write/ }, toolUse: { name: "mcp__tether__Read", input: input({ file_path: r("notes.txt") }) } },
-    { when: { lastToolResult: /notes original/ }, toolUse: { name: "mcp__tether__Edit", input: input({ file_path: r("notes.txt"), old_string: "notes original", new_string: "notes changed" }) } },
+    { when: { lastUserText: /FAULT write again/ }, toolUse: { name: "mcp__tether__Edit", input: lazyInput({ file_path: r("notes.txt"), old_string: "notes original", new_string: "notes changed" }) } },
+    { when: { lastUserText: /FAULT write/ }, toolUse: { name: "mcp__tether__Read", input: lazyInput({ file_path: r("notes.txt") }) } },
+    { when: { lastToolResult: /notes original/ }, toolUse: { name: "mcp__tether__Edit", input: lazyInput({ file_path: r("notes.txt"), old_string: "notes original", new_string: "notes changed" }) } },
     { when: { lastToolResult: /notes\.txt: the remote is unavailable/ }, text: "WRITE-FAILED-NOTED" },
     { when: { lastToolResult: /notes\.txt has been updated/ }, text: "WRITE-OK" },
 
-    { when: { lastUserText: /FAULT disk/ }, toolUse: { name: "mcp__tether__Read", input: input({ file_path: r("big.txt") }) } },
+    { when: { lastUserText: /FAULT disk/ }, toolUse: { name: "mcp__tether__Read", input: lazyInput({ file_path: r("big.txt") }) } },
     {
       when: { lastToolResult: /0123456789abcdef/ },
       toolUses: [
-        { name: "mcp__tether__Write", input: input({ file_path: r("big.txt"), content: "replaced\n" }) },
-        { name: "mcp__tether__Write", input: input({ file_path: r("fresh.txt"), content: BIG }) },
+        { name: "mcp__tether__Write", input: lazyInput({ file_path: r("big.txt"), content: "replaced\n" }) },
+        { name: "mcp__tether__Write", input: lazyInput({ file_path: r("fresh.txt"), content: BIG }) },
       ],
     },
     { when: { lastToolResult: /no space left/ }, text: "DISK-FULL-NOTED" },
@@ -125,13 +115,13 @@ before(async () => {
     // The same prompt again: Reconnect sends the killed turn again.
     { when: { lastUserText: /FAULT crash/ }, text: "BACK-AFTER-CRASH" },
 
-    { when: { lastUserText: /FAULT review/ }, toolUse: { name: "mcp__tether__Read", input: input({ file_path: r("review-me.txt") }) } },
-    { when: { lastToolResult: /review original/ }, toolUse: { name: "mcp__tether__Edit", input: input({ file_path: r("review-me.txt"), old_string: "review original", new_string: "review changed" }) } },
+    { when: { lastUserText: /FAULT review/ }, toolUse: { name: "mcp__tether__Read", input: lazyInput({ file_path: r("review-me.txt") }) } },
+    { when: { lastToolResult: /review original/ }, toolUse: { name: "mcp__tether__Edit", input: lazyInput({ file_path: r("review-me.txt"), old_string: "review original", new_string: "review changed" }) } },
     { when: { lastUserText: /FAULT after reload/ }, text: "RESUMED-AFTER-RELOAD" },
   ]);
-  vs = await launchVsCode({
+  vs = await launchRemoteVsCode({
     name: "faults",
-    extensions: [FAKE_REMOTE],
+    api,
     remoteFiles: {
       "notes.txt": "notes original\n",
       "big.txt": BIG,
@@ -140,16 +130,11 @@ before(async () => {
       // An ask rule holds even in bypassPermissions: this edit opens a review.
       ".claude/settings.json": JSON.stringify({ permissions: { ask: ["Edit(/review-me.txt)"] } }),
     },
-    folder: (dirs) => `tetherfake:${dirs.remote}`,
-    settings: {
-      "tether.claudePath": CLAUDE,
-      "tether.defaultMode": "bypassPermissions",
-      "tether.environment": { ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: "dummy", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1" },
-      "files.autoSave": "off",
-    },
   });
   remote = vs.remote;
 });
+
+const turn = (prompt, done, timeoutMs) => runTurn(vs, prompt, done, timeoutMs);
 
 after(async () => {
   // What the model saw and the emulated remote's state, for a failure's post-mortem.

@@ -259,6 +259,13 @@ export async function sendPrompt(vs, text) {
   await vs.webview.getByRole("button", { name: "Send" }).click();
 }
 
+/** Send `prompt`, wait until `done()` holds (the model's answer arrived), then for the turn's end. */
+export async function runTurn(vs, prompt, done, timeoutMs = 90_000) {
+  await sendPrompt(vs, prompt);
+  await waitFor(async () => done(), timeoutMs, `the turn "${prompt}"`);
+  await vs.webview.getByRole("button", { name: "Send" }).waitFor({ timeout: 30_000 });
+}
+
 /** Run a command from the palette (focus leaves the webview first). */
 export async function runCommand(vs, title) {
   await vs.page.locator(".monaco-workbench .part.editor").click({ position: { x: 200, y: 200 } }).catch(() => undefined);
@@ -275,3 +282,78 @@ export async function shot(vs, name) {
 }
 
 export { waitFor };
+
+/** The test extension that stands in for Remote-SSH: a `tetherfake:` file system over a folder. */
+export const FAKE_REMOTE = path.join(path.dirname(fileURLToPath(import.meta.url)), "fake-remote");
+/** claude-agent-acp, where build.sh installs it. */
+export const ACP_AGENT =
+  process.env.TETHER_ACP_CLAUDE_AGENT ??
+  path.join(CACHE, "claude-agent-acp-0.101.0/node_modules/@agentclientprotocol/claude-agent-acp/dist/index.js");
+
+/**
+ * claude-agent-acp as a `tether.agents` entry. Bypass makes the adapter start Claude Code with
+ * --dangerously-skip-permissions, which Claude Code refuses to root (this test box) unless told
+ * it is in a sandbox.
+ */
+export const acpAgents = () => ({ "claude-agent-acp": { command: process.execPath, args: [ACP_AGENT], env: { CLAUDE_CODE_EXECUTABLE: CLAUDE, IS_SANDBOX: "1" } } });
+
+/** What points an agent at the fake Messages API `api`. */
+export const fakeApiEnvironment = (api) => ({ ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: "dummy", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1" });
+
+/**
+ * VS Code on the emulated remote: `remoteFiles` in the remote folder, opened as `tetherfake:`,
+ * Claude Code (and with `withAcpAgent` claude-agent-acp) against the fake Messages API `api`, in
+ * bypassPermissions, autosave off; `settings` added on top.
+ */
+export function launchRemoteVsCode({ name, api, remoteFiles = {}, settings = {}, withAcpAgent = false }) {
+  return launchVsCode({
+    name,
+    extensions: [FAKE_REMOTE],
+    remoteFiles,
+    folder: (dirs) => `tetherfake:${dirs.remote}`,
+    settings: {
+      "tether.claudePath": CLAUDE,
+      "tether.defaultMode": "bypassPermissions",
+      "tether.environment": fakeApiEnvironment(api),
+      ...(withAcpAgent && { "tether.agents": acpAgents() }),
+      "files.autoSave": "off",
+      ...settings,
+    },
+  });
+}
+
+/**
+ * A scripted tool call's input whose fields may be functions, read when the fake API sends the
+ * call (the remote folder's path is known only once VS Code is up).
+ */
+export const lazyInput = (fields) =>
+  Object.defineProperties({}, Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, { get: typeof v === "function" ? v : () => v, enumerable: true }])));
+
+/** Files under `dirs` whose bytes contain `needle` (links not followed; files over 256 MiB skipped). */
+export function filesContaining(dirs, needle) {
+  const bytes = Buffer.from(needle);
+  const hits = [];
+  const walk = (p) => {
+    let stat;
+    try {
+      stat = fs.lstatSync(p);
+    } catch {
+      return;
+    }
+    if (stat.isDirectory()) {
+      let names = [];
+      try {
+        names = fs.readdirSync(p);
+      } catch {
+        return;
+      }
+      for (const name of names) walk(path.join(p, name));
+    } else if (stat.isFile() && stat.size <= 256 * 1024 * 1024) {
+      try {
+        if (fs.readFileSync(p).includes(bytes)) hits.push(p);
+      } catch {}
+    }
+  };
+  for (const dir of dirs) walk(dir);
+  return hits;
+}

@@ -10,13 +10,11 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { after, before, test } from "node:test";
 import { EXEC_COMMAND, REPLY } from "../openclaw/fake-llm.mjs";
 import { TOKEN, bareClient, startGateway } from "../openclaw/gateway.mjs";
-import { launchVsCode, openTether, runCommand, shot, waitFor } from "./harness.mjs";
+import { FAKE_REMOTE, launchVsCode, openTether, runCommand, shot, waitFor } from "./harness.mjs";
 
-const FAKE_REMOTE = path.join(path.dirname(fileURLToPath(import.meta.url)), "fake-remote");
 
 let gateway;
 let vs;

@@ -7,16 +7,11 @@
 
 import assert from "node:assert/strict";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
 import { startFakeApi } from "../fake-api/fake-anthropic.mjs";
-import { CLAUDE, launchVsCode, openTether, sendPrompt, shot, waitFor } from "./harness.mjs";
+import { ACP_AGENT, acpAgents, fakeApiEnvironment, launchVsCode, openTether, sendPrompt, shot, waitFor } from "./harness.mjs";
 
-const CACHE = process.env.TETHER_CACHE ?? path.join(os.homedir(), ".cache/tether");
-const AGENT =
-  process.env.TETHER_ACP_CLAUDE_AGENT ??
-  path.join(CACHE, "claude-agent-acp-0.101.0/node_modules/@agentclientprotocol/claude-agent-acp/dist/index.js");
 const PLAN = "# Add a greeting\n\n1. Create greeting.txt\n2. Write a friendly hello into it\n3. Show it to the user\n";
 const COMMENT = "Say hello in French instead";
 
@@ -31,7 +26,7 @@ const toolResults = () =>
     .map((b) => (typeof b.content === "string" ? b.content : (b.content ?? []).map((c) => c.text ?? "").join("")));
 
 before(async () => {
-  assert.ok(fs.existsSync(AGENT), `claude-agent-acp is not installed at ${AGENT}`);
+  assert.ok(fs.existsSync(ACP_AGENT), `claude-agent-acp is not installed at ${ACP_AGENT}`);
   const write = (rel) => Object.defineProperty({ content: "hello\n" }, "file_path", { get: () => path.join(vs.workspace, rel), enumerable: true });
   api = await startFakeApi([
     {
@@ -75,8 +70,8 @@ before(async () => {
     name: "plans",
     files: { "README.md": "A project.\n" },
     settings: {
-      "tether.environment": { ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: "dummy", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1" },
-      "tether.agents": { "claude-agent-acp": { command: process.execPath, args: [AGENT], env: { CLAUDE_CODE_EXECUTABLE: CLAUDE, IS_SANDBOX: "1" } } },
+      "tether.environment": fakeApiEnvironment(api),
+      "tether.agents": acpAgents(),
       "files.autoSave": "off",
     },
   });

@@ -8,12 +8,9 @@
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { after, before, test } from "node:test";
 import { startFakeApi } from "../fake-api/fake-anthropic.mjs";
-import { CLAUDE, launchVsCode, openTether, sendPrompt, shot, waitFor } from "./harness.mjs";
-
-const FAKE_REMOTE = path.join(path.dirname(fileURLToPath(import.meta.url)), "fake-remote");
+import { launchRemoteVsCode, lazyInput, openTether, runTurn, shot, waitFor } from "./harness.mjs";
 
 let api;
 let vs;
@@ -57,18 +54,17 @@ function mirrorDir() {
 
 before(async () => {
   const r = (rel) => () => path.join(remote, rel);
-  const input = (fields) => Object.defineProperties({}, Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, { get: typeof v === "function" ? v : () => v, enumerable: true }])));
   api = await startFakeApi([
     { when: { lastUserText: /REMOTE where/ }, toolUse: { name: "mcp__tether__Bash", input: { command: "pwd; echo ran-on-remote > bash-proof.txt", description: "Where am I" } } },
     { when: { lastToolResult: /tether-e2e-remote/ }, text: "The command ran in the remote folder." },
-    { when: { lastUserText: /REMOTE edit/ }, toolUse: { name: "mcp__tether__Read", input: input({ file_path: r("hello.txt") }) } },
-    { when: { lastToolResult: /hello remote/ }, toolUse: { name: "mcp__tether__Edit", input: input({ file_path: r("hello.txt"), old_string: "hello remote", new_string: "hello from the laptop" }) } },
+    { when: { lastUserText: /REMOTE edit/ }, toolUse: { name: "mcp__tether__Read", input: lazyInput({ file_path: r("hello.txt") }) } },
+    { when: { lastToolResult: /hello remote/ }, toolUse: { name: "mcp__tether__Edit", input: lazyInput({ file_path: r("hello.txt"), old_string: "hello remote", new_string: "hello from the laptop" }) } },
     {
       when: { lastUserText: /REMOTE subagent/ },
       toolUse: { name: "Agent", input: { description: "Edit sub.txt", prompt: "SUBTASK edit sub.txt", subagent_type: "general-purpose", run_in_background: false } },
     },
-    { when: { lastUserText: /SUBTASK edit/ }, toolUse: { name: "mcp__tether__Read", input: input({ file_path: r("sub.txt") }) } },
-    { when: { lastToolResult: /sub original/ }, toolUse: { name: "mcp__tether__Edit", input: input({ file_path: r("sub.txt"), old_string: "original", new_string: "edited by the subagent" }) } },
+    { when: { lastUserText: /SUBTASK edit/ }, toolUse: { name: "mcp__tether__Read", input: lazyInput({ file_path: r("sub.txt") }) } },
+    { when: { lastToolResult: /sub original/ }, toolUse: { name: "mcp__tether__Edit", input: lazyInput({ file_path: r("sub.txt"), old_string: "original", new_string: "edited by the subagent" }) } },
     { when: { lastToolResult: /SUBDONE/ }, text: "The subagent edited sub.txt." },
     {
       when: { lastUserText: /REMOTE review/ },
@@ -76,17 +72,17 @@ before(async () => {
     },
     { when: { lastUserText: /REVIEWTASK/ }, text: "REVIEWED: looks fine." },
     { when: { lastToolResult: /REVIEWED/ }, text: "The reviewer is done." },
-    { when: { lastUserText: /REMOTE secret/ }, toolUse: { name: "mcp__tether__Read", input: input({ file_path: r("secret.txt") }) } },
-    { when: { lastToolResult: /top secret/ }, toolUse: { name: "mcp__tether__Edit", input: input({ file_path: r("secret.txt"), old_string: "top secret", new_string: "leaked" }) } },
+    { when: { lastUserText: /REMOTE secret/ }, toolUse: { name: "mcp__tether__Read", input: lazyInput({ file_path: r("secret.txt") }) } },
+    { when: { lastToolResult: /top secret/ }, toolUse: { name: "mcp__tether__Edit", input: lazyInput({ file_path: r("secret.txt"), old_string: "top secret", new_string: "leaked" }) } },
     { when: { lastUserText: /REMOTE grep/ }, toolUse: { name: "mcp__tether__Grep", input: { pattern: "needle-[0-9]+", output_mode: "content" } } },
     { when: { lastToolResult: /needle-42/ }, text: "Found the needle on the remote." },
     { when: { lastUserText: /REMOTE after/ }, text: "Still here after the restart." },
     { when: { lastToolResult: /has been updated/ }, text: "SUBDONE: edited." },
     { when: { lastToolResult: /denied|deny/i }, text: "The project's settings deny that edit." },
   ]);
-  vs = await launchVsCode({
+  vs = await launchRemoteVsCode({
     name: "remote",
-    extensions: [FAKE_REMOTE],
+    api,
     remoteFiles: {
       "hello.txt": "hello remote\n",
       "sub.txt": "sub original\n",
@@ -96,28 +92,17 @@ before(async () => {
       ".claude/settings.json": JSON.stringify({ permissions: { deny: ["Edit(/secret.txt)"] } }),
       ".claude/agents/reviewer.md": "---\nname: reviewer\ndescription: Reviews code\n---\nReview the code.\n",
     },
-    folder: (dirs) => `tetherfake:${dirs.remote}`,
-    settings: {
-      "tether.claudePath": CLAUDE,
-      "tether.defaultMode": "bypassPermissions",
-      "tether.environment": { ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: "dummy", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1" },
-      "files.autoSave": "off",
-    },
   });
   remote = vs.remote;
   await openTether(vs);
 });
 
+const turn = (prompt, done, timeoutMs) => runTurn(vs, prompt, done, timeoutMs);
+
 after(async () => {
   await vs?.close();
   await api?.close();
 });
-
-async function turn(prompt, done) {
-  await sendPrompt(vs, prompt);
-  await waitFor(async () => done(), 90_000, `the turn "${prompt}"`);
-  await vs.webview.getByRole("button", { name: "Send" }).waitFor({ timeout: 30_000 });
-}
 
 test("Bash runs in the remote folder through Tether Remote, installed from the VSIX on first use", { timeout: 150_000 }, async () => {
   await turn("REMOTE where", () => toolResults().some((b) => resultText(b).includes(remote)));

@@ -7,18 +7,10 @@
 
 import assert from "node:assert/strict";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { after, before, test } from "node:test";
 import { startFakeApi } from "../fake-api/fake-anthropic.mjs";
-import { CLAUDE, launchVsCode, openTether, runCommand, sendPrompt, shot, waitFor } from "./harness.mjs";
-
-const FAKE_REMOTE = path.join(path.dirname(fileURLToPath(import.meta.url)), "fake-remote");
-const CACHE = process.env.TETHER_CACHE ?? path.join(os.homedir(), ".cache/tether");
-const AGENT =
-  process.env.TETHER_ACP_CLAUDE_AGENT ??
-  path.join(CACHE, "claude-agent-acp-0.101.0/node_modules/@agentclientprotocol/claude-agent-acp/dist/index.js");
+import { ACP_AGENT, launchRemoteVsCode, lazyInput, openTether, runCommand, shot, waitFor } from "./harness.mjs";
 
 let api;
 let vs;
@@ -63,35 +55,25 @@ async function send(chat, agent, text) {
 }
 
 before(async () => {
-  assert.ok(fs.existsSync(AGENT), `claude-agent-acp is not installed at ${AGENT} (./build.sh test installs it)`);
+  assert.ok(fs.existsSync(ACP_AGENT), `claude-agent-acp is not installed at ${ACP_AGENT} (./build.sh test installs it)`);
   const r = (rel) => () => path.join(remote, rel);
-  const input = (fields) => Object.defineProperties({}, Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, { get: typeof v === "function" ? v : () => v, enumerable: true }])));
   api = await startFakeApi([
-    { when: { lastUserText: /SESSIONS claude edit/ }, toolUse: { name: "mcp__tether__Read", input: input({ file_path: r("review-me.txt") }) } },
-    { when: { lastToolResult: /review original/ }, toolUse: { name: "mcp__tether__Edit", input: input({ file_path: r("review-me.txt"), old_string: "review original", new_string: "review changed" }) } },
+    { when: { lastUserText: /SESSIONS claude edit/ }, toolUse: { name: "mcp__tether__Read", input: lazyInput({ file_path: r("review-me.txt") }) } },
+    { when: { lastToolResult: /review original/ }, toolUse: { name: "mcp__tether__Edit", input: lazyInput({ file_path: r("review-me.txt"), old_string: "review original", new_string: "review changed" }) } },
     { when: { lastUserText: /SESSIONS acp run/ }, toolUse: { name: "mcp__tether__Bash", input: { command: "sleep 8; echo acp-side-done", description: "A slow command" } } },
     { when: { lastToolResult: /acp-side-done/ }, text: "ACP-SIDE-DONE: the slow command finished." },
     // Titles and anything else an agent asks on the side.
     { text: "OK.", repeat: true },
   ]);
-  vs = await launchVsCode({
+  vs = await launchRemoteVsCode({
     name: "sessions",
-    extensions: [FAKE_REMOTE],
+    api,
     remoteFiles: {
       "review-me.txt": "review original\n",
       // An ask rule holds even in bypassPermissions: Claude Code's edit waits for the user.
       ".claude/settings.json": JSON.stringify({ permissions: { ask: ["Edit(/review-me.txt)"] } }),
     },
-    folder: (dirs) => `tetherfake:${dirs.remote}`,
-    settings: {
-      "tether.claudePath": CLAUDE,
-      "tether.defaultMode": "bypassPermissions",
-      "tether.environment": { ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: "dummy", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1" },
-      "tether.agents": {
-        "claude-agent-acp": { command: process.execPath, args: [AGENT], env: { CLAUDE_CODE_EXECUTABLE: CLAUDE, IS_SANDBOX: "1" } },
-      },
-      "files.autoSave": "off",
-    },
+    withAcpAgent: true,
   });
   remote = vs.remote;
   await openTether(vs);
