@@ -94,7 +94,7 @@ function TodoPanel({ todos }: { todos: TodoItem[] }) {
   const current = todos.find((t) => t.status === "in_progress");
   return (
     <div class="todo-panel">
-      <button type="button" class="todo-panel-head" aria-expanded={open} onClick={() => setOpen(!open)}>
+      <button type="button" class="panel-toggle todo-panel-head" aria-expanded={open} onClick={() => setOpen(!open)}>
         <Icon name={open ? "chevron-down" : "chevron-right"} />
         <Icon name="checklist" />
         <span class="todo-panel-title">{current ? current.activeForm || current.content : "Tasks"}</span>

@@ -18,7 +18,7 @@ function QueueItem({ item, index }: { item: QueuedMessage; index: number }) {
     return (
       <li class="queue-item editing">
         <textarea
-          class="queue-edit"
+          class="input queue-edit"
           aria-label={`Edit queued message ${index + 1}`}
           value={draft}
           rows={Math.min(6, Math.max(2, draft.split("\n").length))}

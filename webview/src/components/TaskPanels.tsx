@@ -54,7 +54,7 @@ function TaskPanel({ task }: { task: TaskEntry }) {
   return (
     <div class={`task-panel${running ? " running" : ""}`} data-task-id={task.id}>
       <div class="task-panel-head">
-        <button type="button" class="task-panel-toggle" aria-expanded={open} onClick={() => setOpen(!open)}>
+        <button type="button" class="panel-toggle task-panel-toggle" aria-expanded={open} onClick={() => setOpen(!open)}>
           <Icon name={open ? "chevron-down" : "chevron-right"} />
           <Icon name={running ? "loading" : task.status === "completed" ? "pass" : "circle-slash"} className={running ? "codicon-modifier-spin" : undefined} />
           <span class="task-panel-title">{task.description}</span>
