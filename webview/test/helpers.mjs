@@ -73,8 +73,15 @@ export const CHROMIUM_ARGS = [
   "--disable-sync",
 ];
 
+/** Headless Chromium; a launch that dies at start (seen in CI) is tried once more. */
 export async function launchBrowser() {
-  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true, timeout: 30_000 });
+  const options = { executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true, timeout: 30_000 };
+  try {
+    return await chromium.launch(options);
+  } catch (error) {
+    console.error(`# chromium did not start (${String(error.message).split("\n")[0]}); trying once more`);
+    return chromium.launch(options);
+  }
 }
 
 /**
