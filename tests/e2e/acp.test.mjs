@@ -12,7 +12,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
-import { startFakeApi } from "../fake-api/fake-anthropic.mjs";
+import { resultText, startFakeApi } from "../fake-api/fake-anthropic.mjs";
 import { ACP_AGENT, filesContaining, launchRemoteVsCode, lazyInput, openTether, sendPrompt, shot, waitFor } from "./harness.mjs";
 
 const MARKER = `TETHER-E2E-MARKER-${randomUUID()}`;
@@ -22,12 +22,7 @@ let vs;
 let remote;
 let tempBefore;
 
-const messageRequests = () => api.requests.filter((r) => r.path === "/v1/messages" && Array.isArray(r.body?.messages));
-const toolResultTexts = () =>
-  messageRequests()
-    .flatMap((r) => r.body.messages.at(-1)?.content ?? [])
-    .filter((b) => b && b.type === "tool_result")
-    .map((b) => (typeof b.content === "string" ? b.content : (b.content ?? []).map((c) => c.text ?? "").join("")));
+const toolResultTexts = () => api.toolResults().map(resultText);
 
 before(async () => {
   assert.ok(fs.existsSync(ACP_AGENT), `claude-agent-acp is not installed at ${ACP_AGENT} (./build.sh test installs it)`);
@@ -118,7 +113,7 @@ test("the model was told the remote folder and offered no built-in that touches 
   // The agent's own system prompt names its cwd (the mirror); Tether's brief is appended to it
   // (claude-agent-acp takes session/new's systemPrompt). The first request with tools is the
   // turn's: the adapter's title request comes before it.
-  const turn = messageRequests().find((r) => Array.isArray(r.body.tools) && r.body.tools.length > 0);
+  const turn = api.messageRequests().find((r) => Array.isArray(r.body.tools) && r.body.tools.length > 0);
   const system = JSON.stringify(turn.body.system);
   assert.ok(system.includes("Remote workspace (Tether)") && system.includes(`Working directory: ${remote}`), "the remote working directory");
   const names = turn.body.tools.map((t) => t.name);

@@ -6,23 +6,12 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { after, before, test } from "node:test";
-import { startFakeApi } from "../fake-api/fake-anthropic.mjs";
+import { resultText, startFakeApi } from "../fake-api/fake-anthropic.mjs";
 import { CLAUDE, launchVsCode, openTether, runCommand, sendPrompt, shot, waitFor } from "./harness.mjs";
 
 let api;
 let vs;
 let ws;
-
-function toolResults() {
-  return api.requests
-    .filter((r) => r.path === "/v1/messages" && Array.isArray(r.body?.messages))
-    .flatMap((r) => r.body.messages.at(-1)?.content ?? [])
-    .filter((b) => b && b.type === "tool_result");
-}
-
-function resultText(block) {
-  return typeof block.content === "string" ? block.content : (block.content ?? []).map((c) => c.text ?? "").join("");
-}
 
 before(async () => {
   const wsDir = () => ws;
@@ -140,8 +129,8 @@ test("Reject leaves the file unwritten and tells the model", { timeout: 120_000 
   await reject.click();
   await vs.webview.getByText("Understood, I left notes.txt alone.").waitFor({ timeout: 60_000 });
   assert.equal(fs.existsSync(path.join(ws, "notes.txt")), false);
-  const denied = toolResults().find((b) => /notes|reject|denied/i.test(resultText(b)) && b.is_error);
-  assert.ok(denied, `the model got an error tool_result for the rejected Write: ${JSON.stringify(toolResults().map(resultText))}`);
+  const denied = api.toolResults().find((b) => /notes|reject|denied/i.test(resultText(b)) && b.is_error);
+  assert.ok(denied, `the model got an error tool_result for the rejected Write: ${JSON.stringify(api.toolResults().map(resultText))}`);
   await shot(vs, "05-rejected");
 });
 

@@ -23,7 +23,6 @@ let vs;
 let remote;
 let tempBefore;
 
-const messageRequests = () => api.requests.filter((r) => r.path === "/v1/messages" && Array.isArray(r.body?.messages));
 const read = (rel) => fs.readFileSync(path.join(remote, rel), "utf8");
 
 before(async () => {
@@ -85,7 +84,7 @@ async function narrowShot(name) {
 
 test("Rewind code shows a preview, then puts the remote files back as they were before the message", { timeout: 180_000 }, async () => {
   await turn("CK edit the files", () => read("hello.txt") === "one\nTWO\n" && fs.existsSync(path.join(remote, "made/created.txt")) && read("big.txt").endsWith("tail: new\n"));
-  await waitFor(async () => messageRequests().some((r) => JSON.stringify(r.body.messages.at(-1)).includes("has been updated")), 30_000, "the turn's end");
+  await waitFor(async () => api.messageRequests().some((r) => JSON.stringify(r.body.messages.at(-1)).includes("has been updated")), 30_000, "the turn's end");
   // The before-image of big.txt, with the marker, is a blob in the remote's checkpoint folder.
   await waitFor(async () => filesContaining([path.join(remote, ".tether/checkpoints")], MARKER).length === 1, 30_000, "the before-image written at the turn's end");
   const message = await hoverMessage("CK edit the files");
@@ -134,10 +133,10 @@ test("Fork conversation from here opens a new session holding the conversation b
   await waitFor(async () => (await box.inputValue()).includes("CK second edit"), 30_000, "the message in the new session's composer");
   await vs.webview.locator(".msg-user", { hasText: "CK edit the files" }).waitFor({ timeout: 10_000 });
   assert.equal(await vs.webview.locator(".msg-user", { hasText: "CK second edit" }).count(), 0, "the forked message is not in the new session");
-  const before = messageRequests().length;
+  const before = api.messageRequests().length;
   await box.fill("");
-  await turn("CK fork now", () => messageRequests().slice(before).some((r) => JSON.stringify(r.body.messages).includes("CK fork now")));
-  const forked = messageRequests().slice(before).find((r) => JSON.stringify(r.body.messages).includes("CK fork now"));
+  await turn("CK fork now", () => api.messageRequests().slice(before).some((r) => JSON.stringify(r.body.messages).includes("CK fork now")));
+  const forked = api.messageRequests().slice(before).find((r) => JSON.stringify(r.body.messages).includes("CK fork now"));
   const conversation = JSON.stringify(forked.body.messages);
   assert.ok(conversation.includes("CK edit the files"), "the conversation before the message");
   assert.ok(!conversation.includes("CK second edit"), "and not the message or what came after");

@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { after, before, test } from "node:test";
-import { startFakeApi } from "../fake-api/fake-anthropic.mjs";
+import { resultText, startFakeApi } from "../fake-api/fake-anthropic.mjs";
 import { ARTIFACTS, CLAUDE, launchRemoteVsCode, lazyInput, openTether, runCommand, runTurn, sendPrompt, shot, waitFor } from "./harness.mjs";
 import { commandLine, descendants, listeningTcp } from "./procs.mjs";
 
@@ -20,20 +20,9 @@ let api;
 let vs;
 let remote;
 
-const messageRequests = () => api.requests.filter((r) => r.path === "/v1/messages" && Array.isArray(r.body?.messages));
-
-function toolResults() {
-  return messageRequests()
-    .flatMap((r) => r.body.messages.at(-1)?.content ?? [])
-    .filter((b) => b && b.type === "tool_result");
-}
-
-function resultText(block) {
-  return typeof block.content === "string" ? block.content : (block.content ?? []).map((c) => c.text ?? "").join("");
-}
 
 /** The first tool result matching `pattern` among those after the first `since`. */
-const findResult = (pattern, since = 0) => toolResults().slice(since).find((b) => pattern.test(resultText(b)));
+const findResult = (pattern, since = 0) => api.toolResults().slice(since).find((b) => pattern.test(resultText(b)));
 
 /** Every file under `dir` (relative path → bytes), the mirror's bookkeeping included; Tether's
  * checkpoints (`.tether/`, written at each turn's end and tested in checkpoints.test.mjs) aside. */
@@ -140,7 +129,7 @@ after(async () => {
   // What the model saw and the emulated remote's state, for a failure's post-mortem.
   if (vs) {
     const state = await fakeState().catch((e) => String(e));
-    const requests = messageRequests().map((r) => JSON.stringify(r.body.messages.at(-1)).slice(0, 600));
+    const requests = api.messageRequests().map((r) => JSON.stringify(r.body.messages.at(-1)).slice(0, 600));
     fs.mkdirSync(ARTIFACTS, { recursive: true });
     fs.writeFileSync(path.join(ARTIFACTS, "faults-debug.json"), JSON.stringify({ state, requests, tetherLog: vs.tetherLog().slice(-4000) }, null, 2));
     await shot(vs, "29-faults-last").catch(() => undefined);
@@ -192,7 +181,7 @@ test("the remote goes away mid-write: a clear error, the file intact, and the ed
   // The temp file is written, then the connection drops: the rename and its clean-up fail.
   await vs.control("_tetherfake.fsFault", { error: "Unavailable", ops: ["rename", "delete"] });
   try {
-    await turn("FAULT write", () => messageRequests().some((r) => /WRITE-FAILED/.test(JSON.stringify(r.body.messages))) || findResult(/remote is unavailable/));
+    await turn("FAULT write", () => api.messageRequests().some((r) => /WRITE-FAILED/.test(JSON.stringify(r.body.messages))) || findResult(/remote is unavailable/));
   } finally {
     await vs.control("_tetherfake.fsFault", null);
   }
@@ -219,11 +208,11 @@ test("the disk fills mid-write: no partial file, the old one whole, a clear erro
   const intact = snapshot(remote);
   await vs.control("_tetherfake.fsFault", { error: "ENOSPC", ops: ["writeFile"], partial: true });
   try {
-    await turn("FAULT disk", () => findResult(/no space left/) && toolResults().filter((b) => /no space left/.test(resultText(b))).length >= 2);
+    await turn("FAULT disk", () => findResult(/no space left/) && api.toolResults().filter((b) => /no space left/.test(resultText(b))).length >= 2);
   } finally {
     await vs.control("_tetherfake.fsFault", null);
   }
-  const failures = toolResults().filter((b) => /no space left/.test(resultText(b)));
+  const failures = api.toolResults().filter((b) => /no space left/.test(resultText(b)));
   for (const f of failures) {
     assert.ok(f.is_error);
     assert.match(resultText(f), /: ENOSPC: no space left on device, write \(write [^)]*\)\./);
@@ -237,7 +226,7 @@ test("the disk fills mid-write: no partial file, the old one whole, a clear erro
 
 test("the remote goes away mid-Bash: the model is told the command may have run, and Bash works once it is back", { timeout: 150_000 }, async () => {
   const intact = snapshot(remote);
-  const since = toolResults().length;
+  const since = api.toolResults().length;
   await sendPrompt(vs, "FAULT bash");
   await waitFor(async () => ((await fakeState()).link.running["_tether.remote.run"] ?? 0) > 0, 90_000, "the command to run on the remote");
   await remoteGone(true);
@@ -261,7 +250,7 @@ test("the remote goes away mid-Bash: the model is told the command may have run,
 
 test("the remote goes away mid-Grep: a clear error, and Grep works once it is back", { timeout: 150_000 }, async () => {
   const intact = snapshot(remote);
-  const since = toolResults().length;
+  const since = api.toolResults().length;
   // The call reaches the remote, its answer waits (VS Code reconnecting), then the connection drops.
   await vs.control("_tetherfake.link", "hold");
   try {
@@ -286,7 +275,7 @@ test("the remote goes away mid-Grep: a clear error, and Grep works once it is ba
 
 test("Claude Code killed mid-turn: the chat says so, and Reconnect resumes the conversation", { timeout: 150_000 }, async () => {
   await sendPrompt(vs, "FAULT crash");
-  await waitFor(async () => messageRequests().some((r) => /FAULT crash/.test(JSON.stringify(r.body.messages.at(-1)))), 60_000, "the model request");
+  await waitFor(async () => api.messageRequests().some((r) => /FAULT crash/.test(JSON.stringify(r.body.messages.at(-1)))), 60_000, "the model request");
   // The CLI writes its transcript asynchronously: killed before that, there is nothing to resume.
   const projects = path.join(vs.home, ".claude/projects");
   const transcriptHas = (text) => {
@@ -300,10 +289,10 @@ test("Claude Code killed mid-turn: the chat says so, and Reconnect resumes the c
   await vs.webview.getByText("Disconnected from Claude Code.").waitFor({ timeout: 30_000 });
   await shot(vs, "20-cli-killed");
   // Reconnect: the killed turn is sent again to a Claude Code that resumes the conversation.
-  const before = messageRequests().length;
+  const before = api.messageRequests().length;
   await vs.webview.getByRole("button", { name: "Reconnect" }).click();
   await vs.webview.getByText("BACK-AFTER-CRASH", { exact: true }).waitFor({ timeout: 60_000 });
-  const resumed = JSON.stringify(messageRequests().slice(before).at(-1).body.messages);
+  const resumed = JSON.stringify(api.messageRequests().slice(before).at(-1).body.messages);
   assert.match(resumed, /FAULT grep again/, "the resumed session has the turns before the crash");
   assert.notEqual(await claudePid(), pid, "a new Claude Code process");
   await vs.webview.getByRole("button", { name: "Send" }).waitFor({ timeout: 30_000 });
@@ -333,10 +322,10 @@ test("the window reloads during a pending review: nothing is written, and the se
   const item = vs.webview.locator(".history-item").first();
   await item.waitFor({ timeout: 15_000 });
   await item.click();
-  const before = messageRequests().length;
-  await turn("FAULT after reload", () => messageRequests().length > before && /FAULT after reload/.test(JSON.stringify(messageRequests().at(-1).body.messages)));
+  const before = api.messageRequests().length;
+  await turn("FAULT after reload", () => api.messageRequests().length > before && /FAULT after reload/.test(JSON.stringify(api.messageRequests().at(-1).body.messages)));
   await vs.webview.getByText("RESUMED-AFTER-RELOAD", { exact: true }).waitFor({ timeout: 30_000 });
-  assert.match(JSON.stringify(messageRequests().at(-1).body.messages), /FAULT review/, "the resumed session has the reviewed turn");
+  assert.match(JSON.stringify(api.messageRequests().at(-1).body.messages), /FAULT review/, "the resumed session has the reviewed turn");
   assertIntact(intact);
   await shot(vs, "23-resumed-after-reload");
 });

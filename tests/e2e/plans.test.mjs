@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { after, before, test } from "node:test";
-import { startFakeApi } from "../fake-api/fake-anthropic.mjs";
+import { resultText, startFakeApi } from "../fake-api/fake-anthropic.mjs";
 import { ACP_AGENT, acpAgents, fakeApiEnvironment, launchVsCode, openTether, sendPrompt, shot, waitFor } from "./harness.mjs";
 
 const PLAN = "# Add a greeting\n\n1. Create greeting.txt\n2. Write a friendly hello into it\n3. Show it to the user\n";
@@ -18,12 +18,7 @@ const COMMENT = "Say hello in French instead";
 let api;
 let vs;
 
-const toolResults = () =>
-  api.requests
-    .filter((r) => r.path === "/v1/messages" && Array.isArray(r.body?.messages))
-    .flatMap((r) => r.body.messages.at(-1)?.content ?? [])
-    .filter((b) => b && b.type === "tool_result")
-    .map((b) => (typeof b.content === "string" ? b.content : (b.content ?? []).map((c) => c.text ?? "").join("")));
+const toolResults = () => api.toolResults().map(resultText);
 
 before(async () => {
   assert.ok(fs.existsSync(ACP_AGENT), `claude-agent-acp is not installed at ${ACP_AGENT}`);

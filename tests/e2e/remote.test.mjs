@@ -9,24 +9,13 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { after, before, test } from "node:test";
-import { startFakeApi } from "../fake-api/fake-anthropic.mjs";
+import { resultText, startFakeApi } from "../fake-api/fake-anthropic.mjs";
 import { launchRemoteVsCode, lazyInput, openTether, runTurn, shot, waitFor } from "./harness.mjs";
 
 let api;
 let vs;
 let remote;
 
-const messageRequests = () => api.requests.filter((r) => r.path === "/v1/messages" && Array.isArray(r.body?.messages));
-
-function toolResults() {
-  return messageRequests()
-    .flatMap((r) => r.body.messages.at(-1)?.content ?? [])
-    .filter((b) => b && b.type === "tool_result");
-}
-
-function resultText(block) {
-  return typeof block.content === "string" ? block.content : (block.content ?? []).map((c) => c.text ?? "").join("");
-}
 
 const systemText = (request) => JSON.stringify(request.body?.system ?? "");
 
@@ -105,17 +94,17 @@ after(async () => {
 });
 
 test("Bash runs in the remote folder through Tether Remote, installed from the VSIX on first use", { timeout: 150_000 }, async () => {
-  await turn("REMOTE where", () => toolResults().some((b) => resultText(b).includes(remote)));
+  await turn("REMOTE where", () => api.toolResults().some((b) => resultText(b).includes(remote)));
   assert.equal(fs.readFileSync(path.join(remote, "bash-proof.txt"), "utf8"), "ran-on-remote\n");
-  const bash = toolResults().find((b) => resultText(b).includes(remote));
-  assert.ok(bash, `pwd printed the remote folder: ${JSON.stringify(toolResults().map(resultText))}`);
+  const bash = api.toolResults().find((b) => resultText(b).includes(remote));
+  assert.ok(bash, `pwd printed the remote folder: ${JSON.stringify(api.toolResults().map(resultText))}`);
   assert.match(vs.tetherLog(), /remote executor: helper/);
   assert.ok(fs.readdirSync(vs.extensionsDir).some((d) => d.startsWith("tether.tether-remote-")), "the helper was installed");
   await shot(vs, "12-remote-bash");
 });
 
 test("the model is told the remote folder, OS and shell, and reads the remote's CLAUDE.md", { timeout: 60_000 }, async () => {
-  const system = systemText(messageRequests()[0]);
+  const system = systemText(api.messageRequests()[0]);
   assert.ok(system.includes(remote), "the remote working directory");
   assert.match(system, /REMOTE-MEMORY-ONE/);
   assert.match(system, /Linux \d/, "the remote's OS");
@@ -135,22 +124,22 @@ test("a subagent's edit goes to the remote folder too", { timeout: 120_000 }, as
 });
 
 test("the remote's .claude/agents subagent is offered to the model and runs with its own prompt", { timeout: 120_000 }, async () => {
-  await turn("REMOTE review", () => toolResults().some((b) => /REVIEWED/.test(resultText(b))));
-  const sub = messageRequests().find((r) => /REVIEWTASK/.test(JSON.stringify(r.body.messages)));
+  await turn("REMOTE review", () => api.toolResults().some((b) => /REVIEWED/.test(resultText(b))));
+  const sub = api.messageRequests().find((r) => /REVIEWTASK/.test(JSON.stringify(r.body.messages)));
   assert.ok(sub, "the subagent ran");
   assert.match(systemText(sub), /Review the code\./, "with the prompt from .claude/agents/reviewer.md");
 });
 
 test("a deny rule in the remote's .claude/settings.json blocks an edit", { timeout: 120_000 }, async () => {
-  await turn("REMOTE secret", () => toolResults().some((b) => b.is_error && /secret/.test(resultText(b))));
+  await turn("REMOTE secret", () => api.toolResults().some((b) => b.is_error && /secret/.test(resultText(b))));
   assert.equal(fs.readFileSync(path.join(remote, "secret.txt"), "utf8"), "top secret\n");
-  const refused = toolResults().find((b) => b.is_error && /secret/.test(resultText(b)));
+  const refused = api.toolResults().find((b) => b.is_error && /secret/.test(resultText(b)));
   assert.match(resultText(refused), /denied|deny/i);
 });
 
 test("Grep searches the remote folder with the remote's ripgrep", { timeout: 120_000 }, async () => {
-  await turn("REMOTE grep", () => toolResults().some((b) => /needle-42/.test(resultText(b))));
-  const grep = toolResults().find((b) => /needle-42/.test(resultText(b)));
+  await turn("REMOTE grep", () => api.toolResults().some((b) => /needle-42/.test(resultText(b))));
+  const grep = api.toolResults().find((b) => /needle-42/.test(resultText(b)));
   assert.match(resultText(grep), /haystack\.txt/);
 });
 
@@ -158,9 +147,9 @@ test("a change to the remote's CLAUDE.md is synced and the session restarts with
   fs.writeFileSync(path.join(remote, "CLAUDE.md"), "REMOTE-MEMORY-TWO: answer in one line.\n");
   await waitFor(async () => /restarting Claude Code with --resume/.test(vs.tetherLog()), 30_000, "the restart");
   await waitFor(async () => fs.readFileSync(path.join(mirrorDir(), "CLAUDE.md"), "utf8").includes("TWO"), 10_000, "the mirror to update");
-  const before = messageRequests().length;
-  await turn("REMOTE after", () => messageRequests().length > before);
-  const last = JSON.stringify(messageRequests().at(-1).body.messages);
+  const before = api.messageRequests().length;
+  await turn("REMOTE after", () => api.messageRequests().length > before);
+  const last = JSON.stringify(api.messageRequests().at(-1).body.messages);
   // A resumed CLI keeps its first system prompt, so the new instructions come with the prompt.
   assert.ok(last.includes("REMOTE-MEMORY-TWO"), "the changed CLAUDE.md reaches the model");
   assert.ok(last.includes("REMOTE where"), "the resumed session keeps the conversation");

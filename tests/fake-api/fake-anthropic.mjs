@@ -89,7 +89,18 @@ export async function startFakeApi(script, options = {}) {
     ...server,
     /** Requests to /v1/messages only (what the model was asked). */
     messageRequests: () => server.requests.filter((r) => r.path === "/v1/messages"),
+    /** The tool_result blocks the model was sent, in order (each request's last message's). */
+    toolResults: () =>
+      server.requests
+        .filter((r) => r.path === "/v1/messages" && Array.isArray(r.body?.messages))
+        .flatMap((r) => r.body.messages.at(-1)?.content ?? [])
+        .filter((b) => b && b.type === "tool_result"),
   };
+}
+
+/** A tool_result block's text (its content a string or text blocks). */
+export function resultText(block) {
+  return typeof block.content === "string" ? block.content : (block.content ?? []).map((c) => c.text ?? "").join("");
 }
 
 function assistantMessage(seq, body, content, stopReason) {
