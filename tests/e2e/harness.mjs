@@ -173,8 +173,10 @@ export async function launchVsCode({ files = {}, remoteFiles = {}, settings = {}
     context = await launchChromium(dirs.profile, env);
     const page = context.pages()[0] ?? (await context.newPage());
     page.on("console", (m) => consoleLines.push(`[${m.type()}] ${m.text()}`));
-    await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(folder ? folder(dirs) : dirs.workspace)}`);
-    await page.locator(".monaco-workbench").waitFor({ timeout: 30_000 });
+    // The workbench's first load compiles a lot of JavaScript: on a busy machine it takes well over
+    // Playwright's default 30 s.
+    await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(folder ? folder(dirs) : dirs.workspace)}`, { timeout: 90_000 });
+    await page.locator(".monaco-workbench").waitFor({ timeout: 60_000 });
     const webview = page
       .frameLocator(`iframe.webview.ready[src*="extensionId=${EXTENSION_ID}"][src*="purpose=webviewView"]`)
       .frameLocator("iframe#active-frame");
