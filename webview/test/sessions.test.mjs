@@ -15,7 +15,7 @@ const strip = (keys) => ({
 });
 
 describe("open sessions", () => {
-  test("switching between two sessions of 5,000 messages swaps kept chats and paints within 100 ms", T, async () => {
+  test("switching between two sessions of 5,000 messages swaps their kept chats, nothing replayed", T, async () => {
     const page = await chat.open({ width: 300 });
     await deliver(page, { type: "showSession", key: "a", surface: "sidebar" });
     await init(page);
@@ -24,26 +24,19 @@ describe("open sessions", () => {
     await init(page, { sessionId: "sess-2" });
     await deliver(page, { type: "replay", events: [...syntheticSession(5000), ev.user("last-b", "The last question of B")] });
     await frames(page, 4);
-    // Back to A: nothing replayed, only what it missed; its rows are as they were.
-    const times = [];
+    // Back to A: nothing replayed, only what it missed; its rows are as they were. (How fast the
+    // switch paints is webview/bench/switch.mjs's figure, not a test's.)
     for (const [key, marker] of [["a", "Question"], ["b", "The last question of B"], ["a", "Question"], ["b", "The last question of B"]]) {
-      const ms = await page.evaluate(async ([k, text]) => {
-        const start = performance.now();
+      await page.evaluate(async ([k, text]) => {
         window.__deliver({ type: "showSession", key: k, surface: "sidebar" });
         window.__deliver({ type: "init", state: {} });
         await new Promise((ok) => {
           const check = () => ([...document.querySelectorAll(".vrow")].some((r) => r.textContent.includes(text)) ? ok() : requestAnimationFrame(check));
           requestAnimationFrame(check);
         });
-        await new Promise((ok) => requestAnimationFrame(() => ok()));
-        return performance.now() - start;
       }, [key, marker]);
-      times.push(ms);
       assert.equal(await page.evaluate(() => window.__tether.store.rows.length), key === "a" ? 5000 : 5001);
     }
-    const median = [...times].sort((x, y) => x - y)[Math.floor(times.length / 2)];
-    console.log(`# switching between two sessions of 5,000 messages: ${times.map((t) => t.toFixed(1)).join(", ")} ms (median ${median.toFixed(1)})`);
-    assert.ok(median <= 100, `switch paints in ${median} ms`);
     await finish(page);
   });
 
