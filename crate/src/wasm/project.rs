@@ -6,6 +6,11 @@ use super::{value_from_js, value_to_js};
 use crate::project::{approval, off, McpChoice};
 use wasm_bindgen::prelude::*;
 
+#[wasm_bindgen(typescript_custom_section)]
+const PROJECT_TYPES: &str = r#"
+import type { McpChoice, OffItem, ProjectMcpPlan } from "../../extension/src/generated/core";
+"#;
+
 /// `mcpJson`: `.mcp.json`'s text (null: no file); `settings`: `[label, text]` of the settings
 /// files, lowest precedence first.
 #[wasm_bindgen(js_name = projectMcpPlan, unchecked_return_type = "ProjectMcpPlan")]
