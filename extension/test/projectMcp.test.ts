@@ -4,7 +4,7 @@
 // its own bridge endpoint, a broken one told with its stderr, and what is off listed with why.
 
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { PassThrough } from "node:stream";
@@ -12,7 +12,6 @@ import { after, test } from "node:test";
 import type { McpChoice, McpServerEntry } from "../src/generated/core";
 import { HelperHandlers } from "../src/helper/handlers";
 import { relay } from "../src/mcpBridge/client";
-import { BRIDGE_ENDPOINT_ENV, BRIDGE_TOKEN_ENV } from "../src/mcpBridge/protocol";
 import { NodeHost } from "../src/node/nodeHost";
 import { startLocalProcess } from "../src/node/stdioProcess";
 import { ProjectServers, type ProcessLauncher } from "../src/projectMcp";
@@ -52,7 +51,7 @@ async function start(root: string, launcher: ProcessLauncher, answer: (name: str
       asked.push(server.name);
       return answer(server.name);
     },
-    bridgeCommand: (bridge) => ({ command: "node", args: ["tether-mcp-bridge.js"], env: bridge.env }),
+    bridgeCommand: (bridge) => ({ command: "node", args: ["tether-mcp-bridge.js", "--connection", bridge.connectionFile()], env: {} }),
     notice: (message) => notices.push(message),
     changed: () => undefined,
     log: () => undefined,
@@ -63,10 +62,14 @@ async function start(root: string, launcher: ProcessLauncher, answer: (name: str
 /** One MCP request through a server's bridge entry, as the agent's bridge process would send it. */
 async function call(entry: McpServerEntry, message: object): Promise<Record<string, unknown>> {
   assert.equal(entry.type, "stdio");
-  const env = (entry as { env: Record<string, string> }).env;
+  // The token is in a file only this user reads, never on the command line.
+  const file = (entry as { args: string[] }).args.at(-1)!;
+  assert.equal(statSync(file).mode & 0o777, 0o600);
+  const { endpoint, token } = JSON.parse(readFileSync(file, "utf8")) as { endpoint: string; token: string };
+  assert.ok(!JSON.stringify(entry).includes(token));
   const input = new PassThrough();
   const output = new PassThrough();
-  const done = relay({ endpoint: env[BRIDGE_ENDPOINT_ENV]!, token: env[BRIDGE_TOKEN_ENV]!, input, output, log: () => undefined });
+  const done = relay({ endpoint, token, input, output, log: () => undefined });
   const line = new Promise<string>((resolve) => {
     let text = "";
     output.on("data", (chunk: Buffer) => {

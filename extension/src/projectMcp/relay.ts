@@ -39,6 +39,7 @@ export class ServerRelay {
 
   private fromAgent(line: string, connection: BridgeConnection): void {
     if (this.connection !== connection) {
+      this.log(`project MCP server ${this.name}: the agent connected`);
       this.connection = connection;
       for (const waiting of this.waiting.splice(0)) connection.send(waiting);
     }

@@ -45,11 +45,13 @@ function launcherFor(source: ProjectSource, executor: RemoteExecutor | undefined
   return { unavailable: `stdio MCP servers run on the remote through Tether Remote, and ${how}` };
 }
 
-/** This Node (Electron's, run as Node) and the bridge script next to this bundle. */
+/** This Node (Electron's, run as Node) and the bridge script next to this bundle, told where to
+ * connect by a private file: Claude Code takes its MCP servers on its command line, where the
+ * token must not be. */
 function bridgeCommand(bridge: BridgeServer): { command: string; args: string[]; env: Record<string, string> } {
-  const env = { ...bridge.env };
+  const env: Record<string, string> = {};
   if (process.versions["electron"]) env["ELECTRON_RUN_AS_NODE"] = "1";
-  return { command: process.execPath, args: [path.join(__dirname, "tether-mcp-bridge.js")], env };
+  return { command: process.execPath, args: [path.join(__dirname, "tether-mcp-bridge.js"), "--connection", bridge.connectionFile()], env };
 }
 
 export interface ProjectServersPorts {

@@ -19,6 +19,8 @@ export function ProjectSetup({ state }: { state: UiState }) {
   }, [open]);
   if (!setup || (!setup.servers.length && !setup.off.length)) return null;
   const off = setup.off.length;
+  // The servers that are off show with their reason in the servers' list, once.
+  const otherOff = setup.off.filter((item) => !setup.servers.some((s) => item.what === `MCP server "${s.name}" (.mcp.json)`));
   const label = off ? `Project setup: ${off} off in this session` : "Project setup";
   return (
     <>
@@ -60,9 +62,9 @@ export function ProjectSetup({ state }: { state: UiState }) {
             </>
           ) : null}
           <h3>Off in this session, and why</h3>
-          {off ? (
+          {otherOff.length ? (
             <ul class="project-setup-list project-off">
-              {setup.off.map((item, i) => (
+              {otherOff.map((item, i) => (
                 <li key={`${item.what}-${i}`}>
                   <Icon name="circle-slash" />
                   <span class="project-setup-what">{item.what}</span>
@@ -71,7 +73,7 @@ export function ProjectSetup({ state }: { state: UiState }) {
               ))}
             </ul>
           ) : (
-            <p class="muted small">Nothing: Tether runs everything the project configures.</p>
+            <p class="muted small">{off ? "Only the servers above." : "Nothing: Tether runs everything the project configures."}</p>
           )}
         </section>
       ) : null}
