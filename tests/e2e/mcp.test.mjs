@@ -127,14 +127,18 @@ test("claude-agent-acp gets the project's server in session/new and calls it; th
   await vs.webview.getByRole("option", { name: /Claude Agent/ }).click();
   const box = vs.webview.getByRole("textbox", { name: "Message to Claude Agent" });
   await box.waitFor({ timeout: 10_000 });
-  // Approved now (the choice was kept): no question this time. The agent's own mode: its initial
-  // `auto` sends tool calls to a classifier the fake API cannot be; Manual asks through Tether.
+  // Approved now (the choice was kept): no question this time. A first turn starts the agent; then
+  // its own mode: its initial `auto` sends tool calls to a classifier the fake API cannot be;
+  // Manual asks through Tether.
+  await box.fill("ACP hello");
+  await vs.webview.getByRole("button", { name: "Send" }).click();
   await vs.webview.locator(".agent-option-picker").getByRole("button", { name: /^Mode:/ }).click({ timeout: 60_000 });
   await vs.webview.getByRole("option", { name: /^Manual/ }).click();
   await vs.webview.locator(".agent-option-picker").getByRole("button", { name: /^Mode: Manual/ }).waitFor({ timeout: 10_000 });
   await box.fill("ACP asks for facts");
   await vs.webview.getByRole("button", { name: "Send" }).click();
-  const allow = vs.webview.getByRole("button", { name: /^Allow/ }).first();
+  // claude-agent-acp's own answers: Yes / Yes, and don't ask again / No.
+  const allow = vs.webview.getByRole("button", { name: "Yes", exact: true }).first();
   await allow.waitFor({ timeout: 60_000 }).catch(async (error) => {
     await shot(vs, "64-mcp-acp-failed");
     const last = api.requests.filter((r) => r.path === "/v1/messages").map((r) => JSON.stringify(r.body?.messages?.at(-1)).slice(0, 600));
