@@ -19,6 +19,7 @@ pub mod mcp;
 pub mod openclaw;
 pub mod paths;
 pub mod permissions;
+pub mod project;
 pub mod registry;
 pub mod rpc;
 pub mod tools;

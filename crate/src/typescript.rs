@@ -8,7 +8,7 @@ use crate::acp::{AcpConfig, BridgeCommand};
 use crate::agent::AgentOutput;
 use crate::backend::{SessionOp, SessionOpKind, TransportEvent, TransportRequest};
 use crate::claude::{AgentFile, ClaudeConfig};
-use crate::config::{CheckpointsConfig, CommonConfig, RemoteConfig};
+use crate::config::{CheckpointsConfig, CommonConfig, McpServerEntry, RemoteConfig};
 use crate::diff::Hunk;
 use crate::events::{
     AgentOption, AuthMethodInfo, CanvasAction, CanvasUpdate, CanvasWidget, CommandInfo, ConnectionStatus,
@@ -21,6 +21,7 @@ use crate::gate::{UserAnswer, UserDecision};
 use crate::host::{BackgroundStatus, DirEntry, ExecOutput, ExecRequest, FileKind, Metadata};
 use crate::openclaw::{BackoffConfig, DeviceConfig, NodeConfig, OpenClawConfig};
 use crate::permissions::PermissionMode;
+use crate::project::{McpChoice, McpDecision, OffItem, PlannedServer, ProjectMcpPlan};
 use crate::registry::{AgentConfig, BackendConfig, Reach, BACKENDS};
 use crate::tools::checkpoints::rewind::{RewindAction, RewindFile, RewindOutcome, RewindPreview};
 use std::path::PathBuf;
@@ -142,6 +143,12 @@ fn generated() -> String {
         declaration::<CommonConfig>(&cfg),
         declaration::<RemoteConfig>(&cfg),
         declaration::<CheckpointsConfig>(&cfg),
+        declaration::<McpServerEntry>(&cfg),
+        declaration::<ProjectMcpPlan>(&cfg),
+        declaration::<PlannedServer>(&cfg),
+        declaration::<McpDecision>(&cfg),
+        declaration::<McpChoice>(&cfg),
+        declaration::<OffItem>(&cfg),
         declaration::<RewindPreview>(&cfg),
         declaration::<RewindFile>(&cfg),
         declaration::<RewindAction>(&cfg),

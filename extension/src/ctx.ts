@@ -14,6 +14,7 @@ import type { AgentSession, AgentStart, ChatAgent, ChatSession } from "./chat/se
 import { SessionManager, type OpenSession } from "./chat/sessions";
 import type { ChatView } from "./chat/views";
 import { openSession } from "./session/open";
+import { startProjectServers } from "./vscode/projectServers";
 import { checkpointsConfig, findCheckpointKey, noteSession, prepareCheckpoints } from "./chat/checkpointStore";
 import { loadTetherCore } from "./core/wasm";
 import { handleMessage } from "./messages";
@@ -227,6 +228,13 @@ export class Ctx implements vscode.Disposable {
     // The folder's .gitignore and the index are written aside: the core makes the folder itself
     // at its first write, and the first prompt need not wait for the remote.
     if (checkpoints) void prepareCheckpoints(source.host, source.root, start.checkpointKey, this.current.checkpoints, start.fork ? undefined : start.resume).catch((e: unknown) => this.log.info(`checkpoints: ${e instanceof Error ? e.message : String(e)}`));
+    const projectServers = await startProjectServers({
+      source,
+      executor: this.workspace.executor,
+      onEvent: start.onEvent,
+      ...(start.onProjectSetup ? { onInfo: start.onProjectSetup } : {}),
+      log: (message) => this.log.info(message),
+    });
     return openSession(
       this.entry(start.agent),
       {
@@ -240,6 +248,7 @@ export class Ctx implements vscode.Disposable {
         ...(start.replay ? { replay: true } : {}),
         ...(start.fork ? { fork: start.fork } : {}),
         ...(checkpoints ? { checkpoints } : {}),
+        projectServers,
         settings: this.current,
         place,
         log: (message) => this.log.info(message),

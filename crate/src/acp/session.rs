@@ -8,6 +8,7 @@ use super::protocol::initialize::InitializeResponse;
 use super::protocol::rpc::AUTH_REQUIRED;
 use super::state::{AcpBackend, Open, Pending, Phase};
 use crate::backend::{Backend, Output, Supported};
+use crate::config::McpServerEntry;
 use crate::events::{AuthMethodInfo, ErrorKind, SessionState, SessionSummary, Severity, UiEvent};
 use crate::mcp::SERVER_NAME;
 use crate::rpc::{RpcError, REQUEST_CANCELLED};
@@ -17,6 +18,42 @@ impl AcpBackend {
     /// Tether's MCP server as the agent starts it: over the ACP connection when the agent offers
     /// that, else the bridge process.
     pub(super) fn mcp_servers(&self) -> Vec<Value> {
+        let mut servers = self.tether_server();
+        servers.extend(
+            (self.project_servers.iter())
+                .filter(|server| self.takes(server))
+                .map(McpServerEntry::acp_config),
+        );
+        servers
+    }
+
+    /// Whether the agent can reach `server` (its `mcpCapabilities` for HTTP and SSE).
+    fn takes(&self, server: &McpServerEntry) -> bool {
+        match server {
+            McpServerEntry::Stdio { .. } => true,
+            McpServerEntry::Http { .. } => self.caps.mcp_capabilities.http,
+            McpServerEntry::Sse { .. } => self.caps.mcp_capabilities.sse,
+        }
+    }
+
+    /// A notice naming the project's servers the agent cannot reach, once, when it first opens.
+    fn unreachable_servers_notice(&self) -> Option<Output> {
+        let left: Vec<&str> = (self.project_servers.iter())
+            .filter(|server| !self.takes(server))
+            .map(McpServerEntry::name)
+            .collect();
+        (!left.is_empty()).then(|| {
+            self.notice(format!(
+                "{} cannot reach the project's MCP server{} {} (it takes no HTTP or SSE servers), so {} off in this session.",
+                self.agent_name,
+                if left.len() == 1 { "" } else { "s" },
+                left.join(", "),
+                if left.len() == 1 { "it is" } else { "they are" },
+            ))
+        })
+    }
+
+    fn tether_server(&self) -> Vec<Value> {
         if self.caps.mcp_capabilities.acp {
             return vec![json!({"type": "acp", "name": SERVER_NAME, "serverId": SERVER_NAME})];
         }
@@ -54,7 +91,9 @@ impl AcpBackend {
         // The brief goes with the first prompt where the agent takes no system prompt.
         self.brief_in_next_prompt = how == Open::New && self.caps.session_capabilities.system_prompt.is_none();
         let params = self.open_params(id.as_deref());
-        vec![self.request(how.method(), params, Pending::Open { how })]
+        let mut outputs: Vec<Output> = self.unreachable_servers_notice().into_iter().collect();
+        outputs.push(self.request(how.method(), params, Pending::Open { how }));
+        outputs
     }
 
     /// How to continue the session `id`: without a replay where the agent can.

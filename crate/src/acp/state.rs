@@ -11,6 +11,7 @@ use super::protocol::permission::PermissionOption as AcpOption;
 use super::session_state::SessionOptions;
 use super::terminals::Terminals;
 use crate::backend::Action;
+use crate::config::McpServerEntry;
 use crate::events::AuthMethodInfo;
 use crate::paths::PathMapper;
 use crate::permissions::PermissionMode;
@@ -96,6 +97,8 @@ pub struct AcpBackend {
     /// What the model is told about the remote workspace.
     pub brief: Option<String>,
     pub env: BTreeMap<String, String>,
+    /// The project's MCP servers the agent is given next to Tether's.
+    pub project_servers: Vec<McpServerEntry>,
     pub resume: Option<String>,
     pub peer: Peer<Pending>,
     pub phase: Phase,

@@ -20,6 +20,7 @@ use crate::backend::{
     Action, AskPolicy, Backend, ImageInput, Launch, Output, PermissionAsk, SessionContext, SessionOp, SessionOpKind,
     Supported, ToolRun, Verdict,
 };
+use crate::config::mcp::claude_mcp_config;
 use crate::events::{PermissionOptionKind, PermissionRequest, UiEvent};
 use crate::gate::{form_options, standard_options};
 use crate::mcp::{self, tool_use_id_of, Dispatch, Manifest, Step};
@@ -76,6 +77,9 @@ impl ClaudeBackend {
         let mut session_config = SessionConfig::new(environment);
         session_config.allowed_builtins.extend(extra_tools.iter().cloned());
         session_config.extra_system_prompt = config.extra_system_prompt.clone();
+        session_config.project_mcp_servers = (context.config.mcp_servers.iter().flatten())
+            .map(|server| server.name().to_string())
+            .collect();
         let mut notices = Vec::new();
         for file in config.agent_files.iter().flatten() {
             match parse_agent_file(&file.name, &file.text) {
@@ -98,6 +102,7 @@ impl ClaudeBackend {
             allowed_tools: Vec::new(),
             disallowed_tools: config.disallowed_tools.clone().unwrap_or_default(),
             env: context.config.env.clone().unwrap_or_default().into_iter().collect(),
+            mcp_config: claude_mcp_config(context.config.mcp_servers.as_deref().unwrap_or_default()),
         };
         ClaudeBackend {
             session: Session::new(session_config),

@@ -19,10 +19,14 @@ pub const READ_ONLY_TETHER_TOOLS: &[&str] = &["Read", "Glob", "Grep", "LS"];
 pub const READ_ONLY_AGENT_TYPES: &[&str] = &["Explore", "Plan"];
 
 /// Decide one PreToolUse call. `input` is the hook input (`tool_name`, `tool_input`,
-/// `agent_type`, ...); `allowed_builtins` is the `--tools` allowlist.
-pub fn decide(input: &Value, allowed_builtins: &[String]) -> HookOutput {
+/// `agent_type`, ...); `allowed_builtins` is the `--tools` allowlist; `project_servers` the
+/// project's MCP servers the CLI was given (they run on the workspace, so their tools may run).
+pub fn decide(input: &Value, allowed_builtins: &[String], project_servers: &[String]) -> HookOutput {
     let tool = input.get("tool_name").and_then(Value::as_str).unwrap_or_default();
     let agent_type = input.get("agent_type").and_then(Value::as_str);
+    if is_project_server_tool(tool, project_servers) {
+        return HookOutput::proceed();
+    }
     if let Some(name) = tool.strip_prefix(MCP_PREFIX) {
         if let Some(agent) = agent_type.filter(|a| READ_ONLY_AGENT_TYPES.contains(a)) {
             if !READ_ONLY_TETHER_TOOLS.contains(&name) {
@@ -50,4 +54,14 @@ pub fn decide(input: &Value, allowed_builtins: &[String]) -> HookOutput {
         );
     }
     HookOutput::proceed()
+}
+
+/// `mcp__<server>__<tool>` of one of `servers`.
+fn is_project_server_tool(tool: &str, servers: &[String]) -> bool {
+    let Some(rest) = tool.strip_prefix("mcp__") else {
+        return false;
+    };
+    servers
+        .iter()
+        .any(|server| rest.strip_prefix(server.as_str()).is_some_and(|r| r.starts_with("__")))
 }

@@ -112,6 +112,9 @@ pub struct LaunchConfig {
     pub disallowed_tools: Vec<String>,
     /// User-provided variables; they win over inherited and fixed ones.
     pub env: Vec<(String, String)>,
+    /// The project's MCP servers as the CLI reaches them (`--mcp-config`; Tether's own server is
+    /// declared in `initialize`).
+    pub mcp_config: Option<String>,
 }
 
 impl Default for LaunchConfig {
@@ -129,6 +132,7 @@ impl Default for LaunchConfig {
             allowed_tools: Vec::new(),
             disallowed_tools: Vec::new(),
             env: Vec::new(),
+            mcp_config: None,
         }
     }
 }
@@ -165,6 +169,9 @@ impl LaunchConfig {
         let sources: Vec<&str> = self.setting_sources.iter().map(|s| s.as_str()).collect();
         args.push(format!("--setting-sources={}", sources.join(",")));
         args.push("--strict-mcp-config".into());
+        if let Some(config) = &self.mcp_config {
+            args.push(format!("--mcp-config={config}"));
+        }
         if self.restricted {
             args.push("--restricted".into());
         }

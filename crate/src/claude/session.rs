@@ -61,6 +61,9 @@ pub struct SessionConfig {
     pub extra_system_prompt: Option<String>,
     /// The project's own subagents (`.claude/agents`), next to Tether's read-only Explore/Plan.
     pub project_agents: BTreeMap<String, AgentDefinition>,
+    /// The project's MCP servers the CLI was given (`--mcp-config`): the guard lets their tools
+    /// run, since the servers run on the workspace.
+    pub project_mcp_servers: Vec<String>,
 }
 
 impl SessionConfig {
@@ -70,6 +73,7 @@ impl SessionConfig {
             allowed_builtins: ALLOWED_BUILTIN_TOOLS.iter().map(|s| s.to_string()).collect(),
             extra_system_prompt: None,
             project_agents: BTreeMap::new(),
+            project_mcp_servers: Vec::new(),
         }
     }
 }
@@ -388,7 +392,11 @@ impl Session {
         }
         let event = hook.input.get("hook_event_name").and_then(Value::as_str);
         let output = if event == Some("PreToolUse") {
-            guard::decide(&hook.input, &self.config.allowed_builtins)
+            guard::decide(
+                &hook.input,
+                &self.config.allowed_builtins,
+                &self.config.project_mcp_servers,
+            )
         } else {
             HookOutput::proceed()
         };

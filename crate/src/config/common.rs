@@ -3,11 +3,12 @@
 //! told about the machine the workspace is on.
 
 use super::json::{string_map, JsonObject};
+use super::mcp::McpServerEntry;
 use crate::permissions::PermissionMode;
 use std::collections::BTreeMap;
 
 /// The keys of [`CommonConfig`] in the JSON the driver passes.
-pub const COMMON_KEYS: [&str; 10] = [
+pub const COMMON_KEYS: [&str; 11] = [
     "root",
     "mirror",
     "homeDir",
@@ -18,6 +19,7 @@ pub const COMMON_KEYS: [&str; 10] = [
     "env",
     "remote",
     "checkpoints",
+    "mcpServers",
 ];
 
 #[derive(Clone, Debug, Default)]
@@ -42,6 +44,8 @@ pub struct CommonConfig {
     pub remote: Option<RemoteConfig>,
     /// Where the before-images of the files Tether changes are kept (on the workspace side).
     pub checkpoints: Option<CheckpointsConfig>,
+    /// The project's MCP servers the agent is given besides Tether's own (`config/mcp.rs`).
+    pub mcp_servers: Option<Vec<McpServerEntry>>,
 }
 
 /// The session's checkpoint folder and its retention.
@@ -103,6 +107,7 @@ impl CommonConfig {
             resume: config.opt_string("resume")?,
             env: config.get("env").map(|env| string_map(env, "env")).transpose()?,
             remote,
+            mcp_servers: config.get("mcpServers").map(super::mcp::entries).transpose()?,
         })
     }
 

@@ -5,5 +5,7 @@
 
 pub mod common;
 pub mod json;
+pub mod mcp;
 
 pub use common::{parse_mode, CheckpointsConfig, CommonConfig, RemoteConfig};
+pub use mcp::McpServerEntry;

@@ -5,6 +5,7 @@
 mod agent;
 mod framing;
 mod host;
+mod project;
 mod server;
 
 pub use agent::TetherAgent;

@@ -7,7 +7,7 @@
 
 import type { TetherHost } from "../core/host";
 import type { ChatEntry, HistorySession } from "../contract/protocol";
-import type { AgentConfig, AgentOutput, CheckpointsConfig, CommonConfig, RemoteConfig, UiEvent } from "../generated/core";
+import type { AgentConfig, AgentOutput, CheckpointsConfig, CommonConfig, McpServerEntry, RemoteConfig, UiEvent } from "../generated/core";
 import type { SecretStore } from "./openclaw/deviceKey";
 import type { Transport } from "../session/transport";
 import type { TetherAgent } from "../session/agent";
@@ -55,6 +55,9 @@ export interface SessionRequest {
   checkpoints?: CheckpointsConfig;
   /** With `resume`: start a new session from it, up to the agent's message `resumeAt`. */
   fork?: { resumeAt?: string };
+  /** The project's MCP servers Tether runs for this session (projectMcp/): their entries go to
+   * the agent, and they stop with the session. */
+  projectServers?: { entries: McpServerEntry[]; close(): Promise<void> };
   log(message: string): void;
 }
 

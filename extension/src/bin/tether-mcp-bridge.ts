@@ -3,13 +3,15 @@
 // mcpServers) to reach Tether's tools in the extension host, through a private local socket or
 // named pipe — never a TCP port.
 
+import { readFileSync } from "node:fs";
 import { relay } from "../mcpBridge/client";
 import { BRIDGE_ENDPOINT_ENV, BRIDGE_TOKEN_ENV } from "../mcpBridge/protocol";
 
-const USAGE = `Usage: tether-mcp-bridge
+const USAGE = `Usage: tether-mcp-bridge [--connection FILE]
 
 Relays MCP JSON-RPC lines between stdio and Tether's extension host. Started by an agent with
-the environment Tether gives it; takes no arguments.
+the environment Tether gives it, or with --connection: a file, readable by this user only, that
+holds {"endpoint", "token"} (for agents whose MCP config is on a command line).
 
 Environment:
   ${BRIDGE_ENDPOINT_ENV}   the host's socket path or pipe name
@@ -25,8 +27,19 @@ async function main(): Promise<number> {
     process.stdout.write(USAGE);
     return 0;
   }
-  const endpoint = process.env[BRIDGE_ENDPOINT_ENV];
-  const token = process.env[BRIDGE_TOKEN_ENV];
+  const file = process.argv.indexOf("--connection");
+  let endpoint = process.env[BRIDGE_ENDPOINT_ENV];
+  let token = process.env[BRIDGE_TOKEN_ENV];
+  if (file !== -1) {
+    try {
+      const connection = JSON.parse(readFileSync(process.argv[file + 1] ?? "", "utf8")) as { endpoint?: unknown; token?: unknown };
+      if (typeof connection.endpoint === "string") endpoint = connection.endpoint;
+      if (typeof connection.token === "string") token = connection.token;
+    } catch (error) {
+      log(`cannot read the connection file: ${error instanceof Error ? error.message : String(error)}`);
+      return 2;
+    }
+  }
   if (!endpoint || !token) {
     log(`${BRIDGE_ENDPOINT_ENV} and ${BRIDGE_TOKEN_ENV} must be set (Tether sets them when it starts an agent).`);
     return 2;

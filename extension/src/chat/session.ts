@@ -11,7 +11,7 @@ import type { JsonValue, PermissionAnswer, PermissionMode, PermissionRequest, Re
 import { newCheckpointKey } from "./checkpointStore";
 import type { SessionOp, SessionOpKind } from "../session/agent";
 import type { TurnOutcome } from "../session/driver";
-import type { Attachment, ChatEntry, HistorySession, QueuedMessage } from "../contract/protocol";
+import type { Attachment, ChatEntry, HistorySession, ProjectSetupInfo, QueuedMessage } from "../contract/protocol";
 import { isPermissionMode } from "../contract/modes";
 import { ContextSync, type ProjectSetup, type ProjectSource, type RestartableSession } from "./contextSync";
 import type { ChatFeed } from "./feed";
@@ -62,6 +62,8 @@ export interface AgentStart {
   checkpointKey: string;
   onEvent(event: UiEvent): void;
   onPermission(request: PermissionRequest, signal: AbortSignal): Promise<PermissionAnswer>;
+  /** What the project configures, as this start runs it (its MCP servers, what is off). */
+  onProjectSetup?(info: ProjectSetupInfo): void;
 }
 
 export interface ChatSessionDeps {
@@ -453,6 +455,9 @@ export class ChatSession implements RestartableSession {
       },
       // The request is in the chat already (its permissionRequest event): the broker only waits.
       onPermission: (request, signal) => broker.ask(request, signal),
+      onProjectSetup: (projectSetup) => {
+        if (generation === this.generation) feed.setState({ projectSetup });
+      },
     });
     if (generation !== this.generation) {
       await session.stop();

@@ -13,7 +13,7 @@
  *  - {@link WebviewToExtension}: the webview posts these through `acquireVsCodeApi().postMessage`.
  */
 
-import type { AgentOption, AuthMethodInfo, CanvasAction, CommandInfo, PermissionAnswer, RewindPreview, SessionOpKind, UiEvent, UserDecision } from "@tether/core";
+import type { AgentOption, AuthMethodInfo, CanvasAction, CommandInfo, McpServerEntry, OffItem, PermissionAnswer, RewindPreview, SessionOpKind, UiEvent, UserDecision } from "@tether/core";
 
 // ---------------------------------------------------------------------------------------------
 // Header state
@@ -84,6 +84,23 @@ export interface UiState {
   messageActions?: { rewind: boolean; fork: boolean };
   /** A gateway backend's connection (OpenClaw): its state and why, for the header and status bar. */
   gateway?: { state: "disconnected" | "connecting" | "connected" | "error"; message?: string };
+  /** The project's setup in this session: its MCP servers, and what is off with the reason. */
+  projectSetup?: ProjectSetupInfo;
+}
+
+/** How a server of the project's `.mcp.json` runs in this session. */
+export interface ProjectServerInfo {
+  name: string;
+  transport: McpServerEntry["type"];
+  running: boolean;
+  /** Where it runs, or why it does not. */
+  detail: string;
+}
+
+/** What the project configures, as this session runs it: its servers, and what is off, and why. */
+export interface ProjectSetupInfo {
+  servers: ProjectServerInfo[];
+  off: OffItem[];
 }
 
 export interface Attachment {

@@ -454,7 +454,11 @@ env?: { [key in string]: string }, remote?: RemoteConfig,
 /**
  * Where the before-images of the files Tether changes are kept (on the workspace side).
  */
-checkpoints?: CheckpointsConfig, } & ({ "backend": "claude" } & ClaudeConfig | { "backend": "acp" } & AcpConfig | { "backend": "openclaw" } & OpenClawConfig);
+checkpoints?: CheckpointsConfig, 
+/**
+ * The project's MCP servers the agent is given besides Tether's own (`config/mcp.rs`).
+ */
+mcpServers?: Array<McpServerEntry>, } & ({ "backend": "claude" } & ClaudeConfig | { "backend": "acp" } & AcpConfig | { "backend": "openclaw" } & OpenClawConfig);
 
 export type CommonConfig = { 
 /**
@@ -488,7 +492,11 @@ env?: { [key in string]: string }, remote?: RemoteConfig,
 /**
  * Where the before-images of the files Tether changes are kept (on the workspace side).
  */
-checkpoints?: CheckpointsConfig, };
+checkpoints?: CheckpointsConfig, 
+/**
+ * The project's MCP servers the agent is given besides Tether's own (`config/mcp.rs`).
+ */
+mcpServers?: Array<McpServerEntry>, };
 
 /**
  * What the model is told about the machine the workspace is on.
@@ -509,6 +517,52 @@ dir: string,
  * The checkpoints of at most this many user messages are kept, the oldest dropped first.
  */
 keepMessages: number, };
+
+/**
+ * One MCP server for the agent's own MCP client, under its own name (the model sees its tools
+ * as `mcp__<name>__<tool>`).
+ */
+
+export type McpServerEntry = { "type": "stdio", name: string, command: string, args: Array<string>, env: { [key in string]: string }, }
+  | { "type": "http", name: string, url: string, headers: { [key in string]: string }, }
+  | { "type": "sse", name: string, url: string, headers: { [key in string]: string }, };
+
+/**
+ * The project's MCP servers for a session: each with its decision, and the problems of the
+ * servers that cannot be used.
+ */
+
+export type ProjectMcpPlan = { servers: Array<PlannedServer>, problems: Array<string>, };
+
+/**
+ * One server of `.mcp.json` and what the settings say about it.
+ */
+
+export type PlannedServer = { server: McpServerEntry, decision: McpDecision, };
+
+/**
+ * Whether a server may start.
+ */
+
+export type McpDecision = { "decision": "approved", reason: string, }
+  | { "decision": "denied", reason: string, }
+  | { "decision": "ask" };
+
+/**
+ * The user's answer to "use this server?", in Claude Code's three choices.
+ */
+
+export type McpChoice = "approve" | "approveAll" | "deny";
+
+/**
+ * One thing the project configures that does not run in this session.
+ */
+
+export type OffItem = { 
+/**
+ * What it is, for people: `hooks: PostToolUse (.claude/settings.json)`, `MCP server "db"`.
+ */
+what: string, reason: string, };
 
 /**
  * What rewinding to a message would do (JS: `RewindPreview`).

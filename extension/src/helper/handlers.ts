@@ -8,6 +8,8 @@
 
 import * as os from "node:os";
 import { NodeHost } from "../node/nodeHost";
+import type { ProcessSpec } from "../node/stdioProcess";
+import { ProcessTable } from "./processes";
 import {
   HELPER_PROTOCOL,
   HelperCommand,
@@ -15,6 +17,7 @@ import {
   isWellFormedSecret,
   secretMatches,
   type HelperHello,
+  type ProcessWriteArgs,
   type ReadArgs,
   type Reply,
   type RipgrepArgs,
@@ -83,6 +86,7 @@ const PAIRED_ELSEWHERE: Refused = {
 
 export class HelperHandlers {
   readonly host: NodeHost;
+  readonly processes = new ProcessTable();
   /** The secret of the main extension this helper serves, set by the first hello. */
   private pairedSecret: string | undefined;
 
@@ -101,6 +105,10 @@ export class HelperHandlers {
       this.guarded(HelperCommand.ripgrep, (args: RipgrepArgs) => this.host.ripgrep(args.args, args.cwd, args.timeoutMs)),
       this.guarded(HelperCommand.statMany, (paths: string[]) => this.statMany(paths)),
       this.guarded(HelperCommand.realPath, (p: string) => this.host.realPath(p)),
+      this.guarded(HelperCommand.processStart, (spec: ProcessSpec) => this.processes.start(spec)),
+      this.guarded(HelperCommand.processWrite, (args: ProcessWriteArgs) => this.processes.write(args.id, args.data)),
+      this.guarded(HelperCommand.processRead, (args: ReadArgs) => this.processes.read(args.id, Math.min(Math.max(args.waitMs, 0), MAX_READ_WAIT_MS))),
+      this.guarded(HelperCommand.processKill, (id: string) => this.processes.kill(id)),
     ];
   }
 
@@ -164,5 +172,6 @@ export class HelperHandlers {
 
   dispose(): void {
     this.host.dispose();
+    this.processes.dispose();
   }
 }

@@ -5,7 +5,10 @@
 // close() ends everything and removes the endpoint.
 
 import { createHash, timingSafeEqual } from "node:crypto";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import * as net from "node:net";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
 import { serveNdjson } from "../node/ndjson";
 import { createEndpoint, randomHex, type BridgeEndpoint } from "./endpoint";
 import { answerLine, BRIDGE_ENDPOINT_ENV, BRIDGE_TOKEN_ENV, MAX_HELLO_BYTES, readFirstLine, tokenOf } from "./protocol";
@@ -41,6 +44,9 @@ export class BridgeServer {
   private readonly connections = new Map<number, BridgeConnection>();
   private nextId = 1;
   private closed = false;
+  private connectionPath: string | undefined;
+  /** A folder made for the connection file where the endpoint has none (Windows). */
+  private ownDirectory: string | undefined;
 
   private constructor(
     private readonly server: net.Server,
@@ -80,6 +86,24 @@ export class BridgeServer {
     return { [BRIDGE_ENDPOINT_ENV]: this.endpoint.address, [BRIDGE_TOKEN_ENV]: this.token };
   }
 
+  /**
+   * A file holding the address and the token (`{endpoint, token}`), readable by this user only,
+   * for an agent whose MCP config would otherwise put the token on a command line (Claude Code's
+   * `--mcp-config`): the bridge is started with `--connection FILE` instead. Removed by close().
+   */
+  connectionFile(): string {
+    if (this.connectionPath) return this.connectionPath;
+    let directory = this.endpoint.directory;
+    if (!directory) {
+      directory = mkdtempSync(path.join(tmpdir(), "tether-"));
+      this.ownDirectory = directory;
+    }
+    const file = path.join(directory, "connection.json");
+    writeFileSync(file, JSON.stringify({ endpoint: this.endpoint.address, token: this.token }), { mode: 0o600 });
+    this.connectionPath = file;
+    return file;
+  }
+
   /** Authenticated connections now open. */
   get connectionCount(): number {
     return this.connections.size;
@@ -98,6 +122,7 @@ export class BridgeServer {
     for (const socket of this.sockets) socket.destroy();
     await stopped;
     this.endpoint.dispose();
+    if (this.ownDirectory) rmSync(this.ownDirectory, { recursive: true, force: true });
   }
 
   private log(message: string): void {

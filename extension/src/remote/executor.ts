@@ -6,6 +6,7 @@
 // No vscode import here: the host (vscodeHost.ts) and tests see only this interface.
 
 import type { BackgroundStatus, ExecOutput, ExecRequest, FileStat } from "../core/host";
+import type { ProcessSpec, StdioProcess } from "../node/stdioProcess";
 
 export type ExecutorTier = "helper" | "shellIntegration" | "terminal";
 
@@ -37,5 +38,8 @@ export interface RemoteExecutor {
   /** Only the helper tier can stat in batches and resolve symlinks on the remote. */
   statMany?(paths: string[]): Promise<({ ok: true; stat: FileStat } | { ok: false; code: string; message: string })[]>;
   realPath?(path: string): Promise<string>;
+  /** Only the helper tier can keep a process with a conversation on stdin/stdout (a project's
+   * stdio MCP server) running on the remote. */
+  startProcess?(spec: ProcessSpec): Promise<StdioProcess>;
   dispose(): void;
 }

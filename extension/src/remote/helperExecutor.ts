@@ -10,7 +10,9 @@
 // executor pairs again with the same secret and retries once.
 
 import { hostError, type BackgroundStatus, type ExecOutput, type ExecRequest } from "../core/host";
+import type { ProcessSpec, StdioProcess } from "../node/stdioProcess";
 import type { RemoteExecutor, RemoteFacts } from "./executor";
+import { startHelperProcess } from "./helperProcess";
 import { HELPER_PROTOCOL, HelperCommand, Refusal, type HelperHello, type Reply, type StatResult } from "./protocol";
 
 export type CommandExecutor = (command: string, ...args: unknown[]) => Thenable<unknown> | Promise<unknown>;
@@ -173,6 +175,15 @@ export class HelperExecutor implements RemoteExecutor {
 
   async realPath(p: string): Promise<string> {
     return this.call(HelperCommand.realPath, p, 0, { doing: "resolving a path", advice: NO_SIDE_EFFECT_ADVICE });
+  }
+
+  /** A long-lived process with a conversation on stdin/stdout, on the remote. */
+  startProcess(spec: ProcessSpec): Promise<StdioProcess> {
+    return startHelperProcess(
+      (command, args, limitMs) =>
+        this.call(command, args, limitMs, { doing: "talking to a process on the remote", advice: "The process may still be running there." }),
+      spec,
+    );
   }
 
   /** The session is over: its background processes on the remote go with it. */

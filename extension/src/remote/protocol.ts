@@ -28,7 +28,7 @@ import type { BackgroundStatus, ExecOutput, ExecRequest, FileStat } from "../cor
 
 export const HELPER_ID = "tether.tether-remote";
 /** Bumped when a command or its arguments change; the main extension reinstalls an older helper. */
-export const HELPER_PROTOCOL = 2;
+export const HELPER_PROTOCOL = 3;
 
 export const HelperCommand = {
   /** Pairs the caller's secret with the helper (the first one wins) and says who the helper is. */
@@ -41,6 +41,12 @@ export const HelperCommand = {
   ripgrep: "_tether.remote.ripgrep",
   statMany: "_tether.remote.statMany",
   realPath: "_tether.remote.realPath",
+  /** A long-lived process with a conversation on stdin/stdout (a project's stdio MCP server). */
+  processStart: "_tether.remote.processStart",
+  processWrite: "_tether.remote.processWrite",
+  /** Long poll: its stdout since the last read, or its exit. */
+  processRead: "_tether.remote.processRead",
+  processKill: "_tether.remote.processKill",
 } as const;
 
 /** Why the helper refused a call (the `code` of a failed Reply). */
@@ -105,6 +111,10 @@ export interface RunArgs {
 export interface ReadArgs {
   id: string;
   waitMs: number;
+}
+export interface ProcessWriteArgs {
+  id: string;
+  data: string;
 }
 export interface RipgrepArgs {
   args: string[];

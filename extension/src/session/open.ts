@@ -16,6 +16,15 @@ export interface SessionHandlers {
 /** A started session of `entry`; rejects with a clear message when it cannot start. */
 export async function openSession(entry: AgentEntry, request: SessionRequest, handlers: SessionHandlers): Promise<SessionDriver> {
   const connector = await entry.backend.connector(entry, request);
+  const servers = request.projectServers;
+  if (servers) {
+    // The project's servers go when the connector does: when the session stops or its agent exits.
+    const closeConnector = connector.close?.bind(connector);
+    connector.close = async () => {
+      await closeConnector?.();
+      await servers.close();
+    };
+  }
   const driver = new SessionDriver({
     host: request.host,
     connector,
@@ -24,6 +33,7 @@ export async function openSession(entry: AgentEntry, request: SessionRequest, ha
     ...(request.remote ? { remote: request.remote } : {}),
     ...(request.resume ? { resume: request.resume } : {}),
     ...(request.checkpoints ? { checkpoints: request.checkpoints } : {}),
+    ...(servers?.entries.length ? { mcpServers: servers.entries } : {}),
     ...(handlers.mode ? { mode: handlers.mode } : {}),
     ...(handlers.model ? { model: handlers.model } : {}),
     onEvent: handlers.onEvent,

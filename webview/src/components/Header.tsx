@@ -7,6 +7,7 @@ import { tabs } from "../store/tabs";
 import { post } from "../vscode";
 import { plural, relativeTime } from "../util";
 import { Picker } from "./Picker";
+import { ProjectSetup } from "./ProjectSetup";
 import { Icon } from "./common";
 
 /** The gateway connection's look in the header (codicons). */
@@ -185,6 +186,7 @@ export function Header({
           <span class="gateway-label">{state.gateway.state}</span>
         </span>
       ) : null}
+      <ProjectSetup state={state} />
       <span
         class={`where-badge where-${state.where}`}
         title={`${where.help}${state.workspaceLabel ? `\n${state.workspaceLabel}` : ""}`}
