@@ -100,9 +100,9 @@ export class Ctx implements vscode.Disposable {
         const entry = findAgent(this.agents(), name);
         return entry ? chatAgent(entry) : { name, displayName: name, history: "agent" };
       },
-      workspace: () => {
+      workspace: (folder) => {
         this.loadWasm();
-        return this.workspace.source();
+        return this.workspace.source(folder);
       },
       startAgent: (start) => this.startAgent(start, place),
       defaultMode: () => this.current.defaultMode,
@@ -236,6 +236,9 @@ export class Ctx implements vscode.Disposable {
         ...(setup.remote ? { remote: setup.remote } : {}),
         ...(setup.memory ? { memory: setup.memory } : {}),
         ...(setup.agentFiles?.length ? { agentFiles: setup.agentFiles } : {}),
+        ...(setup.additionalFolders?.length ? { additionalFolders: setup.additionalFolders } : {}),
+        ...(setup.pluginDirs?.length ? { pluginDirs: setup.pluginDirs } : {}),
+        ...(setup.outputStyle ? { outputStyle: setup.outputStyle } : {}),
         ...(start.resume ? { resume: start.resume } : {}),
         ...(start.replay ? { replay: true } : {}),
         ...(start.fork ? { fork: start.fork } : {}),

@@ -7,7 +7,7 @@
 
 import type { TetherHost } from "../core/host";
 import type { ChatEntry, HistorySession } from "../contract/protocol";
-import type { AgentConfig, AgentOutput, CheckpointsConfig, CommonConfig, RemoteConfig, UiEvent } from "../generated/core";
+import type { AgentConfig, AgentOutput, CheckpointsConfig, CommonConfig, FolderConfig, RemoteConfig, UiEvent } from "../generated/core";
 import type { SecretStore } from "./openclaw/deviceKey";
 import type { Transport } from "../session/transport";
 import type { TetherAgent } from "../session/agent";
@@ -56,6 +56,12 @@ export interface SessionRequest {
   /** With `resume`: start a new session from it, up to the agent's message `resumeAt`. */
   fork?: { resumeAt?: string };
   log(message: string): void;
+  /** The workspace's other folders, offered to the agent as additional directories. */
+  additionalFolders?: FolderConfig[];
+  /** Plugin folders holding a remote project's mirrored skills and output styles (Claude Code). */
+  pluginDirs?: string[];
+  /** The output style the project chose, as the CLI knows it (a remote folder; Claude Code). */
+  outputStyle?: string;
 }
 
 /** What the driver lends a connector while the session runs. */

@@ -432,6 +432,10 @@ root: string,
  */
 mirror?: string, 
 /**
+ * The workspace's other folders, offered to the agent as additional directories.
+ */
+additionalFolders?: Array<FolderConfig>, 
+/**
  * For `~/` in permission rules and commands.
  */
 homeDir: string, 
@@ -465,6 +469,10 @@ root: string,
  * The agent's local working directory; paths under it map onto `root`.
  */
 mirror?: string, 
+/**
+ * The workspace's other folders, offered to the agent as additional directories.
+ */
+additionalFolders?: Array<FolderConfig>, 
 /**
  * For `~/` in permission rules and commands.
  */
@@ -509,6 +517,12 @@ dir: string,
  * The checkpoints of at most this many user messages are kept, the oldest dropped first.
  */
 keepMessages: number, };
+
+/**
+ * One more folder of the workspace: its root, and the mirror the agent knows it by on a remote.
+ */
+
+export type FolderConfig = { root: string, mirror?: string, };
 
 /**
  * What rewinding to a message would do (JS: `RewindPreview`).
@@ -593,7 +607,15 @@ forkSession?: boolean,
 /**
  * Resume only up to this message of the transcript (its uuid; `--resume-session-at`).
  */
-resumeSessionAt?: string, };
+resumeSessionAt?: string, 
+/**
+ * Plugin folders for `--plugin-dir`: a remote project's mirrored skills and output styles.
+ */
+pluginDirs?: Array<string>, 
+/**
+ * The output style by the name the CLI knows it (`project:<name>` for a mirrored one).
+ */
+outputStyle?: string, };
 
 export type AcpConfig = { 
 /**

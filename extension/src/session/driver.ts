@@ -10,7 +10,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import type { Connector, ConnectorSession } from "../backends/backend";
 import type { TetherHost } from "../core/host";
-import type { CheckpointsConfig, CommonConfig, RemoteConfig, RewindOutcome, RewindPreview } from "../generated/core";
+import type { CheckpointsConfig, CommonConfig, FolderConfig, RemoteConfig, RewindOutcome, RewindPreview } from "../generated/core";
 import { createTetherAgent, type AgentOutput, type PermissionAnswer, type PermissionMode, type SessionOp, type SessionOpKind, type TetherAgent } from "./agent";
 import { isEvent, type DoneEvent, type ErrorEvent, type PermissionRequestEvent, type UiEvent } from "./events";
 import type { Transport, TransportExit } from "./transport";
@@ -38,6 +38,8 @@ export interface SessionDriverOptions {
   /** For ~/ in permission rules; default the user's home directory. */
   homeDir?: string;
   remote?: RemoteConfig;
+  /** The workspace's other folders (each with its mirror on a remote). */
+  additionalFolders?: FolderConfig[];
   onEvent(event: UiEvent): void;
   /** Asked only when the user has to choose. `signal` aborts when the agent withdraws the
    * question (an interrupt) or the session ends; the answer is then ignored. */
@@ -114,6 +116,7 @@ export class SessionDriver {
         resume: options.resume,
         remote: options.remote,
         checkpoints: options.checkpoints,
+        additionalFolders: options.additionalFolders,
       }),
     };
     const session: ConnectorSession = {

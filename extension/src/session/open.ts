@@ -22,6 +22,7 @@ export async function openSession(entry: AgentEntry, request: SessionRequest, ha
     root: request.root,
     ...(request.mirror ? { mirror: request.mirror } : {}),
     ...(request.remote ? { remote: request.remote } : {}),
+    ...(request.additionalFolders?.length ? { additionalFolders: request.additionalFolders } : {}),
     ...(request.resume ? { resume: request.resume } : {}),
     ...(request.checkpoints ? { checkpoints: request.checkpoints } : {}),
     ...(handlers.mode ? { mode: handlers.mode } : {}),
