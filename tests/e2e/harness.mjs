@@ -156,7 +156,9 @@ export async function launchVsCode({ files = {}, remoteFiles = {}, settings = {}
     });
     const page = context.pages()[0] ?? (await context.newPage());
     page.on("console", (m) => consoleLines.push(`[${m.type()}] ${m.text()}`));
-    await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(folder ? folder(dirs) : dirs.workspace)}`);
+    // A `.code-workspace` file opens as a (multi-root) workspace, anything else as a folder.
+    const target = folder ? folder(dirs) : dirs.workspace;
+    await page.goto(`http://127.0.0.1:${port}/?${target.endsWith(".code-workspace") ? "workspace" : "folder"}=${encodeURIComponent(target)}`);
     await page.locator(".monaco-workbench").waitFor({ timeout: 30_000 });
     const webview = page
       .frameLocator(`iframe.webview.ready[src*="extensionId=${EXTENSION_ID}"][src*="purpose=webviewView"]`)

@@ -19,7 +19,7 @@
 //!   runs it on its own: [`LaunchConfig::local`] reads user, project and local settings, their
 //!   hooks and the project's `.mcp.json` (no `--restricted`, no `--setting-sources=`, no
 //!   `--strict-mcp-config`); the built-ins stay disallowed, Tether's tools take their place.
-//! - Skills and output styles on a remote (measured with 2.1.330, `docs/skills.md`): the CLI
+//! - Skills and output styles on a remote (measured with 2.1.330, `docs/ARCHITECTURE.md`): the CLI
 //!   loads `.claude/skills` and `.claude/output-styles` only with the `project` source and without
 //!   `--restricted`, and `--add-dir` folders' skills likewise. A `--plugin-dir` is read under
 //!   `--restricted` and empty sources, so the mirror's `.claude` folder is given as a plugin whose
