@@ -158,8 +158,12 @@ export async function launchVsCode({ files = {}, remoteFiles = {}, settings = {}
     page.on("console", (m) => consoleLines.push(`[${m.type()}] ${m.text()}`));
     // A `.code-workspace` file opens as a (multi-root) workspace, anything else as a folder.
     const target = folder ? folder(dirs) : dirs.workspace;
-    await page.goto(`http://127.0.0.1:${port}/?${target.endsWith(".code-workspace") ? "workspace" : "folder"}=${encodeURIComponent(target)}`);
-    await page.locator(".monaco-workbench").waitFor({ timeout: 30_000 });
+    const multiRoot = target.endsWith(".code-workspace");
+    await page.goto(`http://127.0.0.1:${port}/?${multiRoot ? "workspace" : "folder"}=${encodeURIComponent(target)}`, multiRoot ? { waitUntil: "commit" } : {});
+    await page.locator(".monaco-workbench").waitFor({ timeout: multiRoot ? 60_000 : 30_000 }).catch(async (error) => {
+      await page.screenshot({ path: path.join(runDir, "no-workbench.png") }).catch(() => undefined);
+      throw error;
+    });
     const webview = page
       .frameLocator(`iframe.webview.ready[src*="extensionId=${EXTENSION_ID}"][src*="purpose=webviewView"]`)
       .frameLocator("iframe#active-frame");

@@ -127,7 +127,7 @@ test("a project skill reaches the model and its script runs in the remote folder
   const afterSkill = messageRequests().find((r) => JSON.stringify(r.body.messages.at(-1)).includes("SKILLBODY-greet"));
   assert.ok(afterSkill, "the skill's content reached the model in the request after the Skill call");
   const scriptResult = await waitFor(async () => messageRequests().map((r) => JSON.stringify(r.body.messages.at(-1))).find((m) => m.includes("SCRIPT-RAN-IN")), 30_000, "the script's output");
-  const ranIn = /SCRIPT-RAN-IN:(\S+?) FROM:(\S+?)\\n/.exec(scriptResult);
+  const ranIn = /SCRIPT-RAN-IN:(\S+) FROM:([^"\s\\]+)/.exec(scriptResult);
   assert.ok(ranIn, scriptResult);
   assert.equal(fs.realpathSync(ranIn[1]), fs.realpathSync(path.join(remote, "one")), "the script ran in the remote folder");
   assert.equal(fs.realpathSync(ranIn[2]), fs.realpathSync(path.join(remote, "one/.claude/skills/greet/scripts")), "the remote's copy of the script ran, not the mirror's");
