@@ -32,7 +32,10 @@ fn two_folder_session(remote: bool) -> (Session, String, TempWorkspace) {
         ..CommonConfig::default()
     };
     let acp = config(Some("claude-agent-acp"));
-    let agent = Agent::new(NativeHost::new(), common, |context| AcpBackend::new(context, acp).map(Box::new)).unwrap();
+    let agent = Agent::new(NativeHost::new(), common, |context| {
+        AcpBackend::new(context, acp).map(Box::new)
+    })
+    .unwrap();
     (Session { ws, agent, mirror }, second_path, second)
 }
 
