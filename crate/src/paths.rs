@@ -137,11 +137,28 @@ struct Mirror {
     style: PathStyle,
 }
 
+/// One more folder of a multi-root workspace: its root and, on a remote, its own mirror.
+#[derive(Clone, Debug)]
+struct Folder {
+    root: String,
+    mirror: Option<Mirror>,
+}
+
 #[derive(Clone, Debug)]
 pub struct PathMapper {
     root: String,
     style: PathStyle,
     mirror: Option<Mirror>,
+    /// The workspace's other folders: inside the workspace too, each mapped from its own mirror.
+    folders: Vec<Folder>,
+}
+
+fn mirror_of(mirror_root: &str) -> Result<Mirror, PathError> {
+    let style = PathStyle::of_absolute(mirror_root).ok_or_else(|| PathError::NotAbsolute(mirror_root.to_string()))?;
+    Ok(Mirror {
+        root: normalize(mirror_root, style),
+        style,
+    })
 }
 
 impl PathMapper {
@@ -152,18 +169,42 @@ impl PathMapper {
             root: normalize(root, style),
             style,
             mirror: None,
+            folders: Vec::new(),
         })
     }
 
     /// Declare the CLI's local mirror folder: paths under it map onto the workspace root.
     pub fn with_mirror(mut self, mirror_root: &str) -> Result<Self, PathError> {
-        let style =
-            PathStyle::of_absolute(mirror_root).ok_or_else(|| PathError::NotAbsolute(mirror_root.to_string()))?;
-        self.mirror = Some(Mirror {
-            root: normalize(mirror_root, style),
-            style,
+        self.mirror = Some(mirror_of(mirror_root)?);
+        Ok(self)
+    }
+
+    /// Add one more folder of the workspace (in the root's style), with the mirror the agent
+    /// knows it by on a remote. Relative paths stay relative to the first root.
+    pub fn with_folder(mut self, root: &str, mirror: Option<&str>) -> Result<Self, PathError> {
+        if PathStyle::of_absolute(root) != Some(self.style) {
+            return Err(PathError::NotAbsolute(root.to_string()));
+        }
+        self.folders.push(Folder {
+            root: normalize(root, self.style),
+            mirror: mirror.map(mirror_of).transpose()?,
         });
         Ok(self)
+    }
+
+    /// The other folders' roots.
+    pub fn folder_roots(&self) -> impl Iterator<Item = &str> {
+        self.folders.iter().map(|f| f.root.as_str())
+    }
+
+    /// Every (mirror, root) pair, the first folder's first.
+    fn mirrors(&self) -> impl Iterator<Item = (&Mirror, &str)> {
+        let first = self.mirror.as_ref().map(|m| (m, self.root.as_str()));
+        first.into_iter().chain(
+            self.folders
+                .iter()
+                .filter_map(|f| f.mirror.as_ref().map(|m| (m, f.root.as_str()))),
+        )
     }
 
     pub fn root(&self) -> &str {
@@ -185,12 +226,12 @@ impl PathMapper {
         if input.is_empty() {
             return Err(PathError::Empty);
         }
-        if let Some(mirror) = &self.mirror {
+        for (mirror, root) in self.mirrors() {
             if PathStyle::of_absolute(input) == Some(mirror.style) {
                 let normalized = normalize(input, mirror.style);
                 if let Some(rel) = strip_base(&normalized, &mirror.root, mirror.style) {
                     let rel = rel.replace(mirror.style.separator(), &self.style.separator().to_string());
-                    return Ok(self.join(&self.root, &rel));
+                    return Ok(self.join(root, &rel));
                 }
             }
         }
@@ -219,9 +260,13 @@ impl PathMapper {
         }
     }
 
-    /// Whether a normalised workspace path is the root or below it.
+    /// Whether a normalised workspace path is in one of the workspace's folders.
     pub fn contains(&self, path: &str) -> bool {
         strip_base(path, &self.root, self.style).is_some()
+            || self
+                .folders
+                .iter()
+                .any(|f| strip_base(path, &f.root, self.style).is_some())
     }
 
     /// Whether `path` is `base` or below it, both normalised workspace paths.
@@ -268,30 +313,36 @@ impl PathMapper {
     /// The mirror path a workspace path corresponds to (for the CLI's side); the workspace path
     /// itself when there is no mirror or it lies outside the workspace.
     pub fn to_mirror(&self, path: &str) -> String {
-        match (&self.mirror, self.relative(path)) {
-            (Some(m), Some(rel)) if rel.is_empty() => m.root.clone(),
-            (Some(m), Some(rel)) => {
-                let sep = m.style.separator();
-                normalize(&format!("{}{sep}{}", m.root, rel), m.style)
+        for (m, root) in self.mirrors() {
+            let Some(rel) = strip_base(path, root, self.style) else {
+                continue;
+            };
+            if rel.is_empty() {
+                return m.root.clone();
             }
-            _ => path.to_string(),
+            let rel = match self.style {
+                PathStyle::Posix => rel.to_string(),
+                PathStyle::Windows => rel.replace('\\', "/"),
+            };
+            let sep = m.style.separator();
+            return normalize(&format!("{}{sep}{}", m.root, rel), m.style);
         }
+        path.to_string()
     }
 
     /// Rewrite occurrences of the mirror root inside a shell command to the workspace root, so a
     /// command the model wrote against the local cwd runs in the remote workspace. Both separator
     /// spellings of a Windows mirror are recognised; the remainder of each path gets `/`.
     pub fn rewrite_command(&self, command: &str) -> String {
-        let Some(mirror) = &self.mirror else {
-            return command.to_string();
-        };
-        let mut spellings = vec![mirror.root.clone()];
-        if mirror.style == PathStyle::Windows {
-            spellings.push(mirror.root.replace('\\', "/"));
-        }
         let mut out = command.to_string();
-        for spelling in spellings {
-            out = replace_path_prefix(&out, &spelling, &self.root, mirror.style);
+        for (mirror, root) in self.mirrors() {
+            let mut spellings = vec![mirror.root.clone()];
+            if mirror.style == PathStyle::Windows {
+                spellings.push(mirror.root.replace('\\', "/"));
+            }
+            for spelling in spellings {
+                out = replace_path_prefix(&out, &spelling, root, mirror.style);
+            }
         }
         out
     }

@@ -8,7 +8,7 @@ use crate::acp::{AcpConfig, BridgeCommand};
 use crate::agent::AgentOutput;
 use crate::backend::{SessionOp, SessionOpKind, TransportEvent, TransportRequest};
 use crate::claude::{AgentFile, ClaudeConfig};
-use crate::config::{CheckpointsConfig, CommonConfig, McpServerEntry, RemoteConfig};
+use crate::config::{CheckpointsConfig, CommonConfig, FolderConfig, McpServerEntry, RemoteConfig};
 use crate::diff::Hunk;
 use crate::events::{
     AgentOption, AuthMethodInfo, CanvasAction, CanvasUpdate, CanvasWidget, CommandInfo, ConnectionStatus,
@@ -149,6 +149,7 @@ fn generated() -> String {
         declaration::<McpDecision>(&cfg),
         declaration::<McpChoice>(&cfg),
         declaration::<OffItem>(&cfg),
+        declaration::<FolderConfig>(&cfg),
         declaration::<RewindPreview>(&cfg),
         declaration::<RewindFile>(&cfg),
         declaration::<RewindAction>(&cfg),

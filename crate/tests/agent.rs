@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use tether_core::agent::{Agent, AgentOutput};
 use tether_core::backend::{ImageInput, SessionOp};
 use tether_core::claude::{AgentFile, ClaudeBackend, ClaudeConfig};
-use tether_core::config::{CommonConfig, RemoteConfig};
+use tether_core::config::{CommonConfig, FolderConfig, RemoteConfig};
 use tether_core::gate::{UserAnswer, UserDecision};
 use tether_core::native::NativeHost;
 use tether_core::permissions::PermissionMode;
@@ -24,6 +24,8 @@ type ClaudeAgent = Agent<NativeHost, ClaudeBackend>;
 #[derive(Clone, Default)]
 struct Config {
     root: String,
+    mirror: Option<String>,
+    additional_folders: Option<Vec<FolderConfig>>,
     home_dir: String,
     user_settings: Option<String>,
     mode: Option<String>,
@@ -40,7 +42,8 @@ struct Config {
 fn new_agent(config: Config) -> Result<ClaudeAgent, String> {
     let common = CommonConfig {
         root: config.root,
-        mirror: None,
+        mirror: config.mirror,
+        additional_folders: config.additional_folders,
         home_dir: config.home_dir,
         user_settings: config.user_settings,
         mode: config.mode,
@@ -58,6 +61,8 @@ fn new_agent(config: Config) -> Result<ClaudeAgent, String> {
         disallowed_tools: config.disallowed_tools,
         fork_session: None,
         resume_session_at: None,
+        plugin_dirs: None,
+        output_style: None,
     };
     Agent::new(NativeHost::new(), common, |context| {
         Ok(Box::new(ClaudeBackend::new(context, claude)))
@@ -638,7 +643,11 @@ fn launch_passes_model_resume_tools_and_environment() {
         disallowed_tools: Some(vec!["WebSearch".into()]),
         ..ws.config()
     };
-    let agent = new_agent(config).unwrap();
+    let agent = new_agent(Config {
+        mirror: Some("/laptop/mirror".into()),
+        ..config
+    })
+    .unwrap();
     let parent = vec![
         ("PATH".to_string(), "/usr/bin".to_string()),
         ("CLAUDECODE".to_string(), "1".to_string()),
@@ -865,7 +874,7 @@ fn config_from_json_reads_every_field() {
         "model": "opus", "resume": "s1", "env": {"A": "1"}, "remote": {"os": "Linux", "shell": "zsh", "gitBranch": "main"},
         "extraSystemPrompt": "x", "allowedTools": ["T"], "disallowedTools": ["U"], "model2": null
     }));
-    assert_eq!(config.unwrap_err(), "unknown field `model2` in the config; expected one of backend, root, mirror, homeDir, userSettings, mode, model, resume, env, remote, checkpoints, mcpServers, extraSystemPrompt, agentFiles, allowedTools, disallowedTools, forkSession, resumeSessionAt");
+    assert_eq!(config.unwrap_err(), "unknown field `model2` in the config; expected one of backend, root, mirror, homeDir, userSettings, mode, model, resume, env, remote, checkpoints, mcpServers, additionalFolders, extraSystemPrompt, agentFiles, allowedTools, disallowedTools, forkSession, resumeSessionAt, pluginDirs, outputStyle");
     let AgentConfig { common, backend } = AgentConfig::from_json(&json!({
         "backend": "claude", "root": "/w", "mirror": null, "homeDir": "/h", "mode": "plan", "env": {"A": "1"},
         "remote": {"gitBranch": "main"}, "allowedTools": ["T"]

@@ -7,7 +7,7 @@ import { PERMISSION_MODE_INFO } from "./contract/modes";
 import type { Ctx } from "./ctx";
 import type { DiagnosticsTier } from "./vscode/diagnostics";
 import { exportTranscript, pickSessionToResume } from "./vscode/history";
-import { closeSession, newSessionInEditor, newSessionInSidebar, openInEditor, renameOpenSession } from "./vscode/sessionCommands";
+import { chooseSessionFolder, closeSession, newSessionInEditor, newSessionInSidebar, openInEditor, renameOpenSession } from "./vscode/sessionCommands";
 
 type Command = (ctx: Ctx, ...args: never[]) => unknown;
 
@@ -74,6 +74,7 @@ export const COMMANDS: Record<string, Command> = {
   // For the e2e test and benchmarks: the open sessions as the strip shows them.
   "tether.openSessions": (ctx) => ctx.sessions.list().map((o) => ({ ...o.info(), agent: o.session.agent.name, sessionId: o.session.feed.state.sessionId })),
   "tether.resumeSession": pickSessionToResume,
+  "tether.chooseFolder": chooseSessionFolder,
   "tether.switchMode": switchMode,
   "tether.stop": (ctx) => ctx.session.interrupt(),
   "tether.addFileToContext": addFile,

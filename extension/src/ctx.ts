@@ -101,9 +101,9 @@ export class Ctx implements vscode.Disposable {
         const entry = findAgent(this.agents(), name);
         return entry ? chatAgent(entry) : { name, displayName: name, history: "agent" };
       },
-      workspace: () => {
+      workspace: (folder) => {
         this.loadWasm();
-        return this.workspace.source();
+        return this.workspace.source(folder);
       },
       startAgent: (start) => this.startAgent(start, place),
       defaultMode: () => this.current.defaultMode,
@@ -228,7 +228,8 @@ export class Ctx implements vscode.Disposable {
     // The folder's .gitignore and the index are written aside: the core makes the folder itself
     // at its first write, and the first prompt need not wait for the remote.
     if (checkpoints) void prepareCheckpoints(source.host, source.root, start.checkpointKey, this.current.checkpoints, start.fork ? undefined : start.resume).catch((e: unknown) => this.log.info(`checkpoints: ${e instanceof Error ? e.message : String(e)}`));
-    const projectServers = await startProjectServers({
+    const agentRunsThem = !setup.mirror && this.entry(start.agent).backend.readsProjectMcpLocally === true;
+    const projectServers = agentRunsThem ? undefined : await startProjectServers({
       source,
       executor: this.workspace.executor,
       onEvent: start.onEvent,
@@ -244,11 +245,14 @@ export class Ctx implements vscode.Disposable {
         ...(setup.remote ? { remote: setup.remote } : {}),
         ...(setup.memory ? { memory: setup.memory } : {}),
         ...(setup.agentFiles?.length ? { agentFiles: setup.agentFiles } : {}),
+        ...(setup.additionalFolders?.length ? { additionalFolders: setup.additionalFolders } : {}),
+        ...(setup.pluginDirs?.length ? { pluginDirs: setup.pluginDirs } : {}),
+        ...(setup.outputStyle ? { outputStyle: setup.outputStyle } : {}),
         ...(start.resume ? { resume: start.resume } : {}),
         ...(start.replay ? { replay: true } : {}),
         ...(start.fork ? { fork: start.fork } : {}),
         ...(checkpoints ? { checkpoints } : {}),
-        projectServers,
+        ...(projectServers ? { projectServers } : {}),
         settings: this.current,
         place,
         log: (message) => this.log.info(message),

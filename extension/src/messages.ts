@@ -7,7 +7,7 @@ import type { Ctx } from "./ctx";
 import type { OpenSession } from "./chat/sessions";
 import type { ChatView } from "./chat/views";
 import { deleteHistorySession, historyFor, openFromHistory, renameHistorySession } from "./vscode/history";
-import { renameOpenSession } from "./vscode/sessionCommands";
+import { pickSessionFolder, renameOpenSession } from "./vscode/sessionCommands";
 import { messageAction, rewindConfirm } from "./vscode/checkpoints";
 
 /** Where a message came from: its view and the open session the view shows. */
@@ -22,9 +22,13 @@ const HANDLERS: Handlers = {
   ready: () => undefined,
   sendPrompt: (_ctx, m, { open }) => open.session.send(m.text, m.attachments ?? []),
   stop: (_ctx, _m, { open }) => open.session.interrupt(),
-  newSession: (ctx, m, { view }) => {
-    if (m.where === "editor") ctx.surfaces.panels.open(ctx.sessions.create(view.shown ? (view.shown as OpenSession).session.agent.name : ctx.settings.agent));
-    else ctx.sessions.newSession(view).session.warm();
+  newSession: async (ctx, m, { view }) => {
+    const folder = await pickSessionFolder();
+    if (folder === null) return;
+    const open = m.where === "editor" ? ctx.sessions.create(view.shown ? (view.shown as OpenSession).session.agent.name : ctx.settings.agent) : ctx.sessions.newSession(view);
+    if (folder) open.session.folder = folder;
+    if (m.where === "editor") ctx.surfaces.panels.open(open);
+    else open.session.warm();
   },
   resume: (ctx, m, { view }) => openFromHistory(ctx, view, m.sessionId),
   forkSession: (_ctx, m, { open }) => open.session.forkSession(m.sessionId),

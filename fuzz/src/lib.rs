@@ -286,6 +286,7 @@ pub fn session_config() -> tether_core::config::CommonConfig {
         remote: None,
         checkpoints: None,
         mcp_servers: None,
+        additional_folders: None,
     }
 }
 

@@ -173,10 +173,16 @@ export async function launchVsCode({ files = {}, remoteFiles = {}, settings = {}
     context = await launchChromium(dirs.profile, env);
     const page = context.pages()[0] ?? (await context.newPage());
     page.on("console", (m) => consoleLines.push(`[${m.type()}] ${m.text()}`));
-    // The workbench's first load compiles a lot of JavaScript: on a busy machine it takes well over
+    // A `.code-workspace` file opens as a (multi-root) workspace, anything else as a folder. The
+    // workbench's first load compiles a lot of JavaScript: on a busy machine it takes well over
     // Playwright's default 30 s.
-    await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(folder ? folder(dirs) : dirs.workspace)}`, { timeout: 90_000 });
-    await page.locator(".monaco-workbench").waitFor({ timeout: 60_000 });
+    const target = folder ? folder(dirs) : dirs.workspace;
+    const multiRoot = target.endsWith(".code-workspace");
+    await page.goto(`http://127.0.0.1:${port}/?${multiRoot ? "workspace" : "folder"}=${encodeURIComponent(target)}`, { timeout: 90_000, ...(multiRoot ? { waitUntil: "commit" } : {}) });
+    await page.locator(".monaco-workbench").waitFor({ timeout: 60_000 }).catch(async (error) => {
+      await page.screenshot({ path: path.join(runDir, "no-workbench.png") }).catch(() => undefined);
+      throw error;
+    });
     const webview = page
       .frameLocator(`iframe.webview.ready[src*="extensionId=${EXTENSION_ID}"][src*="purpose=webviewView"]`)
       .frameLocator("iframe#active-frame");

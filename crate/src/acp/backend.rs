@@ -34,6 +34,12 @@ impl AcpBackend {
         if let Some(mirror) = &common.mirror {
             paths = paths.with_mirror(mirror).map_err(|e| e.to_string())?;
         }
+        let folders = common.additional_folders.clone().unwrap_or_default();
+        for folder in &folders {
+            paths = paths
+                .with_folder(&folder.root, folder.mirror.as_deref())
+                .map_err(|e| e.to_string())?;
+        }
         let cwd = common.mirror.clone().unwrap_or_else(|| context.root.to_string());
         let remote = paths.mirror_root().is_some_and(|m| m != paths.root());
         let agent = config.profile.as_deref().map(|name| {
@@ -74,6 +80,7 @@ impl AcpBackend {
             agent_name,
             profile,
             cwd,
+            additional_directories: folders.iter().map(|f| f.agent_path().to_string()).collect(),
             paths,
             remote,
             windows: context.windows,

@@ -76,6 +76,10 @@ impl AcpBackend {
         if let Some(id) = id {
             params["sessionId"] = Value::from(id);
         }
+        // The workspace's other folders, where the agent takes them (ACP's additionalDirectories).
+        if !self.additional_directories.is_empty() && self.caps.session_capabilities.additional_directories.is_some() {
+            params["additionalDirectories"] = json!(self.additional_directories);
+        }
         if let Some(meta) = self.profile.as_ref().and_then(Profile::session_meta) {
             params["_meta"] = Value::Object(meta);
         }
@@ -144,6 +148,13 @@ impl AcpBackend {
             commands: Vec::new(),
             permission_mode: None,
         })];
+        if !self.additional_directories.is_empty() && self.caps.session_capabilities.additional_directories.is_none() {
+            out.push(self.notice(format!(
+                "{} takes no additional directories, so the workspace's other folders ({}) are not offered to it; its tools still reach them by their full paths.",
+                self.agent_name,
+                self.additional_directories.join(", ")
+            )));
+        }
         if !self.auth_methods.is_empty() {
             out.push(Output::Event(UiEvent::AuthMethods {
                 methods: self.auth_methods.clone(),

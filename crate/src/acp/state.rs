@@ -90,6 +90,8 @@ pub struct AcpBackend {
     pub profile: Option<Profile>,
     /// The agent's working directory (the mirror for a remote workspace), as it spells paths.
     pub cwd: String,
+    /// The workspace's other folders as the agent spells them (`additionalDirectories`).
+    pub additional_directories: Vec<String>,
     pub paths: PathMapper,
     /// Its working directory stands for a workspace elsewhere: its own tools are switched off.
     pub remote: bool,

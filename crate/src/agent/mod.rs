@@ -83,6 +83,12 @@ impl<H: Host, B: Backend + ?Sized> Agent<H, B> {
         let toolset_config = ToolsetConfig {
             root: config.root.clone(),
             mirror: config.mirror.clone(),
+            folders: config
+                .additional_folders
+                .iter()
+                .flatten()
+                .map(|f| (f.root.clone(), f.mirror.clone()))
+                .collect(),
             // The permission engine asks before anything outside the workspace is touched.
             allow_outside_root: true,
             env: Vec::new(),

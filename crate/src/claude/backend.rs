@@ -30,6 +30,17 @@ use crate::tools::ToolOutput;
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
 
+/// How the CLI is started for the session's folder: a remote one (the CLI in a mirror) reads
+/// nothing of the project itself; a local one reads its settings, hooks and MCP servers as Claude
+/// Code does.
+pub fn launch_for(context: &SessionContext) -> LaunchConfig {
+    if context.config.mirror.is_some() {
+        LaunchConfig::remote()
+    } else {
+        LaunchConfig::local()
+    }
+}
+
 /// The CLI's own text for a refused tool call, so the model reacts as it is used to.
 const USER_REJECTED: &str = "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file).";
 
@@ -96,13 +107,21 @@ impl ClaudeBackend {
             fork_session: config.fork_session.unwrap_or(false),
             resume_session_at: config.resume_session_at.clone(),
             include_partial_messages: true,
-            setting_sources: Vec::new(),
-            restricted: true,
             extra_tools,
             allowed_tools: Vec::new(),
             disallowed_tools: config.disallowed_tools.clone().unwrap_or_default(),
             env: context.config.env.clone().unwrap_or_default().into_iter().collect(),
             mcp_config: claude_mcp_config(context.config.mcp_servers.as_deref().unwrap_or_default()),
+            add_dirs: context
+                .config
+                .additional_folders
+                .iter()
+                .flatten()
+                .map(|folder| folder.agent_path().to_string())
+                .collect(),
+            plugin_dirs: config.plugin_dirs.clone().unwrap_or_default(),
+            output_style: config.output_style.clone(),
+            ..launch_for(context)
         };
         ClaudeBackend {
             session: Session::new(session_config),

@@ -4,13 +4,15 @@
 use crate::config::json::JsonObject;
 
 /// The keys of [`ClaudeConfig`] in the JSON the driver passes.
-pub const CLAUDE_KEYS: [&str; 6] = [
+pub const CLAUDE_KEYS: [&str; 8] = [
     "extraSystemPrompt",
     "agentFiles",
     "allowedTools",
     "disallowedTools",
     "forkSession",
     "resumeSessionAt",
+    "pluginDirs",
+    "outputStyle",
 ];
 
 #[derive(Clone, Debug, Default)]
@@ -29,6 +31,10 @@ pub struct ClaudeConfig {
     pub fork_session: Option<bool>,
     /// Resume only up to this message of the transcript (its uuid; `--resume-session-at`).
     pub resume_session_at: Option<String>,
+    /// Plugin folders for `--plugin-dir`: a remote project's mirrored skills and output styles.
+    pub plugin_dirs: Option<Vec<String>>,
+    /// The output style by the name the CLI knows it (`project:<name>` for a mirrored one).
+    pub output_style: Option<String>,
 }
 
 /// One of the project's `.claude/agents/*.md` files.
@@ -54,6 +60,8 @@ impl ClaudeConfig {
                 Some(_) => return Err("`forkSession` must be a boolean".into()),
             },
             resume_session_at: config.opt_string("resumeSessionAt")?,
+            plugin_dirs: config.opt_strings("pluginDirs")?,
+            output_style: config.opt_string("outputStyle")?,
         })
     }
 }

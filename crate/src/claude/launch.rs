@@ -15,6 +15,16 @@
 //!   workspace's `.claude/settings*.json` rules and applies them to the proxied tools. A user who
 //!   wants the CLI to read some sources anyway can list them (it only takes effect without
 //!   `--restricted`, which ignores user, project and local settings whatever the sources say).
+//! - A **local folder** (the CLI's cwd is the workspace itself, no mirror) is run as Claude Code
+//!   runs it on its own: [`LaunchConfig::local`] reads user, project and local settings, their
+//!   hooks and the project's `.mcp.json` (no `--restricted`, no `--setting-sources=`, no
+//!   `--strict-mcp-config`); the built-ins stay disallowed, Tether's tools take their place.
+//! - Skills and output styles on a remote (measured with 2.1.330, `docs/ARCHITECTURE.md`): the CLI
+//!   loads `.claude/skills` and `.claude/output-styles` only with the `project` source and without
+//!   `--restricted`, and `--add-dir` folders' skills likewise. A `--plugin-dir` is read under
+//!   `--restricted` and empty sources, so the mirror's `.claude` folder is given as a plugin whose
+//!   manifest keeps only skills and output styles (`"agents":[],"commands":[]`); its skills answer
+//!   to their own names, its output styles as `project:<name>` (`outputStyle` in `--settings`).
 //! - Measured with 2.1.330 (tests/probe): neither `--setting-sources=` nor `--restricted` loads any
 //!   CLAUDE.md (`--setting-sources=project` without `--restricted` does). Project memory therefore
 //!   goes to the model through `SessionConfig::extra_system_prompt`, read from the remote side.
@@ -115,6 +125,16 @@ pub struct LaunchConfig {
     /// The project's MCP servers as the CLI reaches them (`--mcp-config`; Tether's own server is
     /// declared in `initialize`).
     pub mcp_config: Option<String>,
+    /// `--strict-mcp-config`: MCP servers only from the flags and `initialize`, never from
+    /// `.mcp.json` or settings files (see [`LaunchConfig::reads_project_mcp`]).
+    pub strict_mcp_config: bool,
+    /// More working directories (`--add-dir`): the workspace's other folders, as the CLI sees
+    /// them (their mirrors on a remote).
+    pub add_dirs: Vec<String>,
+    /// Plugin folders (`--plugin-dir`): a remote project's skills and output styles.
+    pub plugin_dirs: Vec<String>,
+    /// The output style, by the name the CLI knows it (`outputStyle` in `--settings`).
+    pub output_style: Option<String>,
 }
 
 impl Default for LaunchConfig {
@@ -133,11 +153,46 @@ impl Default for LaunchConfig {
             disallowed_tools: Vec::new(),
             env: Vec::new(),
             mcp_config: None,
+            strict_mcp_config: true,
+            add_dirs: Vec::new(),
+            plugin_dirs: Vec::new(),
+            output_style: None,
         }
     }
 }
 
 impl LaunchConfig {
+    /// A remote folder (the CLI runs in a mirror on this machine): no settings file, hook, plugin
+    /// from settings or MCP server of the project is read here. The default.
+    pub fn remote() -> LaunchConfig {
+        LaunchConfig::default()
+    }
+
+    /// A local folder (the CLI runs in the workspace itself): the CLI reads user, project and
+    /// local settings, hooks and MCP servers as Claude Code does on its own.
+    pub fn local() -> LaunchConfig {
+        LaunchConfig {
+            setting_sources: vec![SettingSource::User, SettingSource::Project, SettingSource::Local],
+            restricted: false,
+            strict_mcp_config: false,
+            ..LaunchConfig::default()
+        }
+    }
+
+    /// Whether the CLI starts the project's `.mcp.json` servers (and settings' servers) itself.
+    pub fn reads_project_mcp(&self) -> bool {
+        !self.strict_mcp_config
+    }
+
+    /// Whether the CLI reads the project's settings files itself (and so runs their hooks).
+    pub fn reads_project_settings(&self) -> bool {
+        !self.restricted
+            && self
+                .setting_sources
+                .iter()
+                .any(|s| matches!(s, SettingSource::Project | SettingSource::Local))
+    }
+
     /// The arguments, each value in one `--flag=value` token (as the Agent SDK does) so a value
     /// starting with `-` or an empty one cannot be misread as another flag.
     pub fn args(&self) -> Vec<String> {
@@ -168,17 +223,21 @@ impl LaunchConfig {
         }
         let sources: Vec<&str> = self.setting_sources.iter().map(|s| s.as_str()).collect();
         args.push(format!("--setting-sources={}", sources.join(",")));
-        args.push("--strict-mcp-config".into());
+        if self.strict_mcp_config {
+            args.push("--strict-mcp-config".into());
+        }
         if let Some(config) = &self.mcp_config {
             args.push(format!("--mcp-config={config}"));
         }
         if self.restricted {
             args.push("--restricted".into());
         }
+        args.extend(self.add_dirs.iter().map(|dir| format!("--add-dir={dir}")));
+        args.extend(self.plugin_dirs.iter().map(|dir| format!("--plugin-dir={dir}")));
         // In plan mode 2.1.330 applies auto-mode rules by default (useAutoModeDuringPlan); their
         // safety check does not run in an SDK session, so it would deny every Tether tool itself
         // without asking. A flag setting, so --restricted and empty sources do not block it.
-        args.push(format!("--settings={PLAN_SETTINGS}"));
+        args.push(format!("--settings={}", self.flag_settings()));
         let mut tools: Vec<&str> = ALLOWED_BUILTIN_TOOLS.to_vec();
         tools.extend(self.extra_tools.iter().map(String::as_str));
         args.push(format!("--tools={}", tools.join(",")));
@@ -189,6 +248,17 @@ impl LaunchConfig {
             args.push(format!("--allowedTools={}", self.allowed_tools.join(",")));
         }
         args
+    }
+
+    /// The settings given on the command line: [`PLAN_SETTINGS`], and the output style.
+    fn flag_settings(&self) -> String {
+        let Some(style) = &self.output_style else {
+            return PLAN_SETTINGS.to_string();
+        };
+        let mut settings: serde_json::Map<String, serde_json::Value> =
+            serde_json::from_str(PLAN_SETTINGS).unwrap_or_default();
+        settings.insert("outputStyle".into(), style.clone().into());
+        serde_json::Value::Object(settings).to_string()
     }
 
     /// The child's environment: `parent_env` without [`REMOVED_ENV`] (compared without case, as

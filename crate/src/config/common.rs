@@ -8,7 +8,7 @@ use crate::permissions::PermissionMode;
 use std::collections::BTreeMap;
 
 /// The keys of [`CommonConfig`] in the JSON the driver passes.
-pub const COMMON_KEYS: [&str; 11] = [
+pub const COMMON_KEYS: [&str; 12] = [
     "root",
     "mirror",
     "homeDir",
@@ -20,6 +20,7 @@ pub const COMMON_KEYS: [&str; 11] = [
     "remote",
     "checkpoints",
     "mcpServers",
+    "additionalFolders",
 ];
 
 #[derive(Clone, Debug, Default)]
@@ -29,6 +30,8 @@ pub struct CommonConfig {
     pub root: String,
     /// The agent's local working directory; paths under it map onto `root`.
     pub mirror: Option<String>,
+    /// The workspace's other folders, offered to the agent as additional directories.
+    pub additional_folders: Option<Vec<FolderConfig>>,
     /// For `~/` in permission rules and commands.
     pub home_dir: String,
     /// The text of the user's `~/.claude/settings.json`, read by the driver.
@@ -46,6 +49,21 @@ pub struct CommonConfig {
     pub checkpoints: Option<CheckpointsConfig>,
     /// The project's MCP servers the agent is given besides Tether's own (`config/mcp.rs`).
     pub mcp_servers: Option<Vec<McpServerEntry>>,
+}
+
+/// One more folder of the workspace: its root, and the mirror the agent knows it by on a remote.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename_all = "camelCase", optional_fields))]
+pub struct FolderConfig {
+    pub root: String,
+    pub mirror: Option<String>,
+}
+
+impl FolderConfig {
+    /// The folder as the agent sees it: its mirror on a remote, else the folder itself.
+    pub fn agent_path(&self) -> &str {
+        self.mirror.as_deref().unwrap_or(&self.root)
+    }
 }
 
 /// The session's checkpoint folder and its retention.
@@ -96,8 +114,25 @@ impl CommonConfig {
                 })
             }
         };
+        let additional_folders = match config.get("additionalFolders") {
+            None => None,
+            Some(serde_json::Value::Array(items)) => Some(
+                items
+                    .iter()
+                    .map(|item| {
+                        let folder = JsonObject::new(item, "an additionalFolders entry", &["root", "mirror"])?;
+                        Ok(FolderConfig {
+                            root: folder.string("root")?,
+                            mirror: folder.opt_string("mirror")?,
+                        })
+                    })
+                    .collect::<Result<Vec<_>, String>>()?,
+            ),
+            Some(_) => return Err("`additionalFolders` must be a list of {root, mirror?}".into()),
+        };
         Ok(CommonConfig {
             checkpoints,
+            additional_folders,
             root: config.string("root")?,
             mirror: config.opt_string("mirror")?,
             home_dir: config.string("homeDir")?,

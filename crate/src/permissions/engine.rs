@@ -275,9 +275,11 @@ impl PermissionEngine {
         self.rules.iter().chain(self.session_rules.iter())
     }
 
-    /// The workspace root followed by the extra working directories.
+    /// The workspace root followed by the workspace's other folders and the extra working
+    /// directories.
     pub(super) fn working_dirs(&self) -> Vec<String> {
         let mut dirs = vec![self.paths.root().to_string()];
+        dirs.extend(self.paths.folder_roots().map(str::to_string));
         dirs.extend(self.settings_directories.iter().cloned());
         dirs
     }

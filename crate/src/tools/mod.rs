@@ -224,6 +224,8 @@ pub struct ToolsetConfig {
     pub root: String,
     /// The CLI's local mirror folder, whose paths map onto `root`.
     pub mirror: Option<String>,
+    /// The workspace's other folders (root, and its mirror on a remote): inside the workspace too.
+    pub folders: Vec<(String, Option<String>)>,
     /// Let tools touch paths outside the root (the permission layer asks the user first).
     pub allow_outside_root: bool,
     /// Extra environment for commands.
@@ -237,6 +239,7 @@ impl ToolsetConfig {
         ToolsetConfig {
             root: root.into(),
             mirror: None,
+            folders: Vec::new(),
             allow_outside_root: false,
             env: Vec::new(),
             checkpoints: None,
@@ -299,6 +302,9 @@ impl<H: Host> Toolset<H> {
         let mut paths = PathMapper::new(&config.root)?;
         if let Some(mirror) = &config.mirror {
             paths = paths.with_mirror(mirror)?;
+        }
+        for (root, mirror) in &config.folders {
+            paths = paths.with_folder(root, mirror.as_deref())?;
         }
         let cwd = RefCell::new(paths.root().to_string());
         Ok(Toolset {

@@ -49,6 +49,7 @@ impl TetherServer {
         let toolset_config = ToolsetConfig {
             root: config.root,
             mirror: config.mirror,
+            folders: Vec::new(),
             allow_outside_root: config.allow_outside_root,
             env: config.env.into_iter().collect(),
             checkpoints: config.checkpoints.map(|dir| CheckpointStore {

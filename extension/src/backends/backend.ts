@@ -7,7 +7,7 @@
 
 import type { TetherHost } from "../core/host";
 import type { ChatEntry, HistorySession } from "../contract/protocol";
-import type { AgentConfig, AgentOutput, CheckpointsConfig, CommonConfig, McpServerEntry, RemoteConfig, UiEvent } from "../generated/core";
+import type { AgentConfig, AgentOutput, CheckpointsConfig, CommonConfig, FolderConfig, McpServerEntry, RemoteConfig, UiEvent } from "../generated/core";
 import type { SecretStore } from "./openclaw/deviceKey";
 import type { Transport } from "../session/transport";
 import type { TetherAgent } from "../session/agent";
@@ -59,6 +59,12 @@ export interface SessionRequest {
    * the agent, and they stop with the session. */
   projectServers?: { entries: McpServerEntry[]; close(): Promise<void> };
   log(message: string): void;
+  /** The workspace's other folders, offered to the agent as additional directories. */
+  additionalFolders?: FolderConfig[];
+  /** Plugin folders holding a remote project's mirrored skills and output styles (Claude Code). */
+  pluginDirs?: string[];
+  /** The output style the project chose, as the CLI knows it (a remote folder; Claude Code). */
+  outputStyle?: string;
 }
 
 /** What the driver lends a connector while the session runs. */
@@ -157,4 +163,7 @@ export interface BackendModule<Spec = unknown> {
   commands?: BackendCommand[];
   /** Origins the chat page may frame (a gateway's widget pages). */
   frameSources?(settings: TetherSettings): string[];
+  /** On a local folder the agent reads the project's `.mcp.json` itself (and asks about its
+   * servers), so Tether starts none of them there. */
+  readsProjectMcpLocally?: boolean;
 }

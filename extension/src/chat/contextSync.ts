@@ -5,26 +5,47 @@
 // initialize's appendSystemPrompt is ignored on --resume), so changed memory goes with the next
 // prompt instead. No vscode import.
 
+import * as path from "node:path";
 import type { TetherHost } from "../core/host";
-import type { AgentFile, RemoteConfig } from "../generated/core";
-import { agentFiles, contextFingerprint, memoryPrompt, readProjectContext, syncMirror } from "../remote/context";
+import type { AgentFile, FolderConfig, RemoteConfig } from "../generated/core";
+import {
+  agentFiles,
+  contextFingerprint,
+  hasPluginParts,
+  memoryPrompt,
+  outputStyle,
+  pluginName,
+  readProjectContext,
+  syncMirror,
+  type ProjectContext,
+} from "../remote/context";
 
 /** What a session needs to know about the project before it starts. */
 export interface ProjectSetup {
   /** The CLI's cwd for a remote folder. */
   mirror?: string;
-  /** The project's memory files, for the system prompt. */
+  /** The project's memory files, for the system prompt (every folder's, on a remote). */
   memory?: string;
   agentFiles?: AgentFile[];
   remote?: RemoteConfig;
+  /** The workspace's other folders, offered as additional directories. */
+  additionalFolders?: FolderConfig[];
+  /** A remote folder's mirrored skills and output styles, as plugin folders for the CLI. */
+  pluginDirs?: string[];
+  /** The output style the project's settings choose, as the CLI knows it (remote folders). */
+  outputStyle?: string;
 }
 
 /** Where the project is. */
 export interface ProjectSource {
   host: TetherHost;
   root: string;
+  /** The workspace folder's name (the session's folder). */
+  folder?: string;
   /** A remote folder: the mirror to sync into, and what to tell the model about the remote. */
   remote?: { mirror: string; facts(): Promise<RemoteConfig> };
+  /** The workspace's other folders (reached through the same host), each with its mirror on a remote. */
+  others?: FolderConfig[];
 }
 
 /** The session as the sync sees it. */
@@ -65,11 +86,37 @@ export class ContextSync {
       this.memoryInPrompt = { text: memory };
     }
     const agents = agentFiles(context);
-    const setup: ProjectSetup = { ...(memory ? { memory } : {}), ...(agents.length ? { agentFiles: agents } : {}) };
+    const others = source.others ?? [];
+    const setup: ProjectSetup = {
+      ...(memory ? { memory } : {}),
+      ...(agents.length ? { agentFiles: agents } : {}),
+      ...(others.length ? { additionalFolders: others } : {}),
+    };
     if (!source.remote) return setup;
-    const changed = await syncMirror(source.remote.mirror, context);
-    if (changed.length) this.log(`mirror ${source.remote.mirror}: synced ${changed.join(", ")}`);
-    return { mirror: source.remote.mirror, ...setup, remote: await source.remote.facts() };
+    const pluginDirs: string[] = [];
+    const mirrored = async (root: string, mirror: string, folderContext: ProjectContext): Promise<void> => {
+      const changed = await syncMirror(mirror, folderContext, pluginName(root));
+      if (changed.length) this.log(`mirror ${mirror}: synced ${changed.join(", ")}`);
+      if (hasPluginParts(folderContext)) pluginDirs.push(path.join(mirror, ".claude"));
+    };
+    await mirrored(source.root, source.remote.mirror, context);
+    // The other folders' context comes along: their skills, and their memory after the first's.
+    const memories = memory ? [memory] : [];
+    for (const other of others) {
+      const otherContext = await readProjectContext(source.host, other.root);
+      if (other.mirror) await mirrored(other.root, other.mirror, otherContext);
+      const otherMemory = memoryPrompt(otherContext, other.root);
+      if (otherMemory) memories.push(otherMemory);
+    }
+    const style = outputStyle(context, pluginName(source.root));
+    return {
+      mirror: source.remote.mirror,
+      ...setup,
+      ...(memories.length ? { memory: memories.join("\n\n") } : {}),
+      ...(pluginDirs.length ? { pluginDirs } : {}),
+      ...(style ? { outputStyle: style } : {}),
+      remote: await source.remote.facts(),
+    };
   }
 
   /** The changed memory for the next prompt, once. */

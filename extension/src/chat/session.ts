@@ -71,7 +71,8 @@ export interface ChatSessionDeps {
   feed: ChatFeed;
   broker: PermissionBroker;
   /** Where the project is; throws a clear message when there is no folder. */
-  workspace(): Promise<ProjectSource>;
+  /** The project for a session in the workspace folder named `folder` (default: `tether.folder`, else the first). */
+  workspace(folder?: string): Promise<ProjectSource>;
   /** Creates and starts the agent session; resolves once a prompt may be sent. */
   startAgent(start: AgentStart): Promise<AgentSession>;
   /** The mode a session starts in when the chat's is not one of Tether's. */
@@ -115,6 +116,9 @@ export class ChatSession implements RestartableSession {
   private turnRunning = false;
   /** The folder key of this conversation's checkpoints. */
   private checkpointKey = newCheckpointKey();
+  /** The workspace folder the session works in (by name): picked before it starts, else the
+   * default one, then kept for its restarts. */
+  folder: string | undefined;
   /** The next start forks the resumed conversation (at the agent's message `resumeAt`). */
   private forkAt: { resumeAt?: string } | undefined;
   /** Bumped when the session ends: a start begun before belongs to the ended one. */
@@ -427,7 +431,8 @@ export class ChatSession implements RestartableSession {
   private async start(): Promise<AgentSession> {
     const { feed, broker } = this.deps;
     const generation = this.generation;
-    const source = await this.deps.workspace();
+    const source = await this.deps.workspace(this.folder);
+    this.folder ??= source.folder;
     const setup = await this.context.prepare(source, this.resumeId !== undefined);
     if (generation !== this.generation) throw new Error(ENDED_BEFORE_START);
     // What was picked so far starts with the agent; what is picked while it starts, after.

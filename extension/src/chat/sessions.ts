@@ -31,7 +31,7 @@ export interface SessionManagerDeps {
   onChange(): void;
   /** The agent the registry has under `name`; throws for a name it does not have. */
   agent(name: string): ChatAgent;
-  workspace(): Promise<ProjectSource>;
+  workspace(folder?: string): Promise<ProjectSource>;
   startAgent(start: AgentStart): Promise<AgentSession>;
   defaultMode(): PermissionMode;
   /** Where conversations keep their checkpoints (absent: none). */

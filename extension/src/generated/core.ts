@@ -432,6 +432,10 @@ root: string,
  */
 mirror?: string, 
 /**
+ * The workspace's other folders, offered to the agent as additional directories.
+ */
+additionalFolders?: Array<FolderConfig>, 
+/**
  * For `~/` in permission rules and commands.
  */
 homeDir: string, 
@@ -469,6 +473,10 @@ root: string,
  * The agent's local working directory; paths under it map onto `root`.
  */
 mirror?: string, 
+/**
+ * The workspace's other folders, offered to the agent as additional directories.
+ */
+additionalFolders?: Array<FolderConfig>, 
 /**
  * For `~/` in permission rules and commands.
  */
@@ -565,6 +573,12 @@ export type OffItem = {
 what: string, reason: string, };
 
 /**
+ * One more folder of the workspace: its root, and the mirror the agent knows it by on a remote.
+ */
+
+export type FolderConfig = { root: string, mirror?: string, };
+
+/**
  * What rewinding to a message would do (JS: `RewindPreview`).
  */
 
@@ -647,7 +661,15 @@ forkSession?: boolean,
 /**
  * Resume only up to this message of the transcript (its uuid; `--resume-session-at`).
  */
-resumeSessionAt?: string, };
+resumeSessionAt?: string, 
+/**
+ * Plugin folders for `--plugin-dir`: a remote project's mirrored skills and output styles.
+ */
+pluginDirs?: Array<string>, 
+/**
+ * The output style by the name the CLI knows it (`project:<name>` for a mirrored one).
+ */
+outputStyle?: string, };
 
 export type AcpConfig = { 
 /**

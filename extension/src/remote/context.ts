@@ -1,6 +1,6 @@
 // The agent's side of a remote workspace: its local mirror folder, and the project's agent context
-// (CLAUDE.md, .claude/settings*.json, .claude/agents, .claude/commands; AGENTS.md and GEMINI.md
-// for ACP agents) brought from the remote into it. No vscode import: the files are read through a TetherHost, so tests use a NodeHost on
+// (CLAUDE.md, .claude/settings*.json, .claude/agents, .claude/commands, .claude/skills,
+// .claude/output-styles; AGENTS.md and GEMINI.md for ACP agents) brought from the remote into it. No vscode import: the files are read through a TetherHost, so tests use a NodeHost on
 // temp dirs.
 
 import { createHash, randomBytes } from "node:crypto";
@@ -19,8 +19,14 @@ export const CONTEXT_FILES = [
   "AGENTS.md",
   "GEMINI.md",
 ];
-/** Folders brought over whole (Markdown definitions of subagents and slash commands). */
-export const CONTEXT_DIRS = [".claude/agents", ".claude/commands"];
+/** Folders brought over whole: subagents and slash commands (Markdown), skills (a SKILL.md and
+ * the files beside it) and output styles. */
+export const CONTEXT_DIRS = [".claude/agents", ".claude/commands", ".claude/skills", ".claude/output-styles"];
+/** Where the CLI finds a remote project's skills and output styles: the mirror's `.claude` is
+ * given as a plugin folder (`--plugin-dir`, read under `--restricted`), and this manifest keeps
+ * the plugin to those two (no agents, no commands: Tether hands those over itself). */
+export const PLUGIN_MANIFEST = ".claude/.claude-plugin/plugin.json";
+const PLUGIN_PARTS = [".claude/skills/", ".claude/output-styles/"];
 /** The glob a file watcher on the remote folder uses to notice a change to any of them. */
 export const CONTEXT_WATCH_GLOB = "{CLAUDE.md,CLAUDE.local.md,.claude/**,AGENTS.md,GEMINI.md}";
 /** Memory files, in the order the model reads them, and what each is. */
@@ -132,6 +138,49 @@ export function agentFiles(context: ProjectContext): { name: string; text: strin
     .map(([rel, content]) => ({ name: rel.slice(rel.lastIndexOf("/") + 1), text: Buffer.from(content).toString("utf8") }));
 }
 
+/** Whether the context holds a skill or an output style (the CLI then gets the plugin folder). */
+export function hasPluginParts(context: ProjectContext): boolean {
+  return [...context.files.keys()].some((rel) => PLUGIN_PARTS.some((part) => rel.startsWith(part)));
+}
+
+/** The plugin's name for a folder: its output styles are `<name>:<style>` to the CLI. */
+export function pluginName(root: string): string {
+  const base = root.split(/[\\/]/).filter(Boolean).pop() ?? "";
+  return base.toLowerCase().replace(/[^a-z0-9-]+/g, "-").replace(/^-+|-+$/g, "") || "project";
+}
+
+function pluginManifest(name: string): Uint8Array {
+  const manifest = { name, description: "The project's skills and output styles, mirrored by Tether.", agents: [], commands: [] };
+  return Buffer.from(JSON.stringify(manifest, null, 2) + "\n");
+}
+
+/** The output style the project's settings choose (local over project), by the name the CLI
+ * knows it: `<plugin>:<name>` for one of the project's own styles, else as written (a built-in). */
+export function outputStyle(context: ProjectContext, plugin: string): string | undefined {
+  let chosen: string | undefined;
+  for (const rel of [".claude/settings.local.json", ".claude/settings.json"]) {
+    const content = context.files.get(rel);
+    if (chosen !== undefined || !content) continue;
+    try {
+      const value = (JSON.parse(Buffer.from(content).toString("utf8")) as { outputStyle?: unknown }).outputStyle;
+      if (typeof value === "string" && value.trim()) chosen = value.trim();
+    } catch {
+      // A settings file that is not JSON chooses nothing; the permission engine reports it.
+    }
+  }
+  if (chosen === undefined) return undefined;
+  const own = [...context.files].some(([rel, content]) => rel.startsWith(".claude/output-styles/") && rel.endsWith(".md") && styleName(rel, content) === chosen);
+  return own ? `${plugin}:${chosen}` : chosen;
+}
+
+/** An output style's name: its front matter's `name`, else its file name. */
+function styleName(rel: string, content: Uint8Array): string {
+  const text = Buffer.from(content).toString("utf8");
+  const front = /^---\r?\n([\s\S]*?)\r?\n---/.exec(text)?.[1] ?? "";
+  const name = /^name:\s*(.+?)\s*$/m.exec(front)?.[1]?.replace(/^["']|["']$/g, "");
+  return name || rel.slice(rel.lastIndexOf("/") + 1, -".md".length);
+}
+
 /** A fingerprint of the context, to tell whether a change matters. */
 export function contextFingerprint(context: ProjectContext): string {
   const hash = createHash("sha256");
@@ -145,10 +194,12 @@ export function contextFingerprint(context: ProjectContext): string {
  * Make the mirror hold exactly the context files (and nothing of the project): write the ones that
  * differ, remove the ones the remote no longer has. Returns the relative paths it changed.
  */
-export async function syncMirror(mirror: string, context: ProjectContext): Promise<string[]> {
+export async function syncMirror(mirror: string, context: ProjectContext, plugin = "project"): Promise<string[]> {
   const changed: string[] = [];
   await fsp.mkdir(mirror, { recursive: true });
-  for (const [rel, content] of context.files) {
+  const files = new Map(context.files);
+  if (hasPluginParts(context)) files.set(PLUGIN_MANIFEST, pluginManifest(plugin));
+  for (const [rel, content] of files) {
     const target = path.join(mirror, ...rel.split("/"));
     const current = await fsp.readFile(target).catch(() => undefined);
     if (current && Buffer.compare(current, content) === 0) continue;
@@ -160,7 +211,7 @@ export async function syncMirror(mirror: string, context: ProjectContext): Promi
     changed.push(rel);
   }
   for (const rel of await mirroredFiles(mirror)) {
-    if (context.files.has(rel)) continue;
+    if (files.has(rel)) continue;
     await fsp.rm(path.join(mirror, ...rel.split("/")), { force: true });
     changed.push(rel);
   }
@@ -170,7 +221,7 @@ export async function syncMirror(mirror: string, context: ProjectContext): Promi
 /** The context files now in the mirror (relative, POSIX). */
 async function mirroredFiles(mirror: string): Promise<string[]> {
   const out: string[] = [];
-  for (const rel of CONTEXT_FILES) {
+  for (const rel of [...CONTEXT_FILES, PLUGIN_MANIFEST]) {
     if (await fsp.stat(path.join(mirror, ...rel.split("/"))).then((s) => s.isFile(), () => false)) out.push(rel);
   }
   for (const dir of CONTEXT_DIRS) {

@@ -10,7 +10,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import type { Connector, ConnectorSession } from "../backends/backend";
 import type { TetherHost } from "../core/host";
-import type { CheckpointsConfig, CommonConfig, McpServerEntry, RemoteConfig, RewindOutcome, RewindPreview } from "../generated/core";
+import type { CheckpointsConfig, CommonConfig, FolderConfig, McpServerEntry, RemoteConfig, RewindOutcome, RewindPreview } from "../generated/core";
 import { createTetherAgent, type AgentOutput, type PermissionAnswer, type PermissionMode, type SessionOp, type SessionOpKind, type TetherAgent } from "./agent";
 import { isEvent, type DoneEvent, type ErrorEvent, type PermissionRequestEvent, type UiEvent } from "./events";
 import type { Transport, TransportExit } from "./transport";
@@ -40,6 +40,8 @@ export interface SessionDriverOptions {
   /** For ~/ in permission rules; default the user's home directory. */
   homeDir?: string;
   remote?: RemoteConfig;
+  /** The workspace's other folders (each with its mirror on a remote). */
+  additionalFolders?: FolderConfig[];
   onEvent(event: UiEvent): void;
   /** Asked only when the user has to choose. `signal` aborts when the agent withdraws the
    * question (an interrupt) or the session ends; the answer is then ignored. */
@@ -117,6 +119,7 @@ export class SessionDriver {
         remote: options.remote,
         checkpoints: options.checkpoints,
         mcpServers: options.mcpServers,
+        additionalFolders: options.additionalFolders,
       }),
     };
     const session: ConnectorSession = {

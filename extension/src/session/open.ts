@@ -31,6 +31,7 @@ export async function openSession(entry: AgentEntry, request: SessionRequest, ha
     root: request.root,
     ...(request.mirror ? { mirror: request.mirror } : {}),
     ...(request.remote ? { remote: request.remote } : {}),
+    ...(request.additionalFolders?.length ? { additionalFolders: request.additionalFolders } : {}),
     ...(request.resume ? { resume: request.resume } : {}),
     ...(request.checkpoints ? { checkpoints: request.checkpoints } : {}),
     ...(servers?.entries.length ? { mcpServers: servers.entries } : {}),

@@ -2,8 +2,10 @@
 // opened in a tab, renamed, or closed.
 
 import * as vscode from "vscode";
+import { needsFolderPick, type FolderInfo } from "../chat/folders";
 import type { OpenSession } from "../chat/sessions";
 import type { Ctx } from "../ctx";
+import { configuredFolder } from "./workspace";
 
 /** Ask for a new name for `open` (an empty one returns to the agent's title or the first prompt). */
 export async function renameOpenSession(ctx: Ctx, open: OpenSession): Promise<void> {
@@ -16,12 +18,52 @@ export async function renameOpenSession(ctx: Ctx, open: OpenSession): Promise<vo
 }
 
 export async function newSessionInSidebar(ctx: Ctx): Promise<void> {
+  const folder = await pickSessionFolder();
+  if (folder === null) return;
   await ctx.view.reveal();
-  ctx.sessions.newSession(ctx.surfaces.sidebar);
+  const open = ctx.sessions.newSession(ctx.surfaces.sidebar);
+  if (folder) open.session.folder = folder;
 }
 
-export function newSessionInEditor(ctx: Ctx): void {
-  ctx.surfaces.panels.open(ctx.sessions.create(ctx.session.agent.name, ctx.open));
+export async function newSessionInEditor(ctx: Ctx): Promise<void> {
+  const folder = await pickSessionFolder();
+  if (folder === null) return;
+  const open = ctx.sessions.create(ctx.session.agent.name, ctx.open);
+  if (folder) open.session.folder = folder;
+  ctx.surfaces.panels.open(open);
+}
+
+/** A new session's folder: asked when the workspace has several and `tether.folder` names none.
+ * Undefined: the default one; null: the user cancelled. */
+export async function pickSessionFolder(): Promise<string | undefined | null> {
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  if (!needsFolderPick(folders.map(folderInfo), configuredFolder())) return undefined;
+  const picked = await vscode.window.showQuickPick(
+    folders.map((f) => ({ label: f.name, description: f.uri.scheme === "file" ? f.uri.fsPath : f.uri.path })),
+    { title: "Tether: the new session's folder", placeHolder: "The session works in this folder; the others are additional directories." },
+  );
+  return picked ? picked.label : null;
+}
+
+/** `tether.chooseFolder`: the folder new sessions work in, kept in `tether.folder` for this workspace. */
+export async function chooseSessionFolder(): Promise<void> {
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  if (folders.length < 2) {
+    void vscode.window.showInformationMessage("Tether: this workspace has one folder; sessions work in it.");
+    return;
+  }
+  const current = configuredFolder() || folders[0]!.name;
+  const picked = await vscode.window.showQuickPick(
+    folders.map((f) => ({ label: f.name, description: f.name === current ? "current" : f.uri.scheme === "file" ? f.uri.fsPath : f.uri.path })),
+    { title: "Tether: the folder new sessions work in" },
+  );
+  if (!picked) return;
+  await vscode.workspace.getConfiguration("tether").update("folder", picked.label, vscode.ConfigurationTarget.Workspace);
+  void vscode.window.showInformationMessage(`Tether: new sessions work in ${picked.label}; the other folders are additional directories.`);
+}
+
+function folderInfo(folder: vscode.WorkspaceFolder): FolderInfo {
+  return { name: folder.name, scheme: folder.uri.scheme, authority: folder.uri.authority };
 }
 
 export function openInEditor(ctx: Ctx): void {

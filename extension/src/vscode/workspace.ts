@@ -8,6 +8,7 @@ import * as path from "node:path";
 import * as vscode from "vscode";
 import type { FileSuggestion, Where } from "../contract/protocol";
 import type { ProjectSource } from "../chat/contextSync";
+import { chooseFolders, type FolderChoice, type FolderInfo } from "../chat/folders";
 import { CONTEXT_WATCH_GLOB, mirrorFolder } from "../remote/context";
 import type { RemoteExecutor } from "../remote/executor";
 import { remoteFacts } from "../remote/facts";
@@ -30,9 +31,21 @@ export interface WorkspaceDeps {
   fail(what: string, error: unknown): void;
 }
 
-/** The first workspace folder, if any. */
-export function workspaceFolder(): vscode.WorkspaceFolder | undefined {
-  return vscode.workspace.workspaceFolders?.[0];
+/** The folder new sessions work in: `tether.folder` (a folder's name), else the first. */
+export function workspaceFolder(name = configuredFolder()): vscode.WorkspaceFolder | undefined {
+  return chosenFolders(name)?.primary;
+}
+
+/** `tether.folder`: the workspace folder new sessions work in; empty: the first. */
+export function configuredFolder(): string {
+  const value = vscode.workspace.getConfiguration("tether").get<unknown>("folder");
+  return typeof value === "string" ? value.trim() : "";
+}
+
+/** The session's folder (by name; default `tether.folder`) and the others on the same machine. */
+export function chosenFolders(name = configuredFolder()): FolderChoice<vscode.WorkspaceFolder & FolderInfo> | undefined {
+  const folders = (vscode.workspace.workspaceFolders ?? []).map((folder) => ({ ...folder, scheme: folder.uri.scheme, authority: folder.uri.authority }));
+  return chooseFolders(folders, name || undefined);
 }
 
 /** Local: the agent and the files on one machine. ui-remote: the agent here, the files over the
@@ -59,9 +72,10 @@ export function bundledRipgrep(): string | undefined {
 }
 
 export class Workspace implements vscode.Disposable {
-  private host: VscodeHost | undefined;
+  /** One host per folder (by URI); a remote's folders share its executor. */
+  private readonly hosts = new Map<string, VscodeHost>();
   private executorInUse: RemoteExecutor | undefined;
-  private watcher: vscode.FileSystemWatcher | undefined;
+  private readonly watchers = new Map<string, vscode.FileSystemWatcher>();
   private watchTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly deps: WorkspaceDeps) {}
@@ -73,21 +87,33 @@ export class Workspace implements vscode.Disposable {
 
   /** The project for a session: its host, root, and for a remote folder the mirror and the
    * remote's facts. Starts watching the project's agent context. */
-  async source(): Promise<ProjectSource> {
-    const folder = workspaceFolder();
-    if (!folder) throw new Error("open a folder first: Tether works on the files of a workspace folder");
+  async source(folderName?: string): Promise<ProjectSource> {
+    const choice = chosenFolders(folderName);
+    if (!choice) throw new Error("open a folder first: Tether works on the files of a workspace folder");
+    const folder = choice.primary;
+    for (const why of choice.leftOut) this.deps.log.warn(`workspace folders: ${why}`);
     const host = await this.hostFor(folder.uri);
     this.watchContext(folder.uri);
-    if (folder.uri.scheme === "file") return { host, root: host.root };
+    const base = { host, root: host.root, folder: folder.name };
+    const remote = folder.uri.scheme !== "file";
+    // The other folders come through the same host (same machine); paths name them by their own roots.
+    const others = choice.others.map((other) =>
+      remote ? { root: other.uri.path, mirror: this.mirrorFor(other.uri) } : { root: other.uri.fsPath },
+    );
+    const withOthers = others.length ? { ...base, others } : base;
+    if (!remote) return withOthers;
     const known = this.executorInUse?.facts() ?? {};
-    return { host, root: host.root, remote: { mirror: this.mirrorFor(folder.uri), facts: () => remoteFacts(host, host.root, known) } };
+    return { ...withOthers, remote: { mirror: this.mirrorFor(folder.uri), facts: () => remoteFacts(host, host.root, known) } };
   }
 
-  /** The host for the workspace folder; for a remote folder, with the remote executor chosen. */
+  /** The host for a workspace folder; for a remote folder, with the remote executor chosen. */
   async hostFor(folder: vscode.Uri): Promise<VscodeHost> {
-    if (this.host) return this.host;
+    const known = this.hosts.get(folder.toString());
+    if (known) return known;
     let executor: RemoteExecutor | undefined;
-    if (folder.scheme !== "file") {
+    if (folder.scheme !== "file" && this.executorInUse) {
+      executor = this.executorInUse;
+    } else if (folder.scheme !== "file") {
       const started = performance.now();
       try {
         executor = await selectExecutor(folder, this.deps.extension.extensionUri, this.deps.remoteExecutor(), (m) => this.deps.log.info(m));
@@ -101,12 +127,13 @@ export class Workspace implements vscode.Disposable {
         void vscode.window.showWarningMessage(`Tether: ${why}`);
       }
     }
-    this.host ??= new VscodeHost(folder, { ripgrepPath: bundledRipgrep(), ...(executor ? { executor } : {}) });
-    if (executor) {
+    const host = this.hosts.get(folder.toString()) ?? new VscodeHost(folder, { ripgrepPath: bundledRipgrep(), ...(executor ? { executor } : {}) });
+    this.hosts.set(folder.toString(), host);
+    if (executor && executor !== this.executorInUse) {
       this.executorInUse = executor;
       this.deps.executorChosen(executor);
     }
-    return this.host;
+    return host;
   }
 
   /** The CLI's cwd for a remote folder. */
@@ -159,12 +186,12 @@ export class Workspace implements vscode.Disposable {
 
   dispose(): void {
     clearTimeout(this.watchTimer);
-    this.watcher?.dispose();
-    this.host?.dispose();
+    for (const watcher of this.watchers.values()) watcher.dispose();
+    for (const host of this.hosts.values()) host.dispose();
   }
 
   private watchContext(folder: vscode.Uri): void {
-    if (this.watcher) return;
+    if (this.watchers.has(folder.toString())) return;
     const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, CONTEXT_WATCH_GLOB));
     const changed = () => {
       clearTimeout(this.watchTimer);
@@ -176,7 +203,7 @@ export class Workspace implements vscode.Disposable {
     watcher.onDidChange(changed);
     watcher.onDidCreate(changed);
     watcher.onDidDelete(changed);
-    this.watcher = watcher;
+    this.watchers.set(folder.toString(), watcher);
   }
 }
 

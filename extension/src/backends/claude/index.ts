@@ -41,7 +41,10 @@ export const claudeBackend: BackendModule<null> = {
           backend: "claude",
           ...common,
           env: settings.environment,
-          ...(request.memory ? { extraSystemPrompt: request.memory } : {}),
+          // A local folder's CLI reads the CLAUDE.md files itself (it reads project settings there).
+          ...(request.memory && request.mirror ? { extraSystemPrompt: request.memory } : {}),
+          ...(request.pluginDirs?.length ? { pluginDirs: request.pluginDirs } : {}),
+          ...(request.outputStyle ? { outputStyle: request.outputStyle } : {}),
           ...(request.agentFiles?.length ? { agentFiles: request.agentFiles } : {}),
           allowedTools: settings.allowedTools,
           disallowedTools: settings.disallowedTools,
@@ -66,6 +69,10 @@ export const claudeBackend: BackendModule<null> = {
       },
     };
   },
+
+  // Claude Code on a local folder reads user, project and local settings as it does without
+  // Tether (LaunchConfig::local: no --strict-mcp-config).
+  readsProjectMcpLocally: true,
 
   history: {
     kind: "files",
