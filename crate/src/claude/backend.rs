@@ -18,8 +18,9 @@ use super::questions;
 use super::session::{self, PermissionAnswer, Session, SessionConfig};
 use crate::backend::{
     Action, AskPolicy, Backend, ImageInput, Launch, Output, PermissionAsk, SessionContext, SessionOp, SessionOpKind,
-    Supported, ToolRun, Verdict,
+    HookCall, Supported, ToolRun, Verdict,
 };
+use crate::hooks::{HookEvent, HookOutcome};
 use crate::events::{PermissionOptionKind, PermissionRequest, UiEvent};
 use crate::gate::{form_options, standard_options};
 use crate::mcp::{self, tool_use_id_of, Dispatch, Manifest, Step};
@@ -76,6 +77,8 @@ impl ClaudeBackend {
         let mut session_config = SessionConfig::new(environment);
         session_config.allowed_builtins.extend(extra_tools.iter().cloned());
         session_config.extra_system_prompt = config.extra_system_prompt.clone();
+        let hooks = context.config.hooks.unwrap_or_default();
+        session_config.project_hooks = hooks.project || hooks.user;
         let mut notices = Vec::new();
         for file in config.agent_files.iter().flatten() {
             match parse_agent_file(&file.name, &file.text) {
@@ -119,9 +122,11 @@ impl ClaudeBackend {
             match output {
                 session::Output::WriteLine(line) => out.push(Output::Send(line)),
                 session::Output::Event(event) => out.extend(self.follow(event).map(Output::Event)),
-                // Only the CLI's own messages give tool calls and permission questions, and
-                // `on_message` handles them.
-                session::Output::McpCall { .. } | session::Output::PermissionRequest(_) => {}
+                // Only the CLI's own messages give tool calls, permission questions and hook
+                // events, and `on_message` handles them.
+                session::Output::McpCall { .. }
+                | session::Output::PermissionRequest(_)
+                | session::Output::RunHooks { .. } => {}
             }
         }
         out
@@ -290,6 +295,15 @@ impl Backend for ClaudeBackend {
             match output {
                 session::Output::McpCall { request_id, message } => actions.extend(self.mcp_call(request_id, message)),
                 session::Output::PermissionRequest(request) => actions.push(Action::AskPermission(self.ask(request))),
+                session::Output::RunHooks {
+                    request_id,
+                    event,
+                    input,
+                } => actions.push(Action::RunHooks(HookCall {
+                    call: request_id,
+                    event,
+                    input,
+                })),
                 other => actions.extend(self.outputs(vec![other]).into_iter().map(Action::Output)),
             }
         }
@@ -302,6 +316,15 @@ impl Backend for ClaudeBackend {
         };
         let replies = self.session.mcp_reply(call, Some(mcp::tool_call_response(&id, output)));
         self.outputs(replies)
+    }
+
+    fn fires_hooks(&self) -> bool {
+        self.session.project_hooks()
+    }
+
+    fn hook_result(&mut self, call: &str, event: HookEvent, outcome: &HookOutcome) -> Vec<Output> {
+        let answer = self.session.answer_hook(call, outcome.to_claude(event));
+        self.outputs(answer)
     }
 
     fn mcp_reply(&mut self, call: &str, reply: Option<Value>) -> Vec<Output> {

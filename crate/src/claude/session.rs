@@ -13,6 +13,7 @@ use super::protocol::{
     McpManifest, PermissionResult,
 };
 use super::{builtin_name, SERVER_NAME};
+use crate::hooks::HookEvent;
 use crate::events::{
     tool_kind, CommandInfo, ContextCategory, ErrorKind, McpServerStatus, ModelOption, PermissionRequest, Severity,
     UiEvent,
@@ -35,6 +36,12 @@ pub enum Output {
     /// permission engine may answer by itself, and shows `UiEvent::PermissionRequest(request)`
     /// only when the user has to choose.
     PermissionRequest(PermissionRequest),
+    /// Run the project's hooks for `event`, then answer with [`Session::answer_hook`].
+    RunHooks {
+        request_id: String,
+        event: HookEvent,
+        input: Value,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -61,6 +68,8 @@ pub struct SessionConfig {
     pub extra_system_prompt: Option<String>,
     /// The project's own subagents (`.claude/agents`), next to Tether's read-only Explore/Plan.
     pub project_agents: BTreeMap<String, AgentDefinition>,
+    /// Register the project's hooks ([`super::project_hooks`]).
+    pub project_hooks: bool,
 }
 
 impl SessionConfig {
@@ -70,6 +79,7 @@ impl SessionConfig {
             allowed_builtins: ALLOWED_BUILTIN_TOOLS.iter().map(|s| s.to_string()).collect(),
             extra_system_prompt: None,
             project_agents: BTreeMap::new(),
+            project_hooks: false,
         }
     }
 }
@@ -153,6 +163,16 @@ impl Session {
         }
     }
 
+    /// Whether the project's hooks are registered with the CLI.
+    pub fn project_hooks(&self) -> bool {
+        self.config.project_hooks
+    }
+
+    /// The answer to a project hook's `hook_callback`: the hooks' output as Claude Code reads it.
+    pub fn answer_hook(&mut self, request_id: &str, output: Value) -> Vec<Output> {
+        vec![success(request_id, output)]
+    }
+
     /// Install the permission engine's routing of "always allow" updates (see
     /// [`session_only_route`] for the default).
     pub fn set_permission_update_route(&mut self, route: PermissionUpdateRoute) {
@@ -166,6 +186,7 @@ impl Session {
             &self.config.environment,
             self.config.extra_system_prompt.as_deref(),
             &self.config.project_agents,
+            self.config.project_hooks,
         );
         self.request(HostRequest::Initialize(request), OwnRequest::Initialize)
     }
@@ -383,6 +404,13 @@ impl Session {
     }
 
     fn on_hook(&mut self, id: &str, hook: HookCallback) -> Vec<Output> {
+        if let Some(event) = super::project_hooks::event_of(&hook.callback_id) {
+            return vec![Output::RunHooks {
+                request_id: id.to_string(),
+                event,
+                input: hook.input,
+            }];
+        }
         if hook.callback_id != GUARD_CALLBACK_ID {
             return vec![error(id, &format!("Unknown hook callback: {}", hook.callback_id))];
         }

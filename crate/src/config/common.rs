@@ -7,7 +7,7 @@ use crate::permissions::PermissionMode;
 use std::collections::BTreeMap;
 
 /// The keys of [`CommonConfig`] in the JSON the driver passes.
-pub const COMMON_KEYS: [&str; 10] = [
+pub const COMMON_KEYS: [&str; 11] = [
     "root",
     "mirror",
     "homeDir",
@@ -18,6 +18,7 @@ pub const COMMON_KEYS: [&str; 10] = [
     "env",
     "remote",
     "checkpoints",
+    "hooks",
 ];
 
 #[derive(Clone, Debug, Default)]
@@ -42,6 +43,27 @@ pub struct CommonConfig {
     pub remote: Option<RemoteConfig>,
     /// Where the before-images of the files Tether changes are kept (on the workspace side).
     pub checkpoints: Option<CheckpointsConfig>,
+    /// Whose hooks Tether runs on the workspace; absent: the project's, not the user's.
+    pub hooks: Option<HooksConfig>,
+}
+
+/// Whose hooks Tether runs (on the workspace, for every backend).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename_all = "camelCase"))]
+pub struct HooksConfig {
+    /// The workspace's `.claude/settings.json` and `.claude/settings.local.json`.
+    pub project: bool,
+    /// The user's `~/.claude/settings.json` (the `userSettings` text).
+    pub user: bool,
+}
+
+impl Default for HooksConfig {
+    fn default() -> HooksConfig {
+        HooksConfig {
+            project: true,
+            user: false,
+        }
+    }
 }
 
 /// The session's checkpoint folder and its retention.
@@ -92,8 +114,24 @@ impl CommonConfig {
                 })
             }
         };
+        let hooks = match config.get("hooks") {
+            None => None,
+            Some(value) => {
+                let object = JsonObject::new(value, "hooks", &["project", "user"])?;
+                let flag = |name: &str, default: bool| match object.get(name) {
+                    None => Ok(default),
+                    Some(serde_json::Value::Bool(on)) => Ok(*on),
+                    Some(_) => Err(format!("`hooks.{name}` must be true or false")),
+                };
+                Some(HooksConfig {
+                    project: flag("project", true)?,
+                    user: flag("user", false)?,
+                })
+            }
+        };
         Ok(CommonConfig {
             checkpoints,
+            hooks,
             root: config.string("root")?,
             mirror: config.opt_string("mirror")?,
             home_dir: config.string("homeDir")?,

@@ -454,7 +454,11 @@ env?: { [key in string]: string }, remote?: RemoteConfig,
 /**
  * Where the before-images of the files Tether changes are kept (on the workspace side).
  */
-checkpoints?: CheckpointsConfig, } & ({ "backend": "claude" } & ClaudeConfig | { "backend": "acp" } & AcpConfig | { "backend": "openclaw" } & OpenClawConfig);
+checkpoints?: CheckpointsConfig, 
+/**
+ * Whose hooks Tether runs on the workspace; absent: the project's, not the user's.
+ */
+hooks?: HooksConfig, } & ({ "backend": "claude" } & ClaudeConfig | { "backend": "acp" } & AcpConfig | { "backend": "openclaw" } & OpenClawConfig);
 
 export type CommonConfig = { 
 /**
@@ -488,7 +492,11 @@ env?: { [key in string]: string }, remote?: RemoteConfig,
 /**
  * Where the before-images of the files Tether changes are kept (on the workspace side).
  */
-checkpoints?: CheckpointsConfig, };
+checkpoints?: CheckpointsConfig, 
+/**
+ * Whose hooks Tether runs on the workspace; absent: the project's, not the user's.
+ */
+hooks?: HooksConfig, };
 
 /**
  * What the model is told about the machine the workspace is on.
@@ -509,6 +517,20 @@ dir: string,
  * The checkpoints of at most this many user messages are kept, the oldest dropped first.
  */
 keepMessages: number, };
+
+/**
+ * Whose hooks Tether runs (on the workspace, for every backend).
+ */
+
+export type HooksConfig = { 
+/**
+ * The workspace's `.claude/settings.json` and `.claude/settings.local.json`.
+ */
+project: boolean, 
+/**
+ * The user's `~/.claude/settings.json` (the `userSettings` text).
+ */
+user: boolean, };
 
 /**
  * What rewinding to a message would do (JS: `RewindPreview`).

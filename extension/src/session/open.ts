@@ -24,6 +24,7 @@ export async function openSession(entry: AgentEntry, request: SessionRequest, ha
     ...(request.remote ? { remote: request.remote } : {}),
     ...(request.resume ? { resume: request.resume } : {}),
     ...(request.checkpoints ? { checkpoints: request.checkpoints } : {}),
+    hooks: { project: true, user: request.settings.hooks?.user === true },
     ...(handlers.mode ? { mode: handlers.mode } : {}),
     ...(handlers.model ? { model: handlers.model } : {}),
     onEvent: handlers.onEvent,
