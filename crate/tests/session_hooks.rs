@@ -41,7 +41,8 @@ fn acp_session() -> Session {
 }
 
 fn call(s: &Session, id: u64, tool: &str, arguments: Value) -> Vec<AgentOutput> {
-    let message = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": tool, "arguments": arguments}});
+    let message =
+        json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": tool, "arguments": arguments}});
     block_on(s.agent.on_mcp_message(1, &message.to_string()))
 }
 
@@ -51,7 +52,10 @@ fn acp_a_pre_tool_use_hook_that_exits_2_keeps_bash_from_running_and_the_model_re
     let out = call(&s, 1, "Bash", json!({"command": "rm -rf notes.txt"}));
     let reply = &mcp_replies(&out)[0]["result"];
     assert_eq!(reply["isError"], true);
-    assert_eq!(reply["content"][0]["text"], "PreToolUse:Bash hook error: rm -rf is not allowed");
+    assert_eq!(
+        reply["content"][0]["text"],
+        "PreToolUse:Bash hook error: rm -rf is not allowed"
+    );
     assert!(s.ws.dir().join("notes.txt").exists(), "the command did not run");
     assert!(notices(&out).iter().any(|n| n.contains("rm -rf is not allowed")));
     let seen: Value = serde_json::from_str(&std::fs::read_to_string(s.ws.path("pre.json")).unwrap()).unwrap();
@@ -65,14 +69,26 @@ fn acp_a_post_tool_use_hook_formats_the_edited_file_and_sees_the_builtin_respons
     let mirror = s.mirror.clone().unwrap();
     let file = format!("{mirror}/notes.txt");
     call(&s, 1, "Read", json!({"file_path": file}));
-    let out = call(&s, 2, "Edit", json!({"file_path": file, "old_string": "world", "new_string": "there"}));
+    let out = call(
+        &s,
+        2,
+        "Edit",
+        json!({"file_path": file, "old_string": "world", "new_string": "there"}),
+    );
     assert_eq!(mcp_replies(&out)[0]["result"]["isError"], false);
-    assert_eq!(std::fs::read_to_string(s.ws.path("notes.txt")).unwrap(), "hello\nthere\n");
+    assert_eq!(
+        std::fs::read_to_string(s.ws.path("notes.txt")).unwrap(),
+        "hello\nthere\n"
+    );
     assert_eq!(notices(&out), vec!["formatted notes.txt"]);
     let seen: Value = serde_json::from_str(&std::fs::read_to_string(s.ws.path("post.json")).unwrap()).unwrap();
     assert_eq!(seen["tool_name"], "Edit");
     assert_eq!(seen["tool_input"]["new_string"], "there");
-    assert_eq!(seen["tool_response"]["filePath"], s.ws.path("notes.txt"), "the built-in Edit's response");
+    assert_eq!(
+        seen["tool_response"]["filePath"],
+        s.ws.path("notes.txt"),
+        "the built-in Edit's response"
+    );
 }
 
 #[test]
@@ -104,7 +120,11 @@ fn claude_code_gets_the_hooks_in_initialize_and_their_decision_as_the_callbacks_
     .unwrap();
     let init = sent(&block_on(agent.start()))[0].clone();
     let hooks = &init["request"]["hooks"];
-    assert_eq!(hooks["PreToolUse"].as_array().unwrap().len(), 2, "the guard and the project's: {hooks}");
+    assert_eq!(
+        hooks["PreToolUse"].as_array().unwrap().len(),
+        2,
+        "the guard and the project's: {hooks}"
+    );
     for event in ["PostToolUse", "UserPromptSubmit", "Stop"] {
         assert_eq!(hooks[event][0]["hookCallbackIds"][0], format!("tether-hooks:{event}"));
     }

@@ -70,7 +70,11 @@ impl SessionHooks {
 
     fn response(&self, tool_use_id: &str) -> Option<Value> {
         let responses = self.responses.borrow();
-        responses.iter().rev().find(|(id, _)| id == tool_use_id).map(|(_, r)| r.clone())
+        responses
+            .iter()
+            .rev()
+            .find(|(id, _)| id == tool_use_id)
+            .map(|(_, r)| r.clone())
     }
 }
 
@@ -161,7 +165,11 @@ impl<H: Host, B: Backend + ?Sized> Agent<H, B> {
     /// SessionStart, once the settings are read: what its hooks add goes to the model with the
     /// first prompt.
     pub(super) async fn session_start(&self) -> Vec<AgentOutput> {
-        let source = if self.config.resume.is_some() { "resume" } else { "startup" };
+        let source = if self.config.resume.is_some() {
+            "resume"
+        } else {
+            "startup"
+        };
         let mut fields = Map::new();
         fields.insert("source".into(), json!(source));
         let (outcome, out) = self.fire(HookEvent::SessionStart, fields).await;
@@ -173,7 +181,10 @@ impl<H: Host, B: Backend + ?Sized> Agent<H, B> {
     pub(super) async fn notify_permission(&self, tool: &str) -> Vec<AgentOutput> {
         let mut fields = Map::new();
         let agent = self.backend.borrow().name();
-        fields.insert("message".into(), json!(format!("{agent} needs your permission to use {tool}")));
+        fields.insert(
+            "message".into(),
+            json!(format!("{agent} needs your permission to use {tool}")),
+        );
         fields.insert("notification_type".into(), json!("permission_prompt"));
         self.fire(HookEvent::Notification, fields).await.1
     }

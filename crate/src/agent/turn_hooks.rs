@@ -37,9 +37,7 @@ impl<H: Host, B: Backend + ?Sized> Agent<H, B> {
             out.extend(told);
             if let Some(reason) = outcome.block.clone().or(outcome.stop.clone()) {
                 out.push(notice(format!("UserPromptSubmit operation blocked by hook: {reason}")));
-                out.push(AgentOutput::Event {
-                    event: blocked_turn(),
-                });
+                out.push(AgentOutput::Event { event: blocked_turn() });
                 return out;
             }
             if let Some(context) = outcome.context() {
@@ -96,17 +94,23 @@ impl<H: Host, B: Backend + ?Sized> Agent<H, B> {
         fields.insert("tool_input".into(), call.arguments.clone());
         fields.insert(
             "tool_response".into(),
-            output.structured.clone().unwrap_or_else(|| Value::String(output.text_content())),
+            output
+                .structured
+                .clone()
+                .unwrap_or_else(|| Value::String(output.text_content())),
         );
         fields.insert("tool_use_id".into(), json!(tool_use_id));
         let (outcome, out) = self.fire(HookEvent::PostToolUse, fields).await;
         if let Some(reason) = &outcome.block {
-            output
-                .content
-                .push(Content::Text(format!("PostToolUse:{} hook feedback:\n{reason}", call.name)));
+            output.content.push(Content::Text(format!(
+                "PostToolUse:{} hook feedback:\n{reason}",
+                call.name
+            )));
         }
         if let Some(context) = outcome.context() {
-            output.content.push(Content::Text(tagged("post-tool-use-hook", &context)));
+            output
+                .content
+                .push(Content::Text(tagged("post-tool-use-hook", &context)));
         }
         (output, out)
     }

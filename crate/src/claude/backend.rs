@@ -17,12 +17,12 @@ use super::protocol::{message_uuid, McpManifest};
 use super::questions;
 use super::session::{self, PermissionAnswer, Session, SessionConfig};
 use crate::backend::{
-    Action, AskPolicy, Backend, ImageInput, Launch, Output, PermissionAsk, SessionContext, SessionOp, SessionOpKind,
-    HookCall, Supported, ToolRun, Verdict,
+    Action, AskPolicy, Backend, HookCall, ImageInput, Launch, Output, PermissionAsk, SessionContext, SessionOp,
+    SessionOpKind, Supported, ToolRun, Verdict,
 };
-use crate::hooks::{HookEvent, HookOutcome};
 use crate::events::{PermissionOptionKind, PermissionRequest, UiEvent};
 use crate::gate::{form_options, standard_options};
+use crate::hooks::{HookEvent, HookOutcome};
 use crate::mcp::{self, tool_use_id_of, Dispatch, Manifest, Step};
 use crate::permissions::{AlwaysAllow, PermissionMode, ToolRequest};
 use crate::rpc::Id;

@@ -13,11 +13,11 @@ use super::protocol::{
     McpManifest, PermissionResult,
 };
 use super::{builtin_name, SERVER_NAME};
-use crate::hooks::HookEvent;
 use crate::events::{
     tool_kind, CommandInfo, ContextCategory, ErrorKind, McpServerStatus, ModelOption, PermissionRequest, Severity,
     UiEvent,
 };
+use crate::hooks::HookEvent;
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, HashMap, HashSet};
 

@@ -143,7 +143,11 @@ impl HookOutcome {
                 }
             }
             (_, Some("block")) => {
-                let reason = if reason.is_empty() { format!("blocked by the {label} hook") } else { reason };
+                let reason = if reason.is_empty() {
+                    format!("blocked by the {label} hook")
+                } else {
+                    reason
+                };
                 self.messages.push(format!("{label} hook blocked: {reason}"));
                 self.add_block(reason);
             }

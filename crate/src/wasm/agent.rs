@@ -104,9 +104,9 @@ impl TetherAgent {
                 })?
         };
         let agent = self.inner.clone();
-        Ok(spawn(Box::pin(async move {
-            outputs_to_js(agent.submit(&text, &images).await)
-        }))
+        Ok(spawn(Box::pin(
+            async move { outputs_to_js(agent.submit(&text, &images).await) },
+        ))
         .into())
     }
 
