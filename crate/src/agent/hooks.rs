@@ -133,10 +133,12 @@ impl<H: Host, B: Backend + ?Sized> Agent<H, B> {
 
     /// A hook event the agent fired: the project's hooks for it, and the backend's answer.
     pub(super) async fn run_hook_call(&self, call: HookCall) -> Vec<AgentOutput> {
-        let fields = match call.input {
+        let mut fields = match call.input {
             Value::Object(fields) => self.as_builtin(call.event, fields),
             _ => Map::new(),
         };
+        // The CLI's own mode is `default` whenever Tether's is not plan: Tether's is the session's.
+        fields.insert("permission_mode".into(), json!(self.mode().as_str()));
         let input = self.hook_context().input(call.event, fields);
         let (outcome, mut out) = self.run_event(call.event, input).await;
         let outputs = self.backend().hook_result(&call.call, call.event, &outcome);
