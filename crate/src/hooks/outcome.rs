@@ -105,7 +105,8 @@ impl HookOutcome {
             stderr.to_string()
         };
         match event {
-            HookEvent::PreToolUse => self.decide(PermissionDecision::Deny, reason.clone()),
+            // The refused call's row shows the reason the model reads: no second notice.
+            HookEvent::PreToolUse => return self.decide(PermissionDecision::Deny, reason),
             HookEvent::PostToolUse | HookEvent::Stop | HookEvent::SubagentStop | HookEvent::UserPromptSubmit => {
                 self.add_block(reason.clone())
             }
