@@ -865,7 +865,7 @@ fn config_from_json_reads_every_field() {
         "model": "opus", "resume": "s1", "env": {"A": "1"}, "remote": {"os": "Linux", "shell": "zsh", "gitBranch": "main"},
         "extraSystemPrompt": "x", "allowedTools": ["T"], "disallowedTools": ["U"], "model2": null
     }));
-    assert_eq!(config.unwrap_err(), "unknown field `model2` in the config; expected one of backend, root, mirror, homeDir, userSettings, mode, model, resume, env, remote, checkpoints, extraSystemPrompt, agentFiles, allowedTools, disallowedTools, forkSession, resumeSessionAt");
+    assert_eq!(config.unwrap_err(), "unknown field `model2` in the config; expected one of backend, root, mirror, homeDir, userSettings, mode, model, resume, env, remote, checkpoints, hooks, extraSystemPrompt, agentFiles, allowedTools, disallowedTools, forkSession, resumeSessionAt");
     let AgentConfig { common, backend } = AgentConfig::from_json(&json!({
         "backend": "claude", "root": "/w", "mirror": null, "homeDir": "/h", "mode": "plan", "env": {"A": "1"},
         "remote": {"gitBranch": "main"}, "allowedTools": ["T"]
