@@ -14,6 +14,7 @@ pub mod diff;
 pub mod events;
 pub mod framing;
 pub mod gate;
+pub mod hooks;
 pub mod host;
 pub mod mcp;
 pub mod openclaw;

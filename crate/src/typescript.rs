@@ -8,7 +8,7 @@ use crate::acp::{AcpConfig, BridgeCommand};
 use crate::agent::AgentOutput;
 use crate::backend::{SessionOp, SessionOpKind, TransportEvent, TransportRequest};
 use crate::claude::{AgentFile, ClaudeConfig};
-use crate::config::{CheckpointsConfig, CommonConfig, FolderConfig, McpServerEntry, RemoteConfig};
+use crate::config::{CheckpointsConfig, CommonConfig, FolderConfig, HooksConfig, McpServerEntry, RemoteConfig};
 use crate::diff::Hunk;
 use crate::events::{
     AgentOption, AuthMethodInfo, CanvasAction, CanvasUpdate, CanvasWidget, CommandInfo, ConnectionStatus,
@@ -150,6 +150,7 @@ fn generated() -> String {
         declaration::<McpChoice>(&cfg),
         declaration::<OffItem>(&cfg),
         declaration::<FolderConfig>(&cfg),
+        declaration::<HooksConfig>(&cfg),
         declaration::<RewindPreview>(&cfg),
         declaration::<RewindFile>(&cfg),
         declaration::<RewindAction>(&cfg),

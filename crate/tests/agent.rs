@@ -53,6 +53,7 @@ fn new_agent(config: Config) -> Result<ClaudeAgent, String> {
         remote: config.remote,
         checkpoints: None,
         mcp_servers: None,
+        hooks: None,
     };
     let claude = ClaudeConfig {
         extra_system_prompt: config.extra_system_prompt,
@@ -874,7 +875,7 @@ fn config_from_json_reads_every_field() {
         "model": "opus", "resume": "s1", "env": {"A": "1"}, "remote": {"os": "Linux", "shell": "zsh", "gitBranch": "main"},
         "extraSystemPrompt": "x", "allowedTools": ["T"], "disallowedTools": ["U"], "model2": null
     }));
-    assert_eq!(config.unwrap_err(), "unknown field `model2` in the config; expected one of backend, root, mirror, homeDir, userSettings, mode, model, resume, env, remote, checkpoints, mcpServers, additionalFolders, extraSystemPrompt, agentFiles, allowedTools, disallowedTools, forkSession, resumeSessionAt, pluginDirs, outputStyle");
+    assert_eq!(config.unwrap_err(), "unknown field `model2` in the config; expected one of backend, root, mirror, homeDir, userSettings, mode, model, resume, env, remote, checkpoints, mcpServers, additionalFolders, hooks, extraSystemPrompt, agentFiles, allowedTools, disallowedTools, forkSession, resumeSessionAt, pluginDirs, outputStyle");
     let AgentConfig { common, backend } = AgentConfig::from_json(&json!({
         "backend": "claude", "root": "/w", "mirror": null, "homeDir": "/h", "mode": "plan", "env": {"A": "1"},
         "remote": {"gitBranch": "main"}, "allowedTools": ["T"]

@@ -386,6 +386,7 @@ fn probe_transcript_replays_line_for_line() {
                             permissions.insert(p.id.clone(), p);
                         }
                         Output::Event(e) => all_events.push(e),
+                        Output::RunHooks { event, .. } => panic!("the probe registered no project hooks: {event:?}"),
                     }
                 }
             }

@@ -23,6 +23,9 @@ export interface TetherSettings {
   openclaw: { gatewayUrl: string; offerWorkspace: boolean };
   /** Checkpoints (before-images on the workspace side): on or off, and how far back they reach. */
   checkpoints: { enabled: boolean; keepMessages: number; keepSessions: number };
+  /** The user's own hooks (~/.claude/settings.json) run on the workspace too; absent: only the
+   * project's. */
+  hooks?: { user: boolean };
 }
 
 /** One `tether.agents` entry as the user writes it. */
@@ -174,6 +177,7 @@ export function readSettings(get: SettingsSource): { settings: TetherSettings; p
         keepMessages: count("checkpoints.keepMessages", 100),
         keepSessions: count("checkpoints.keepSessions", 20),
       },
+      ...(get("hooks.user") === true ? { hooks: { user: true } } : {}),
     },
     problems,
   };

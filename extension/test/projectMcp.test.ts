@@ -107,7 +107,7 @@ test("an approved stdio server runs in the workspace folder and answers through 
 test("settings decide without asking: a disabled server is off with its reason, an enabled one starts", async () => {
   const root = project("settings", {
     ".mcp.json": mcpJson({ facts, other: facts }),
-    ".claude/settings.json": JSON.stringify({ disabledMcpjsonServers: ["other"], enabledMcpjsonServers: ["facts"], hooks: { Stop: [] } }),
+    ".claude/settings.json": JSON.stringify({ disabledMcpjsonServers: ["other"], enabledMcpjsonServers: ["facts"], statusLine: { type: "command", command: "x" } }),
   });
   const { servers, asked } = await start(root, local);
   try {
@@ -115,7 +115,7 @@ test("settings decide without asking: a disabled server is off with its reason, 
     assert.deepEqual(servers.entries.map((e) => e.name), ["facts"]);
     const off = servers.info().off;
     assert.ok(off.some((o) => o.what.includes('"other"') && o.reason.includes("disabledMcpjsonServers in .claude/settings.json")), JSON.stringify(off));
-    assert.ok(off.some((o) => o.what.startsWith("hooks: Stop")), JSON.stringify(off));
+    assert.ok(off.some((o) => o.what.startsWith("statusLine")), JSON.stringify(off));
   } finally {
     await servers.close();
   }

@@ -33,6 +33,12 @@ test("checkpoint retention must be a whole number of at least 1; another is repo
   assert.deepEqual(problems.map((p) => p.key), ["tether.checkpoints.keepMessages"]);
 });
 
+test("the user's own hooks run on the workspace only when tether.hooks.user is on", () => {
+  assert.equal(readSettings(from({})).settings.hooks, undefined);
+  assert.deepEqual(readSettings(from({ "hooks.user": true })).settings.hooks, { user: true });
+  assert.equal(readSettings(from({ "hooks.user": "yes" })).settings.hooks, undefined);
+});
+
 test("the OpenClaw gateway URL must be ws:// or wss://; another is reported and ignored", () => {
   const good = readSettings(from({ "openclaw.gatewayUrl": " ws://127.0.0.1:18789 ", "openclaw.offerWorkspace": true }));
   assert.deepEqual(good.settings.openclaw, { gatewayUrl: "ws://127.0.0.1:18789", offerWorkspace: true });

@@ -287,6 +287,7 @@ pub fn session_config() -> tether_core::config::CommonConfig {
         checkpoints: None,
         mcp_servers: None,
         additional_folders: None,
+        hooks: None,
     }
 }
 

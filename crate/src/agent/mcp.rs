@@ -4,10 +4,12 @@
 //! or the user does (a reviewed edit writes what the user left in review), and only then does the
 //! tool run. The reply goes back the way the message came.
 
+use super::turn_hooks::BeforeTool;
 use super::{Agent, AgentOutput};
 use crate::backend::{AskPolicy, Backend, PermissionAsk, Verdict};
 use crate::events::{describe_tool, PermissionRequest, UiEvent};
 use crate::gate::{standard_options, Judgement};
+use crate::hooks::PermissionDecision;
 use crate::host::Host;
 use crate::mcp::{tool_call_response, Step, ToolCall, MCP_PREFIX};
 use crate::permissions::ToolRequest;
@@ -45,7 +47,7 @@ pub(super) fn parse_error(connection: u32, reason: &str) -> Vec<AgentOutput> {
 
 impl<H: Host, B: Backend + ?Sized> Agent<H, B> {
     pub(super) async fn serve_mcp(&self, route: McpRoute, message: Value) -> Vec<AgentOutput> {
-        let call = match self.server.receive(message) {
+        let mut call = match self.server.receive(message) {
             Step::Reply(reply) => return self.mcp_reply(&route, reply),
             Step::Call(call) => call,
         };
@@ -54,12 +56,33 @@ impl<H: Host, B: Backend + ?Sized> Agent<H, B> {
             self.next_mcp_call.set(n);
             format!("tether-call-{n}")
         });
+        let (before, mut out) = self.before_tool(&mut call, &tool_use_id).await;
+        let policy = match before {
+            BeforeTool::Refused(output) => {
+                out.extend(self.mcp_reply(&route, Some(tool_call_response(&call.id, output))));
+                return out;
+            }
+            BeforeTool::Run(Some(PermissionDecision::Allow)) => {
+                let pending = PendingMcpCall {
+                    route,
+                    call,
+                    tool_use_id,
+                };
+                out.extend(self.finish_mcp_call(pending, Verdict::Allowed).await);
+                return out;
+            }
+            BeforeTool::Run(Some(PermissionDecision::Ask)) => AskPolicy::User {
+                reason: "a PreToolUse hook asks you".into(),
+                always: None,
+            },
+            BeforeTool::Run(_) => AskPolicy::Engine,
+        };
         let request = self.mcp_permission_request(&call, &tool_use_id);
         let id = request.id.clone();
         let ask = PermissionAsk {
             access: ToolRequest::for_tool(&call.name, &call.arguments),
             request,
-            policy: AskPolicy::Engine,
+            policy,
         };
         match self.gate.judge(self.toolset(), ask).await {
             Judgement::Answered { verdict, event } => {
@@ -68,11 +91,12 @@ impl<H: Host, B: Backend + ?Sized> Agent<H, B> {
                     call,
                     tool_use_id,
                 };
-                let mut out: Vec<AgentOutput> = event.map(|event| AgentOutput::Event { event }).into_iter().collect();
+                out.extend(event.map(|event| AgentOutput::Event { event }));
                 out.extend(self.finish_mcp_call(pending, verdict).await);
                 out
             }
             Judgement::Ask(request) => {
+                let tool = call.name.clone();
                 self.mcp_calls.borrow_mut().insert(
                     id,
                     PendingMcpCall {
@@ -81,9 +105,11 @@ impl<H: Host, B: Backend + ?Sized> Agent<H, B> {
                         tool_use_id,
                     },
                 );
-                vec![AgentOutput::Event {
+                out.push(AgentOutput::Event {
                     event: UiEvent::PermissionRequest(request),
-                }]
+                });
+                out.extend(self.notify_permission(&tool).await);
+                out
             }
         }
     }
@@ -110,15 +136,24 @@ impl<H: Host, B: Backend + ?Sized> Agent<H, B> {
             call,
             tool_use_id,
         } = pending;
-        let output = match verdict {
-            Verdict::Allowed => self.call_tool(&call.name, call.arguments, Some(&tool_use_id)).await,
-            Verdict::Chosen { option, .. } if option.kind.allows() => {
-                self.call_tool(&call.name, call.arguments, Some(&tool_use_id)).await
-            }
-            Verdict::Chosen { reason, .. } => ToolOutput::error(refusal(reason.as_deref())),
-            Verdict::Denied { message } => ToolOutput::error(message),
+        let runs = match &verdict {
+            Verdict::Allowed => true,
+            Verdict::Chosen { option, .. } => option.kind.allows(),
+            Verdict::Denied { .. } => false,
         };
-        self.mcp_reply(&route, Some(tool_call_response(&call.id, output)))
+        let (output, mut out) = match verdict {
+            _ if runs => {
+                let output = self
+                    .call_tool(&call.name, call.arguments.clone(), Some(&tool_use_id))
+                    .await;
+                self.after_tool(&call, &tool_use_id, output).await
+            }
+            Verdict::Chosen { reason, .. } => (ToolOutput::error(refusal(reason.as_deref())), Vec::new()),
+            Verdict::Allowed => unreachable!("an allowed call runs"),
+            Verdict::Denied { message } => (ToolOutput::error(message), Vec::new()),
+        };
+        out.extend(self.mcp_reply(&route, Some(tool_call_response(&call.id, output))));
+        out
     }
 
     /// Withdraw every call still waiting for the user (the turn was stopped).

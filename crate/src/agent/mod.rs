@@ -6,7 +6,9 @@
 //! for itself ([`workspace`]), and keeps the permission mode the same on both sides. I/O-free:
 //! messages come in, and messages to send and UI events go out; files and commands go through `H`.
 
+mod hooks;
 mod mcp;
+mod turn_hooks;
 mod workspace;
 
 use crate::backend::{
@@ -69,6 +71,8 @@ pub struct Agent<H: Host, B: Backend + ?Sized> {
     mcp_calls: RefCell<HashMap<String, PendingMcpCall>>,
     /// Numbers MCP tool calls that bring no tool use id of their own.
     next_mcp_call: Cell<u64>,
+    /// The project's hooks.
+    hooks: hooks::SessionHooks,
 }
 
 impl<H: Host, B: Backend + ?Sized> Agent<H, B> {
@@ -117,6 +121,7 @@ impl<H: Host, B: Backend + ?Sized> Agent<H, B> {
             started: Cell::new(false),
             mcp_calls: RefCell::new(HashMap::new()),
             next_mcp_call: Cell::new(0),
+            hooks: hooks::SessionHooks::default(),
         })
     }
 
@@ -158,7 +163,7 @@ impl<H: Host, B: Backend + ?Sized> Agent<H, B> {
     /// first prompt must wait for this: the settings may switch the mode.
     pub async fn start(&self) -> Vec<AgentOutput> {
         let before = self.mode();
-        let mut notices = self
+        let (mut notices, settings) = self
             .gate
             .load_settings(
                 self.toolset(),
@@ -167,10 +172,12 @@ impl<H: Host, B: Backend + ?Sized> Agent<H, B> {
                 self.configured_mode,
             )
             .await;
+        notices.extend(self.load_hooks(&settings));
         notices.extend(self.backend.borrow().notices());
         let mut out = self.initialize();
         out.extend(self.mode_switched(before));
         out.extend(notices.into_iter().map(notice));
+        out.extend(self.session_start().await);
         out
     }
 
@@ -234,6 +241,7 @@ impl<H: Host, B: Backend + ?Sized> Agent<H, B> {
                 Action::ServeMcp { call, message } => {
                     out.extend(self.serve_mcp(McpRoute::Backend(call), message).await)
                 }
+                Action::RunHooks(call) => out.extend(self.run_hook_call(call).await),
             }
             queue.extend(self.backend().follow_ups());
         }
@@ -250,6 +258,7 @@ impl<H: Host, B: Backend + ?Sized> Agent<H, B> {
             if let Err(e) = tools.checkpoints.flush(&tools.host).await {
                 out.push(notice(format!("Checkpoints could not be saved: {}", e.message)));
             }
+            self.turn_ended(&mut out).await;
         }
         out
     }
@@ -391,6 +400,9 @@ impl<H: Host, B: Backend + ?Sized> Agent<H, B> {
     /// The gate follows what the backend reports: the agent's own mode changes (it left plan
     /// mode) and the questions it withdraws.
     fn on_backend_event(&self, event: &UiEvent) {
+        if let UiEvent::SessionInit { session_id, .. } = event {
+            self.hooks.set_session_id(session_id);
+        }
         let mode = match event {
             UiEvent::PermissionCancelled { id } => {
                 self.gate.forget(id);
@@ -430,6 +442,9 @@ impl<H: Host, B: Backend + ?Sized> Agent<H, B> {
 
     async fn run_tool(&self, run: ToolRun) -> Vec<AgentOutput> {
         let output = self.call_tool(&run.tool, run.input, run.tool_use_id.as_deref()).await;
+        if let Some(id) = &run.tool_use_id {
+            self.hooks.remember(id, &output);
+        }
         let outputs = self.backend().tool_result(&run.call, output);
         self.emit(outputs)
     }
@@ -459,9 +474,14 @@ impl<H: Host, B: Backend + ?Sized> Agent<H, B> {
                 out.extend(event.map(|event| AgentOutput::Event { event }));
                 out
             }
-            Judgement::Ask(request) => vec![AgentOutput::Event {
-                event: UiEvent::PermissionRequest(request),
-            }],
+            Judgement::Ask(request) => {
+                let tool = request.tool_name.clone();
+                let mut out = vec![AgentOutput::Event {
+                    event: UiEvent::PermissionRequest(request),
+                }];
+                out.extend(self.notify_permission(&tool).await);
+                out
+            }
         }
     }
 }

@@ -25,6 +25,7 @@ pub use operation::{SessionOp, SessionOpKind, Supported, Unsupported};
 use crate::config::common::CommonConfig;
 use crate::config::json::JsonObject;
 use crate::events::{FormAnswers, PermissionOption, PermissionRequest, UiEvent};
+use crate::hooks::{HookEvent, HookOutcome};
 use crate::host::{BackgroundStatus, HostErrorKind};
 use crate::mcp::Manifest;
 use crate::permissions::{AlwaysAllow, PermissionMode, ToolRequest};
@@ -114,6 +115,19 @@ pub enum Action {
         call: String,
         message: Value,
     },
+    /// The agent fired a hook event (an agent that [fires hooks](Backend::fires_hooks)): run the
+    /// project's hooks for it on the workspace, then answer with [`Backend::hook_result`].
+    RunHooks(HookCall),
+}
+
+/// A hook event the agent fired.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HookCall {
+    /// The backend's handle for the answer.
+    pub call: String,
+    pub event: HookEvent,
+    /// The agent's input for the event (Claude Code's hook input); tools by the agent's names.
+    pub input: Value,
 }
 
 /// A file read a backend asks for.
@@ -329,6 +343,25 @@ pub trait Backend {
 
     /// The answer to a [`WorkspaceRequest`].
     fn workspace_result(&mut self, _call: &str, _answer: WorkspaceAnswer) -> Vec<Output> {
+        Vec::new()
+    }
+
+    /// Whether the agent fires the tool, prompt and stop hook events itself and asks for them
+    /// with [`Action::RunHooks`] (Claude Code's `hook_callback`). Otherwise the agent runs
+    /// PreToolUse and PostToolUse around Tether's tools, UserPromptSubmit before a prompt and
+    /// Stop at a turn's end. SessionStart and Notification are always the agent's.
+    fn fires_hooks(&self) -> bool {
+        false
+    }
+
+    /// Whether the agent's own program reads the settings files and runs their hooks itself
+    /// (Claude Code on a local folder): then Tether runs none of them, so none runs twice.
+    fn runs_settings_hooks_itself(&self) -> bool {
+        false
+    }
+
+    /// What the project's hooks decided for an [`Action::RunHooks`].
+    fn hook_result(&mut self, _call: &str, _event: HookEvent, _outcome: &HookOutcome) -> Vec<Output> {
         Vec::new()
     }
 

@@ -17,12 +17,13 @@ use super::protocol::{message_uuid, McpManifest};
 use super::questions;
 use super::session::{self, PermissionAnswer, Session, SessionConfig};
 use crate::backend::{
-    Action, AskPolicy, Backend, ImageInput, Launch, Output, PermissionAsk, SessionContext, SessionOp, SessionOpKind,
-    Supported, ToolRun, Verdict,
+    Action, AskPolicy, Backend, HookCall, ImageInput, Launch, Output, PermissionAsk, SessionContext, SessionOp,
+    SessionOpKind, Supported, ToolRun, Verdict,
 };
 use crate::config::mcp::claude_mcp_config;
 use crate::events::{PermissionOptionKind, PermissionRequest, UiEvent};
 use crate::gate::{form_options, standard_options};
+use crate::hooks::{HookEvent, HookOutcome};
 use crate::mcp::{self, tool_use_id_of, Dispatch, Manifest, Step};
 use crate::permissions::{AlwaysAllow, PermissionMode, ToolRequest};
 use crate::rpc::Id;
@@ -91,6 +92,10 @@ impl ClaudeBackend {
         session_config.project_mcp_servers = (context.config.mcp_servers.iter().flatten())
             .map(|server| server.name().to_string())
             .collect();
+        // On a local folder the CLI reads the settings files and runs their hooks itself; Tether
+        // registers them only where it keeps the CLI from reading them (a remote workspace).
+        let hooks = context.config.hooks.unwrap_or_default();
+        session_config.project_hooks = (hooks.project || hooks.user) && !launch_for(context).reads_project_settings();
         let mut notices = Vec::new();
         for file in config.agent_files.iter().flatten() {
             match parse_agent_file(&file.name, &file.text) {
@@ -143,9 +148,11 @@ impl ClaudeBackend {
             match output {
                 session::Output::WriteLine(line) => out.push(Output::Send(line)),
                 session::Output::Event(event) => out.extend(self.follow(event).map(Output::Event)),
-                // Only the CLI's own messages give tool calls and permission questions, and
-                // `on_message` handles them.
-                session::Output::McpCall { .. } | session::Output::PermissionRequest(_) => {}
+                // Only the CLI's own messages give tool calls, permission questions and hook
+                // events, and `on_message` handles them.
+                session::Output::McpCall { .. }
+                | session::Output::PermissionRequest(_)
+                | session::Output::RunHooks { .. } => {}
             }
         }
         out
@@ -314,6 +321,15 @@ impl Backend for ClaudeBackend {
             match output {
                 session::Output::McpCall { request_id, message } => actions.extend(self.mcp_call(request_id, message)),
                 session::Output::PermissionRequest(request) => actions.push(Action::AskPermission(self.ask(request))),
+                session::Output::RunHooks {
+                    request_id,
+                    event,
+                    input,
+                } => actions.push(Action::RunHooks(HookCall {
+                    call: request_id,
+                    event,
+                    input,
+                })),
                 other => actions.extend(self.outputs(vec![other]).into_iter().map(Action::Output)),
             }
         }
@@ -326,6 +342,19 @@ impl Backend for ClaudeBackend {
         };
         let replies = self.session.mcp_reply(call, Some(mcp::tool_call_response(&id, output)));
         self.outputs(replies)
+    }
+
+    fn fires_hooks(&self) -> bool {
+        self.session.project_hooks()
+    }
+
+    fn runs_settings_hooks_itself(&self) -> bool {
+        self.launch.reads_project_settings()
+    }
+
+    fn hook_result(&mut self, call: &str, event: HookEvent, outcome: &HookOutcome) -> Vec<Output> {
+        let answer = self.session.answer_hook(call, outcome.to_claude(event));
+        self.outputs(answer)
     }
 
     fn mcp_reply(&mut self, call: &str, reply: Option<Value>) -> Vec<Output> {

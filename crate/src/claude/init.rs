@@ -28,6 +28,7 @@ pub fn initialize_request(
     env: &RemoteEnvironment,
     extra_system_prompt: Option<&str>,
     project_agents: &BTreeMap<String, AgentDefinition>,
+    project_hooks: bool,
 ) -> InitializeRequest {
     let mut append = system_prompt_append(env);
     if let Some(extra) = extra_system_prompt.filter(|e| !e.trim().is_empty()) {
@@ -37,13 +38,22 @@ pub fn initialize_request(
     InitializeRequest {
         sdk_mcp_servers: vec![SERVER_NAME.to_string()],
         sdk_mcp_server_manifests: BTreeMap::from([(SERVER_NAME.to_string(), manifest)]),
-        hooks: BTreeMap::from([(
-            "PreToolUse".to_string(),
-            vec![HookMatcher {
-                matcher: Some(".*".into()),
-                hook_callback_ids: vec![GUARD_CALLBACK_ID.into()],
-            }],
-        )]),
+        hooks: {
+            let mut hooks = BTreeMap::from([(
+                "PreToolUse".to_string(),
+                vec![HookMatcher {
+                    matcher: Some(".*".into()),
+                    hook_callback_ids: vec![GUARD_CALLBACK_ID.into()],
+                    timeout: None,
+                }],
+            )]);
+            if project_hooks {
+                for (event, matcher) in super::project_hooks::registrations() {
+                    hooks.entry(event).or_default().push(matcher);
+                }
+            }
+            hooks
+        },
         append_system_prompt: Some(append),
         agents: {
             // Tether's Explore and Plan stay read-only: a project agent of the same name does

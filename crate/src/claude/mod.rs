@@ -11,6 +11,7 @@ mod events;
 pub mod guard;
 pub mod init;
 pub mod launch;
+mod project_hooks;
 pub mod protocol;
 mod questions;
 pub mod session;

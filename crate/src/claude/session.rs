@@ -17,6 +17,7 @@ use crate::events::{
     tool_kind, CommandInfo, ContextCategory, ErrorKind, McpServerStatus, ModelOption, PermissionRequest, Severity,
     UiEvent,
 };
+use crate::hooks::HookEvent;
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, HashMap, HashSet};
 
@@ -35,6 +36,12 @@ pub enum Output {
     /// permission engine may answer by itself, and shows `UiEvent::PermissionRequest(request)`
     /// only when the user has to choose.
     PermissionRequest(PermissionRequest),
+    /// Run the project's hooks for `event`, then answer with [`Session::answer_hook`].
+    RunHooks {
+        request_id: String,
+        event: HookEvent,
+        input: Value,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -64,6 +71,8 @@ pub struct SessionConfig {
     /// The project's MCP servers the CLI was given (`--mcp-config`): the guard lets their tools
     /// run, since the servers run on the workspace.
     pub project_mcp_servers: Vec<String>,
+    /// Register the project's hooks ([`super::project_hooks`]).
+    pub project_hooks: bool,
 }
 
 impl SessionConfig {
@@ -74,6 +83,7 @@ impl SessionConfig {
             extra_system_prompt: None,
             project_agents: BTreeMap::new(),
             project_mcp_servers: Vec::new(),
+            project_hooks: false,
         }
     }
 }
@@ -157,6 +167,16 @@ impl Session {
         }
     }
 
+    /// Whether the project's hooks are registered with the CLI.
+    pub fn project_hooks(&self) -> bool {
+        self.config.project_hooks
+    }
+
+    /// The answer to a project hook's `hook_callback`: the hooks' output as Claude Code reads it.
+    pub fn answer_hook(&mut self, request_id: &str, output: Value) -> Vec<Output> {
+        vec![success(request_id, output)]
+    }
+
     /// Install the permission engine's routing of "always allow" updates (see
     /// [`session_only_route`] for the default).
     pub fn set_permission_update_route(&mut self, route: PermissionUpdateRoute) {
@@ -170,6 +190,7 @@ impl Session {
             &self.config.environment,
             self.config.extra_system_prompt.as_deref(),
             &self.config.project_agents,
+            self.config.project_hooks,
         );
         self.request(HostRequest::Initialize(request), OwnRequest::Initialize)
     }
@@ -387,6 +408,13 @@ impl Session {
     }
 
     fn on_hook(&mut self, id: &str, hook: HookCallback) -> Vec<Output> {
+        if let Some(event) = super::project_hooks::event_of(&hook.callback_id) {
+            return vec![Output::RunHooks {
+                request_id: id.to_string(),
+                event,
+                input: hook.input,
+            }];
+        }
         if hook.callback_id != GUARD_CALLBACK_ID {
             return vec![error(id, &format!("Unknown hook callback: {}", hook.callback_id))];
         }

@@ -8,7 +8,7 @@ use crate::permissions::PermissionMode;
 use std::collections::BTreeMap;
 
 /// The keys of [`CommonConfig`] in the JSON the driver passes.
-pub const COMMON_KEYS: [&str; 12] = [
+pub const COMMON_KEYS: [&str; 13] = [
     "root",
     "mirror",
     "homeDir",
@@ -21,6 +21,7 @@ pub const COMMON_KEYS: [&str; 12] = [
     "checkpoints",
     "mcpServers",
     "additionalFolders",
+    "hooks",
 ];
 
 #[derive(Clone, Debug, Default)]
@@ -49,6 +50,8 @@ pub struct CommonConfig {
     pub checkpoints: Option<CheckpointsConfig>,
     /// The project's MCP servers the agent is given besides Tether's own (`config/mcp.rs`).
     pub mcp_servers: Option<Vec<McpServerEntry>>,
+    /// Whose hooks Tether runs on the workspace; absent: the project's, not the user's.
+    pub hooks: Option<HooksConfig>,
 }
 
 /// One more folder of the workspace: its root, and the mirror the agent knows it by on a remote.
@@ -63,6 +66,25 @@ impl FolderConfig {
     /// The folder as the agent sees it: its mirror on a remote, else the folder itself.
     pub fn agent_path(&self) -> &str {
         self.mirror.as_deref().unwrap_or(&self.root)
+    }
+}
+
+/// Whose hooks Tether runs (on the workspace, for every backend).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename_all = "camelCase"))]
+pub struct HooksConfig {
+    /// The workspace's `.claude/settings.json` and `.claude/settings.local.json`.
+    pub project: bool,
+    /// The user's `~/.claude/settings.json` (the `userSettings` text).
+    pub user: bool,
+}
+
+impl Default for HooksConfig {
+    fn default() -> HooksConfig {
+        HooksConfig {
+            project: true,
+            user: false,
+        }
     }
 }
 
@@ -130,9 +152,25 @@ impl CommonConfig {
             ),
             Some(_) => return Err("`additionalFolders` must be a list of {root, mirror?}".into()),
         };
+        let hooks = match config.get("hooks") {
+            None => None,
+            Some(value) => {
+                let object = JsonObject::new(value, "hooks", &["project", "user"])?;
+                let flag = |name: &str, default: bool| match object.get(name) {
+                    None => Ok(default),
+                    Some(serde_json::Value::Bool(on)) => Ok(*on),
+                    Some(_) => Err(format!("`hooks.{name}` must be true or false")),
+                };
+                Some(HooksConfig {
+                    project: flag("project", true)?,
+                    user: flag("user", false)?,
+                })
+            }
+        };
         Ok(CommonConfig {
             checkpoints,
             additional_folders,
+            hooks,
             root: config.string("root")?,
             mirror: config.opt_string("mirror")?,
             home_dir: config.string("homeDir")?,

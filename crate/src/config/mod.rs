@@ -7,5 +7,5 @@ pub mod common;
 pub mod json;
 pub mod mcp;
 
-pub use common::{parse_mode, CheckpointsConfig, CommonConfig, FolderConfig, RemoteConfig};
+pub use common::{parse_mode, CheckpointsConfig, CommonConfig, FolderConfig, HooksConfig, RemoteConfig};
 pub use mcp::McpServerEntry;

@@ -12,14 +12,14 @@ use crate::tools::Toolset;
 impl Gate {
     /// Load the settings. A missing file is fine; a broken one becomes a notice and the others
     /// still apply. Without a configured mode, the settings' `defaultMode` applies. Returns the
-    /// notices.
+    /// notices, and the settings read (what else they configure is read from them: hooks).
     pub async fn load_settings<H: Host>(
         &self,
         tools: &Toolset<H>,
         user_settings: Option<&str>,
         home_dir: &str,
         configured_mode: Option<PermissionMode>,
-    ) -> Vec<String> {
+    ) -> (Vec<String>, Vec<SettingsSource>) {
         let mut notices = Vec::new();
         let mut sources = Vec::new();
         if let Some(text) = user_settings {
@@ -55,7 +55,7 @@ impl Gate {
             }
         }
         notices.extend(diagnostics.iter().map(|d| format!("Permission settings: {d}")));
-        notices
+        (notices, sources)
     }
 
     /// "Always allow" these rules: for the rest of the session, and in the workspace's

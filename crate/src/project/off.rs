@@ -18,10 +18,6 @@ pub struct OffItem {
 /// the table.
 const SETTINGS_NOT_RUN: &[(&str, &str)] = &[
     (
-        "hooks",
-        "Tether does not run the project's hooks yet: the CLI would run them on the laptop, not on the workspace",
-    ),
-    (
         "statusLine",
         "Tether's chat has no status line, and its command would run on the laptop",
     ),
@@ -34,29 +30,18 @@ const SETTINGS_NOT_RUN: &[(&str, &str)] = &[
         "Tether does not run the settings' key helper; the agent uses the key it is started with",
     ),
     (
-        "outputStyle",
-        "output styles are not loaded: the CLI reads no settings files in a Tether session",
-    ),
-    (
         "env",
         "the settings' variables are not set: commands run on the workspace with its own environment",
     ),
 ];
 
-/// Project folders Tether does not load, and why.
-const FOLDERS_NOT_RUN: &[(&str, &str)] = &[
-    (
-        ".claude/skills",
-        "the project's skills are not loaded: the CLI reads no project files in a Tether session",
-    ),
-    (
-        ".claude/output-styles",
-        "output styles are not loaded: the CLI reads no project files in a Tether session",
-    ),
-];
+/// Project folders Tether does not load, and why. None today: `.claude/skills` and
+/// `.claude/output-styles` are mirrored as agent context (a plugin folder for Claude Code).
+const FOLDERS_NOT_RUN: &[(&str, &str)] = &[];
 
 /// What the settings files (label, text) and the project's folders that exist (`folders`, as
-/// in [`FOLDERS_NOT_RUN`]) configure that Tether does not run. Hooks are listed by event.
+/// in [`FOLDERS_NOT_RUN`]) configure that Tether does not run. (The project's hooks run on the
+/// workspace: `crate::hooks`, which lists the kinds of hook it does not run itself.)
 pub fn from_settings(settings: &[(String, String)], folders: &[String]) -> Vec<OffItem> {
     let mut items = Vec::new();
     for (label, text) in settings {
@@ -64,18 +49,11 @@ pub fn from_settings(settings: &[(String, String)], folders: &[String]) -> Vec<O
             continue;
         };
         for (key, reason) in SETTINGS_NOT_RUN {
-            let Some(value) = root.get(*key).filter(|v| !is_empty(v)) else {
+            if root.get(*key).is_none_or(is_empty) {
                 continue;
-            };
-            let what = match (key, value) {
-                (&"hooks", Value::Object(events)) => {
-                    let names: Vec<&str> = events.keys().map(String::as_str).collect();
-                    format!("hooks: {} ({label})", names.join(", "))
-                }
-                _ => format!("{key} ({label})"),
-            };
+            }
             items.push(OffItem {
-                what,
+                what: format!("{key} ({label})"),
                 reason: reason.to_string(),
             });
         }
@@ -111,7 +89,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn hooks_status_line_and_plugins_are_listed_with_their_file() {
+    fn status_line_and_plugins_are_listed_with_their_file_and_hooks_are_not() {
         let settings = vec![(
             ".claude/settings.json".to_string(),
             r#"{"hooks": {"PostToolUse": [], "Stop": []}, "statusLine": {"type": "command", "command": "x"},
@@ -123,10 +101,8 @@ mod tests {
         assert_eq!(
             whats,
             [
-                "hooks: PostToolUse, Stop (.claude/settings.json)",
                 "statusLine (.claude/settings.json)",
-                "enabledPlugins (.claude/settings.json)",
-                ".claude/skills",
+                "enabledPlugins (.claude/settings.json)"
             ]
         );
         assert!(items[0].reason.contains("on the laptop"));

@@ -84,11 +84,12 @@ impl TetherAgent {
         spawn(Box::pin(async move { outputs_to_js(agent.start().await) }))
     }
 
-    /// A user turn: text and optional images `{mediaType, data}` (base64).
-    #[wasm_bindgen(unchecked_return_type = "AgentOutput[]")]
+    /// A user turn: text and optional images `{mediaType, data}` (base64). Resolves once the
+    /// project's UserPromptSubmit hooks ran (for an agent that does not run them itself).
+    #[wasm_bindgen(unchecked_return_type = "Promise<AgentOutput[]>")]
     pub fn prompt(
         &self,
-        text: &str,
+        text: String,
         #[wasm_bindgen(unchecked_param_type = "{ mediaType: string; data: string }[] | undefined")] images: JsValue,
     ) -> Result<JsValue, JsError> {
         let images = if images.is_undefined() || images.is_null() {
@@ -102,7 +103,11 @@ impl TetherAgent {
                     ))
                 })?
         };
-        Ok(outputs_to_js(self.inner.prompt(text, &images)))
+        let agent = self.inner.clone();
+        Ok(spawn(Box::pin(
+            async move { outputs_to_js(agent.submit(&text, &images).await) },
+        ))
+        .into())
     }
 
     /// The user message `messageId` starts a turn (call before `prompt`): the files Tether

@@ -462,7 +462,11 @@ checkpoints?: CheckpointsConfig,
 /**
  * The project's MCP servers the agent is given besides Tether's own (`config/mcp.rs`).
  */
-mcpServers?: Array<McpServerEntry>, } & ({ "backend": "claude" } & ClaudeConfig | { "backend": "acp" } & AcpConfig | { "backend": "openclaw" } & OpenClawConfig);
+mcpServers?: Array<McpServerEntry>, 
+/**
+ * Whose hooks Tether runs on the workspace; absent: the project's, not the user's.
+ */
+hooks?: HooksConfig, } & ({ "backend": "claude" } & ClaudeConfig | { "backend": "acp" } & AcpConfig | { "backend": "openclaw" } & OpenClawConfig);
 
 export type CommonConfig = { 
 /**
@@ -504,7 +508,11 @@ checkpoints?: CheckpointsConfig,
 /**
  * The project's MCP servers the agent is given besides Tether's own (`config/mcp.rs`).
  */
-mcpServers?: Array<McpServerEntry>, };
+mcpServers?: Array<McpServerEntry>, 
+/**
+ * Whose hooks Tether runs on the workspace; absent: the project's, not the user's.
+ */
+hooks?: HooksConfig, };
 
 /**
  * What the model is told about the machine the workspace is on.
@@ -577,6 +585,20 @@ what: string, reason: string, };
  */
 
 export type FolderConfig = { root: string, mirror?: string, };
+
+/**
+ * Whose hooks Tether runs (on the workspace, for every backend).
+ */
+
+export type HooksConfig = { 
+/**
+ * The workspace's `.claude/settings.json` and `.claude/settings.local.json`.
+ */
+project: boolean, 
+/**
+ * The user's `~/.claude/settings.json` (the `userSettings` text).
+ */
+user: boolean, };
 
 /**
  * What rewinding to a message would do (JS: `RewindPreview`).

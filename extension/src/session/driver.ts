@@ -10,7 +10,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import type { Connector, ConnectorSession } from "../backends/backend";
 import type { TetherHost } from "../core/host";
-import type { CheckpointsConfig, CommonConfig, FolderConfig, McpServerEntry, RemoteConfig, RewindOutcome, RewindPreview } from "../generated/core";
+import type { CheckpointsConfig, CommonConfig, FolderConfig, HooksConfig, McpServerEntry, RemoteConfig, RewindOutcome, RewindPreview } from "../generated/core";
 import { createTetherAgent, type AgentOutput, type PermissionAnswer, type PermissionMode, type SessionOp, type SessionOpKind, type TetherAgent } from "./agent";
 import { isEvent, type DoneEvent, type ErrorEvent, type PermissionRequestEvent, type UiEvent } from "./events";
 import type { Transport, TransportExit } from "./transport";
@@ -34,6 +34,8 @@ export interface SessionDriverOptions {
   checkpoints?: CheckpointsConfig;
   /** The project's MCP servers the agent is given next to Tether's. */
   mcpServers?: McpServerEntry[];
+  /** Whose hooks run on the workspace (default: the project's). */
+  hooks?: HooksConfig;
   /** The laptop's Claude settings (Tether's permission rules); default ~/.claude/settings.json
    * (skipped when missing). */
   userSettingsPath?: string;
@@ -120,6 +122,7 @@ export class SessionDriver {
         checkpoints: options.checkpoints,
         mcpServers: options.mcpServers,
         additionalFolders: options.additionalFolders,
+        hooks: options.hooks,
       }),
     };
     const session: ConnectorSession = {
@@ -175,7 +178,7 @@ export class SessionDriver {
     const agent = this.requireRunning();
     if (messageId) this.apply(await agent.beginMessage(messageId));
     const outcome = new Promise<TurnOutcome>((resolve) => this.turns.push({ resolve }));
-    this.apply(agent.prompt(text, images));
+    this.apply(await agent.prompt(text, images));
     return outcome;
   }
 

@@ -35,6 +35,7 @@ export async function openSession(entry: AgentEntry, request: SessionRequest, ha
     ...(request.resume ? { resume: request.resume } : {}),
     ...(request.checkpoints ? { checkpoints: request.checkpoints } : {}),
     ...(servers?.entries.length ? { mcpServers: servers.entries } : {}),
+    hooks: { project: true, user: request.settings.hooks?.user === true },
     ...(handlers.mode ? { mode: handlers.mode } : {}),
     ...(handlers.model ? { model: handlers.model } : {}),
     onEvent: handlers.onEvent,

@@ -261,6 +261,9 @@ pub struct HookMatcher {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub matcher: Option<String>,
     pub hook_callback_ids: Vec<String>,
+    /// Seconds the CLI waits for the callback's answer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timeout: Option<u64>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
