@@ -189,15 +189,18 @@ test("a past session of claude-agent-acp is deleted from the history after askin
   await runCommand(vs, "View: Close Editor");
   await waitFor(async () => !(await openSessions()).some((s) => s.key === acp.key), 30_000, "the ACP session to close");
   // The sidebar starts a session of claude-agent-acp; its history is the agent's session/list.
-  await vs.page.getByRole("tab", { name: /^Tether/ }).first().click({ timeout: 30_000 });
+  if (!(await vs.webview.getByRole("button", { name: /^Agent:/ }).isVisible().catch(() => false))) {
+    await vs.page.getByRole("tab", { name: /^Tether/ }).first().click({ timeout: 30_000 });
+  }
   await vs.webview.getByRole("button", { name: /^Agent:/ }).click();
   await vs.webview.getByRole("option", { name: /Claude Agent/ }).click();
   await composer(vs.webview, "Claude Agent");
   await vs.webview.getByRole("button", { name: "Session history" }).first().click();
   const item = vs.webview.locator(`.history-item[data-session-id="${acp.sessionId}"]`);
   await item.waitFor({ timeout: 60_000 });
-  await item.hover();
-  await item.locator(".history-delete").click();
+  const row = vs.webview.locator(".history-list li", { has: item });
+  await row.hover();
+  await row.locator(".history-delete").click();
   // Asked first, as for Claude Code's transcripts.
   const dialog = vs.page.locator(".monaco-dialog-box");
   await dialog.getByText(/Delete this session of Claude Agent/).waitFor({ timeout: 15_000 });
