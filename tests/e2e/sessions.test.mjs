@@ -195,9 +195,14 @@ test("a past session of claude-agent-acp is deleted from the history after askin
   await vs.webview.getByRole("button", { name: /^Agent:/ }).click();
   await vs.webview.getByRole("option", { name: /Claude Agent/ }).click();
   await composer(vs.webview, "Claude Agent");
-  await vs.webview.getByRole("button", { name: "Session history" }).first().click();
   const item = vs.webview.locator(`.history-item[data-session-id="${acp.sessionId}"]`);
-  await item.waitFor({ timeout: 60_000 });
+  // A history asked for before the agent's handshake is empty (its list is not offered yet): ask again.
+  await waitFor(async () => {
+    if (await item.isVisible().catch(() => false)) return true;
+    if (await vs.webview.locator(".history-empty").isVisible().catch(() => false)) await vs.webview.getByRole("button", { name: "Close history" }).click().catch(() => undefined);
+    else if (!(await vs.webview.locator(".history-close").count())) await vs.webview.getByRole("button", { name: "Session history" }).first().click().catch(() => undefined);
+    return false;
+  }, 90_000, "the ACP session in the agent's history");
   const row = vs.webview.locator(".history-list li", { has: item });
   await row.hover();
   await row.locator(".history-delete").click();
