@@ -268,6 +268,11 @@ pub enum UiEvent {
     SessionList {
         sessions: Vec<SessionSummary>,
     },
+    /// A past session deleted at the user's request; `error` says why the agent refused.
+    SessionDeleted {
+        id: String,
+        error: Option<String>,
+    },
 }
 
 impl UiEvent {

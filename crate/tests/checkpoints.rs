@@ -216,6 +216,30 @@ fn a_file_is_saved_once_per_message_however_often_it_is_written() {
 }
 
 #[test]
+fn a_temp_file_left_by_a_write_cut_by_a_dropped_connection_is_removed_by_the_next_write() {
+    let mut s = Session::new();
+    s.files.write("a.txt", "x\n");
+    s.begin("user-1");
+    s.edit("a.txt", "x", "y");
+    s.flush();
+    // The connection dropped while the host wrote the journal and a blob at the turn's end.
+    let stray_journal = s.store.path().join(".journal.json.tether-1795778053721-3.tmp");
+    let stray_blob = s.store.path().join("blobs/.0001.tether-1795778053721-4.tmp");
+    fs::write(&stray_journal, "{\"half").unwrap();
+    fs::write(&stray_blob, "half").unwrap();
+    s.reload();
+    s.begin("user-2");
+    s.edit("a.txt", "y", "z");
+    s.flush();
+    assert!(
+        !stray_journal.exists() && !stray_blob.exists(),
+        "the stray temp files are gone"
+    );
+    assert!(s.store.path().join("journal.json").exists());
+    assert_eq!(s.blobs(), 2, "the before-images stay");
+}
+
+#[test]
 fn nothing_of_the_checkpoints_lands_in_the_workspace() {
     let s = Session::new();
     s.files.write("a.txt", "x\n");

@@ -13,7 +13,7 @@ use openclaw_support::{hello_ok, CHALLENGE};
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 use tether_core::agent::{Agent, AgentOutput};
-use tether_core::backend::{SessionOp, TransportEvent, TransportRequest};
+use tether_core::backend::{SessionOp, SessionOpKind, TransportEvent, TransportRequest};
 use tether_core::config::CommonConfig;
 use tether_core::events::{CanvasUpdate, UiEvent};
 use tether_core::gate::UserAnswer;
@@ -116,6 +116,11 @@ fn frame(agent: &ClawAgent, channel: &str, text: &str) -> Vec<AgentOutput> {
 /// Open `channel`, pass the challenge and the signature, answer the connect with hello-ok.
 /// Returns the connect request and what the hello brought.
 fn handshake(agent: &ClawAgent, channel: &str) -> (Value, Vec<AgentOutput>) {
+    handshake_answered(agent, channel, hello_ok)
+}
+
+/// The handshake, with `hello` answering the connect (by its id).
+fn handshake_answered(agent: &ClawAgent, channel: &str, hello: fn(&str) -> String) -> (Value, Vec<AgentOutput>) {
     deliver(
         agent,
         TransportEvent::Opened {
@@ -139,7 +144,7 @@ fn handshake(agent: &ClawAgent, channel: &str) -> (Value, Vec<AgentOutput>) {
         },
     );
     let connect = frames(&signed, channel).remove(0);
-    let hello = frame(agent, channel, &hello_ok(connect["id"].as_str().unwrap()));
+    let hello = frame(agent, channel, &hello(connect["id"].as_str().unwrap()));
     (connect, hello)
 }
 
@@ -251,6 +256,64 @@ fn a_send_the_gateway_asks_to_retry_is_sent_again_with_the_same_idempotency_key(
     assert!(
         !events(&retried).iter().any(|e| matches!(e, UiEvent::Done { .. })),
         "the turn goes on"
+    );
+}
+
+#[test]
+fn deletion_is_offered_only_to_an_operator_holding_operator_admin() {
+    let ws = TempWorkspace::new();
+    let agent = started(&ws, false);
+    handshake(&agent, GATEWAY);
+    assert!(!agent.offers().contains(&SessionOpKind::Delete));
+    let refused = agent
+        .operate(SessionOp::Delete {
+            id: "agent:main:old".into(),
+        })
+        .unwrap_err();
+    assert!(refused.to_string().contains("not supported"), "{refused}");
+}
+
+/// hello-ok granting `operator.admin` too (as the gateway does when it is asked for).
+fn admin_hello(id: &str) -> String {
+    hello_ok(id).replace(r#""operator.write"]"#, r#""operator.write","operator.admin"]"#)
+}
+
+#[test]
+fn a_past_session_is_deleted_with_sessions_delete_and_its_answer_is_one_event() {
+    let ws = TempWorkspace::new();
+    let agent = started(&ws, false);
+    handshake_answered(&agent, GATEWAY, admin_hello);
+    assert!(agent.offers().contains(&SessionOpKind::Delete));
+    let deleting = agent
+        .operate(SessionOp::Delete {
+            id: "agent:main:old".into(),
+        })
+        .unwrap();
+    let delete = frames(&deleting, GATEWAY).remove(0);
+    assert_eq!(delete["method"], "sessions.delete");
+    assert_eq!(delete["params"], json!({"key": "agent:main:old"}));
+    let answer = json!({"type": "res", "id": delete["id"], "ok": true, "payload": {"ok": true, "key": "agent:main:old", "deleted": true}});
+    let deleted = events(&frame(&agent, GATEWAY, &answer.to_string()));
+    assert!(
+        deleted
+            .iter()
+            .any(|e| matches!(e, UiEvent::SessionDeleted { id, error: None } if id == "agent:main:old")),
+        "{deleted:?}"
+    );
+    let again = frames(
+        &agent
+            .operate(SessionOp::Delete {
+                id: "agent:main:main".into(),
+            })
+            .unwrap(),
+        GATEWAY,
+    )
+    .remove(0);
+    let refusal = json!({"type": "res", "id": again["id"], "ok": false, "error": {"code": "INVALID_REQUEST", "message": "Cannot delete the main session"}});
+    let refused = events(&frame(&agent, GATEWAY, &refusal.to_string()));
+    assert!(
+        refused.iter().any(|e| matches!(e, UiEvent::SessionDeleted { error: Some(reason), .. } if reason.contains("Cannot delete the main session"))),
+        "{refused:?}"
     );
 }
 

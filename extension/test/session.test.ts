@@ -206,6 +206,27 @@ test("an agent's history comes from its own session list, and resuming one repla
   assert.equal(resumed.start.replay, true, "the agent replays it into the chat");
 });
 
+test("an agent that offers deletion deletes a past session as one operation; its refusal rejects with the reason", async () => {
+  const { session, agents } = chat({ agent: "gemini" });
+  const listed = session.history(async () => []);
+  while (!agents[0]) await settle();
+  await settle();
+  assert.equal(session.canDelete, false, "not offered: the history shows no delete");
+  agents[0]!.offered = ["list", "delete"];
+  assert.equal(session.canDelete, true);
+  agents[0]!.emit({ type: "sessionList", sessions: [] });
+  await listed;
+  const deleted = session.deleteSession("s7");
+  await settle();
+  assert.deepEqual(agents[0]!.operations.at(-1), { op: "delete", id: "s7" });
+  agents[0]!.emit({ type: "sessionDeleted", id: "s7", error: null });
+  await deleted;
+  const refused = session.deleteSession("s8");
+  await settle();
+  agents[0]!.emit({ type: "sessionDeleted", id: "s8", error: "Agent gemini refused session/delete: Resource not found" });
+  await assert.rejects(refused, /Resource not found/);
+});
+
 test("the view learns at the handshake which session operations the agent offers; fork and close go to it as operations", async () => {
   const init: UiEvent = { type: "sessionInit", sessionId: "s1", model: null, tools: [], mcpServers: [], permissionMode: null, agentVersion: null };
   const { feed, session, agents } = chat({ agent: "gemini", turn: [init, done("s1")] });

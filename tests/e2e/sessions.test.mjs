@@ -180,3 +180,39 @@ test("after a window reload both sessions are back in their tabs: their transcri
   await acpChat.getByText(/ACP-SIDE-DONE/).first().waitFor({ timeout: 60_000 });
   await shot(vs, "44-sessions-after-reload-acp");
 });
+
+test("a past session of claude-agent-acp is deleted from the history after asking (session/delete): it leaves the agent's list", { timeout: 120_000 }, async () => {
+  const acp = (await openSessions()).find((s) => s.agent === "claude-agent-acp");
+  assert.ok(acp?.sessionId, "the ACP session has the agent's id");
+  // Closing its tab ends the session; it stays in the agent's history.
+  await tab(acp.title).click({ timeout: 30_000 });
+  await runCommand(vs, "View: Close Editor");
+  await waitFor(async () => !(await openSessions()).some((s) => s.key === acp.key), 30_000, "the ACP session to close");
+  // The sidebar starts a session of claude-agent-acp; its history is the agent's session/list.
+  if (!(await vs.webview.getByRole("button", { name: /^Agent:/ }).isVisible().catch(() => false))) {
+    await vs.page.getByRole("tab", { name: /^Tether/ }).first().click({ timeout: 30_000 });
+  }
+  await vs.webview.getByRole("button", { name: /^Agent:/ }).click();
+  await vs.webview.getByRole("option", { name: /Claude Agent/ }).click();
+  await composer(vs.webview, "Claude Agent");
+  const item = vs.webview.locator(`.history-item[data-session-id="${acp.sessionId}"]`);
+  // A history asked for before the agent's handshake is empty (its list is not offered yet): ask again.
+  await waitFor(async () => {
+    if (await item.isVisible().catch(() => false)) return true;
+    if (await vs.webview.locator(".history-empty").isVisible().catch(() => false)) await vs.webview.getByRole("button", { name: "Close history" }).click().catch(() => undefined);
+    else if (!(await vs.webview.locator(".history-close").count())) await vs.webview.getByRole("button", { name: "Session history" }).first().click().catch(() => undefined);
+    return false;
+  }, 90_000, "the ACP session in the agent's history");
+  const row = vs.webview.locator(".history-list li", { has: item });
+  await row.hover();
+  await row.locator(".history-delete").click();
+  // Asked first, as for Claude Code's transcripts.
+  const dialog = vs.page.locator(".monaco-dialog-box");
+  await dialog.getByText(/Delete this session of Claude Agent/).waitFor({ timeout: 15_000 });
+  await shot(vs, "45-sessions-acp-delete-asked");
+  await dialog.getByRole("button", { name: "Delete" }).click();
+  // The list comes back from the agent without it.
+  await item.waitFor({ state: "detached", timeout: 30_000 });
+  await vs.webview.locator(".history-list").waitFor({ timeout: 10_000 });
+  await shot(vs, "46-sessions-acp-deleted");
+});

@@ -339,6 +339,7 @@ impl Backend for AcpBackend {
             (SessionOpKind::Fork, sessions.fork.is_some()),
             (SessionOpKind::Close, sessions.close.is_some()),
             (SessionOpKind::List, sessions.list.is_some()),
+            (SessionOpKind::Delete, sessions.delete.is_some()),
             (SessionOpKind::Steer, self.steering),
         ];
         offered.extend(optional.into_iter().filter(|(_, can)| *can).map(|(kind, _)| kind));
@@ -356,6 +357,11 @@ impl Backend for AcpBackend {
             )]),
             SessionOp::Interrupt => Ok(self.interrupt()),
             SessionOp::List => Ok(self.list_sessions()),
+            SessionOp::Delete { id } => Ok(vec![self.request(
+                "session/delete",
+                json!({"sessionId": id}),
+                Pending::DeleteSession { id },
+            )]),
             SessionOp::Load { id } => Ok(self.load_session(&id)),
             SessionOp::Resume { id } => Ok(self.resume_session(&id)),
             SessionOp::Fork { id } => Ok(self.open(Open::Fork, Some(id))),

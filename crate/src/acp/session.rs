@@ -412,6 +412,12 @@ impl AcpBackend {
                 Ok(_) => Vec::new(),
                 Err(error) => vec![self.control_failed(method, error)],
             },
+            Pending::DeleteSession { id } => vec![Output::Event(UiEvent::SessionDeleted {
+                id,
+                error: result
+                    .err()
+                    .map(|error| format!("{} refused {method}: {error}", self.agent_name)),
+            })],
         }
     }
 

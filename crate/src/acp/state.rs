@@ -41,6 +41,9 @@ pub enum Pending {
     },
     ListSessions,
     CloseSession,
+    DeleteSession {
+        id: String,
+    },
 }
 
 /// How a session is opened.

@@ -34,6 +34,8 @@ pub enum SessionOp {
     Close,
     /// Ask for the agent's sessions (a `sessionList` event).
     List,
+    /// Delete the past session `id` from the agent's store (a `sessionDeleted` event answers).
+    Delete { id: String },
     /// Switch Tether's permission mode (the backend follows it where its agent has modes).
     SetMode { mode: PermissionMode },
     /// One of the agent's options (`model`, …); null returns it to the agent's default.
@@ -63,6 +65,7 @@ pub enum SessionOpKind {
     Fork,
     Close,
     List,
+    Delete,
     SetMode,
     SetConfigOption,
     Authenticate,
@@ -80,7 +83,7 @@ impl SessionOp {
             _ => return Err("an operation needs `op`, a string".into()),
         };
         let keys: &[&str] = match name {
-            "load" | "resume" | "fork" => &["op", "id"],
+            "load" | "resume" | "fork" | "delete" => &["op", "id"],
             "setMode" => &["op", "mode"],
             "setConfigOption" => &["op", "option", "value"],
             "authenticate" => &["op", "method"],
@@ -97,6 +100,7 @@ impl SessionOp {
             "fork" => SessionOp::Fork { id: op.string("id")? },
             "close" => SessionOp::Close,
             "list" => SessionOp::List,
+            "delete" => SessionOp::Delete { id: op.string("id")? },
             "setMode" => SessionOp::SetMode {
                 mode: parse_mode(&op.string("mode")?)?,
             },
@@ -128,6 +132,7 @@ impl SessionOp {
             SessionOp::Fork { .. } => SessionOpKind::Fork,
             SessionOp::Close => SessionOpKind::Close,
             SessionOp::List => SessionOpKind::List,
+            SessionOp::Delete { .. } => SessionOpKind::Delete,
             SessionOp::SetMode { .. } => SessionOpKind::SetMode,
             SessionOp::SetConfigOption { .. } => SessionOpKind::SetConfigOption,
             SessionOp::Authenticate { .. } => SessionOpKind::Authenticate,
@@ -149,6 +154,7 @@ impl fmt::Display for SessionOp {
             SessionOp::Fork { id } => write!(f, "Forking session {id}"),
             SessionOp::Close => write!(f, "Closing the session"),
             SessionOp::List => write!(f, "Listing sessions"),
+            SessionOp::Delete { id } => write!(f, "Deleting session {id}"),
             SessionOp::SetMode { mode } => write!(f, "The permission mode {}", mode.as_str()),
             SessionOp::SetConfigOption { option, .. } => write!(f, "The option {option}"),
             SessionOp::Authenticate { method } => write!(f, "Logging in ({method})"),
@@ -209,6 +215,10 @@ mod tests {
             })
         );
         assert_eq!(
+            read(json!({"op": "delete", "id": "s1"})),
+            Ok(SessionOp::Delete { id: "s1".into() })
+        );
+        assert_eq!(
             read(json!({"op": "stopTask", "id": "a1b2"})),
             Ok(SessionOp::StopTask { id: "a1b2".into() })
         );
@@ -228,6 +238,7 @@ mod tests {
         assert!(error(json!({"op": "load"})).contains("id"));
         assert!(error(json!({"op": "close", "id": "s1"})).contains("id"));
         assert!(error(json!({"op": "stopTask"})).contains("id"));
+        assert!(error(json!({"op": "delete"})).contains("id"));
         assert!(error(json!({"op": "setMode", "mode": "yolo"})).contains("yolo"));
         assert!(error(json!({"id": "s1"})).contains("op"));
     }

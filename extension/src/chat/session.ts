@@ -110,6 +110,8 @@ export class ChatSession implements RestartableSession {
   private lastPrompt: { text: string; attachments: Attachment[] } | undefined;
   /** Waiting for the agent's `sessionList`. */
   private listWaiter: ((sessions: HistorySession[]) => void) | undefined;
+  /** Deletions of past sessions waiting for the agent's `sessionDeleted`, by session id. */
+  private readonly deleteWaiters = new Map<string, (error: string | undefined) => void>();
   /** Messages sent while a turn runs; the next goes when it ends. */
   private readonly queue: MessageQueue;
   /** A turn is being sent or runs (from the user's send until the agent's answer). */
@@ -364,6 +366,34 @@ export class ChatSession implements RestartableSession {
     return listed;
   }
 
+  /** The agent deletes its past sessions (ACP `session/delete`, a gateway's `sessions.delete`). */
+  get canDelete(): boolean {
+    return this.session?.running === true && this.session.offers().includes("delete");
+  }
+
+  /** Delete the agent's past session `id`; rejects with the agent's reason when it refuses. */
+  async deleteSession(id: string): Promise<void> {
+    const session = await this.ensure();
+    const deleted = new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.deleteWaiters.delete(id);
+        reject(new Error(`${this.deps.agent.displayName} did not answer the deletion`));
+      }, LIST_SESSIONS_TIMEOUT_MS);
+      this.deleteWaiters.set(id, (error) => {
+        clearTimeout(timer);
+        this.deleteWaiters.delete(id);
+        if (error) reject(new Error(error));
+        else resolve();
+      });
+    });
+    try {
+      session.operate({ op: "delete", id });
+    } catch (error) {
+      this.deleteWaiters.get(id)?.(messageOf(error));
+    }
+    return deleted;
+  }
+
   /** An empty chat; the next prompt starts a new conversation. */
   async newSession(): Promise<void> {
     // Before the agent stops: its turn's end must not send what was queued for this session.
@@ -493,6 +523,7 @@ export class ChatSession implements RestartableSession {
       this.listWaiter = undefined;
       return;
     }
+    if (event.type === "sessionDeleted") return this.deleteWaiters.get(event.id)?.(event.error ?? undefined);
     this.deps.feed.event(event);
   }
 }

@@ -62,7 +62,8 @@ sessionId?: string | null, }
  */
 breakdown: Array<ContextCategory>, }
   | { "type": "authMethods", methods: Array<AuthMethodInfo>, required: boolean, message: string | null, }
-  | { "type": "sessionList", sessions: Array<SessionSummary>, };
+  | { "type": "sessionList", sessions: Array<SessionSummary>, }
+  | { "type": "sessionDeleted", id: string, error: string | null, };
 
 export type ToolKind = "read" | "edit" | "execute" | "search" | "think" | "fetch" | "switch_mode" | "other";
 
@@ -404,6 +405,7 @@ export type SessionOp = { "op": "new" }
   | { "op": "fork", id: string, }
   | { "op": "close" }
   | { "op": "list" }
+  | { "op": "delete", id: string, }
   | { "op": "setMode", mode: PermissionMode, }
   | { "op": "setConfigOption", option: string, value: string | null, }
   | { "op": "authenticate", method: string, }
@@ -416,7 +418,7 @@ export type SessionOp = { "op": "new" }
  * Which operation, without its arguments: what an agent offers.
  */
 
-export type SessionOpKind = "new" | "load" | "resume" | "fork" | "close" | "list" | "setMode" | "setConfigOption" | "authenticate" | "interrupt" | "steer" | "stopTask" | "command";
+export type SessionOpKind = "new" | "load" | "resume" | "fork" | "close" | "list" | "delete" | "setMode" | "setConfigOption" | "authenticate" | "interrupt" | "steer" | "stopTask" | "command";
 
 /**
  * Everything that makes an agent (JS: `AgentConfig`).

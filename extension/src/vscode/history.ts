@@ -1,6 +1,7 @@
 // Past sessions and export: the history list (with the titles the user gave), a past session
 // opened again (shown where it is open already, else in the view), renamed (Tether's own index)
-// or deleted (where the backend keeps it in files: the file, after asking), and the chat so far as
+// or deleted after asking (the file, where the backend keeps it in files; else by the agent, where it
+// offers deletion: ACP `session/delete`, a gateway's `sessions.delete`), and the chat so far as
 // Markdown or JSONL in a new editor.
 
 import * as vscode from "vscode";
@@ -21,7 +22,8 @@ export async function historyFor(ctx: Ctx, open: OpenSession): Promise<{ session
   const titles = ctx.surfaces.index.titles();
   return {
     sessions: listed.map((s) => (titles[s.id] ? { ...s, title: titles[s.id]! } : s)),
-    actions: { rename: true, delete: history.kind === "files" },
+    // An agent that keeps its own list is started by now: its offers are known.
+    actions: { rename: true, delete: history.kind === "files" || open.session.canDelete },
   };
 }
 
@@ -57,14 +59,23 @@ export async function renameHistorySession(ctx: Ctx, sessionId: string): Promise
 /** Delete a past session, after asking; false when nothing was deleted. */
 export async function deleteHistorySession(ctx: Ctx, open: OpenSession, sessionId: string): Promise<boolean> {
   const history = historyOf(ctx, open);
-  if (history.kind !== "files") return false;
+  if (history.kind !== "files" && !open.session.canDelete) return false;
   if (ctx.sessions.findConversation(sessionId)) {
     void vscode.window.showInformationMessage("Tether: the session is open; close it before deleting it.");
     return false;
   }
-  const choice = await vscode.window.showWarningMessage(`Delete this session of ${open.session.agent.displayName}? Its transcript is removed for good.`, { modal: true }, "Delete");
+  const kept = history.kind === "files" ? "Its transcript is removed for good." : "The agent removes it for good.";
+  const choice = await vscode.window.showWarningMessage(`Delete this session of ${open.session.agent.displayName}? ${kept}`, { modal: true }, "Delete");
   if (choice !== "Delete") return false;
-  await history.remove(ctx.workspace.agentCwd(), sessionId);
+  if (history.kind === "files") await history.remove(ctx.workspace.agentCwd(), sessionId);
+  else {
+    try {
+      await open.session.deleteSession(sessionId);
+    } catch (error) {
+      void vscode.window.showErrorMessage(`Tether: ${error instanceof Error ? error.message : String(error)}`);
+      return false;
+    }
+  }
   await ctx.surfaces.index.forget(sessionId);
   return true;
 }

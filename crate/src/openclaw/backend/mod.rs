@@ -44,6 +44,8 @@ const HISTORY_PAGE: u64 = 50;
 enum Request {
     ListSessions,
     CreateSession,
+    /// `sessions.delete` of the session with this key.
+    DeleteSession(String),
     NodeList,
     PairApprove(String),
     Canvas,
@@ -79,6 +81,9 @@ pub struct OpenClawBackend {
     /// The session to show on the first connect (the config's `resume`).
     resume: Option<String>,
     connected_once: bool,
+    /// The operator connection holds `operator.admin`, which `sessions.delete` takes (measured
+    /// with 2026.9.6; node mode asks for it).
+    admin: bool,
     canvas: Canvas,
 }
 
@@ -132,6 +137,7 @@ impl OpenClawBackend {
             older_offset: None,
             resume,
             connected_once: false,
+            admin: false,
             canvas: Canvas::new(&config.gateway_url),
         }
     }
@@ -177,7 +183,8 @@ impl OpenClawBackend {
 
     fn on_operator(&mut self, output: ClientOutput, out: &mut Vec<Output>) {
         match output {
-            ClientOutput::Connected { server_version, .. } => {
+            ClientOutput::Connected { server_version, scopes } => {
+                self.admin = scopes.iter().any(|scope| scope == "operator.admin");
                 out.push(Output::Event(self.session_init(server_version)));
                 if !self.connected_once {
                     self.connected_once = true;
@@ -278,6 +285,12 @@ impl OpenClawBackend {
                 }
                 out.push(Output::Event(self.session_init(None)));
             }
+            (Request::DeleteSession(id), result) => out.push(Output::Event(UiEvent::SessionDeleted {
+                id,
+                error: result
+                    .err()
+                    .map(|e| format!("The gateway refused to delete the session: {e}")),
+            })),
             (Request::NodeList, Ok(payload)) => self.on_node_list(&payload, out),
             (Request::PairApprove(_), Ok(_)) => {
                 if let Some(node) = self.node.as_mut() {
@@ -480,7 +493,11 @@ impl Backend for OpenClawBackend {
 
     fn offers(&self) -> Vec<SessionOpKind> {
         use SessionOpKind::*;
-        vec![New, Load, Resume, List, Interrupt, Command]
+        let mut offered = vec![New, Load, Resume, List, Interrupt, Command];
+        if self.admin {
+            offered.push(Delete);
+        }
+        offered
     }
 
     fn operate(&mut self, op: SessionOp) -> Supported<Vec<Output>> {
@@ -489,6 +506,7 @@ impl Backend for OpenClawBackend {
             SessionOp::SetMode { .. } => Ok(Vec::new()),
             SessionOp::Interrupt => Ok(self.interrupt()),
             SessionOp::List => Ok(self.list_sessions()),
+            SessionOp::Delete { id } => Ok(self.delete_session(id)),
             SessionOp::Load { id } => Ok(self.load_session(&id)),
             SessionOp::Resume { id } => Ok(self.resume_session(&id)),
             SessionOp::New => Ok(self.new_session()),

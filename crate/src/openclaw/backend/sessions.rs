@@ -5,7 +5,7 @@
 use super::outputs::{error_event, log, notice};
 use super::{OpenClawBackend, Request};
 use crate::backend::{Backend, Output, Supported};
-use crate::events::CanvasAction;
+use crate::events::{CanvasAction, UiEvent};
 use crate::openclaw::pairing::Pairing;
 use serde_json::{json, Value};
 
@@ -23,6 +23,20 @@ impl OpenClawBackend {
         let mut out = Vec::new();
         if let Err(error) = self.request("sessions.list", json!({"limit": 50}), Request::ListSessions) {
             out.push(error_event(format!("Could not list the sessions: {error}")));
+        }
+        out.extend(self.flush());
+        out
+    }
+
+    /// `sessions.delete` of the session `id` (a key); a request that cannot go answers at once.
+    pub(super) fn delete_session(&mut self, id: String) -> Vec<Output> {
+        let mut out = Vec::new();
+        let params = json!({"key": id});
+        if let Err(error) = self.request("sessions.delete", params, Request::DeleteSession(id.clone())) {
+            out.push(Output::Event(UiEvent::SessionDeleted {
+                id,
+                error: Some(format!("The gateway was not asked to delete the session: {error}")),
+            }));
         }
         out.extend(self.flush());
         out

@@ -40,6 +40,9 @@ pub struct Checkpoints {
     pending: RefCell<Vec<PendingBlob>>,
     /// A user message began, now or in the journal read: the journal is worth writing.
     kept: Cell<bool>,
+    /// The folder may hold a host's temp files of writes cut by a dropped connection (before
+    /// this session's first flush, and after a write that failed): the next flush removes them.
+    sweep: Cell<bool>,
 }
 
 /// A before-image to write at the next flush.
@@ -56,6 +59,7 @@ impl Checkpoints {
         Checkpoints {
             store,
             journal: RefCell::new(Journal::empty()),
+            sweep: Cell::new(true),
             ..Checkpoints::default()
         }
     }
@@ -189,8 +193,10 @@ impl Checkpoints {
                 write_creating(fs, &format!("{}/{}", store.dir, p.blob), &p.bytes).await,
             )
         });
+        let mut failed = false;
         for (blob, written) in futures::future::join_all(writes).await {
             if let Err(e) = written {
+                failed = true;
                 self.mark_lost(
                     &blob.path,
                     format!("its before-image could not be saved: {}", e.message),
@@ -199,12 +205,17 @@ impl Checkpoints {
         }
         // Nothing to keep before the first user message.
         if !self.dirty.replace(false) || !self.kept.get() {
+            self.sweep.set(self.sweep.get() || failed);
             return Ok(());
         }
         let text = self.journal.borrow().to_text();
         let written = write_creating(fs, &journal_path(store), text.as_bytes()).await;
-        if written.is_err() {
-            self.dirty.set(true);
+        if written.is_err() || failed {
+            self.dirty.set(written.is_err());
+            self.sweep.set(true);
+        } else if self.sweep.replace(false) {
+            remove_stray_temps(fs, &store.dir).await;
+            remove_stray_temps(fs, &format!("{}/blobs", store.dir)).await;
         }
         written
     }
@@ -244,6 +255,21 @@ impl Checkpoints {
             // A blob already gone is what was wanted.
             let _ = fs.remove(&format!("{}/{blob}", store.dir), false).await;
         }
+    }
+}
+
+/// Remove the temp files a host's atomic writes left in `dir` (`.<name>.tether-<n>.tmp`, see
+/// `vscodeHost.ts`): a write cut by a dropped connection, whose host could not remove it then.
+async fn remove_stray_temps<F: FileSystem>(fs: &F, dir: &str) {
+    let Ok(entries) = fs.read_dir(dir).await else {
+        return;
+    };
+    let stray = entries
+        .iter()
+        .filter(|e| e.name.starts_with('.') && e.name.contains(".tether-") && e.name.ends_with(".tmp"));
+    for entry in stray {
+        // One that cannot be removed now is tried again after the next failed write.
+        let _ = fs.remove(&format!("{dir}/{}", entry.name), false).await;
     }
 }
 
