@@ -8,7 +8,7 @@ use crate::acp::{AcpConfig, BridgeCommand};
 use crate::agent::AgentOutput;
 use crate::backend::{SessionOp, SessionOpKind, TransportEvent, TransportRequest};
 use crate::claude::{AgentFile, ClaudeConfig};
-use crate::config::{CheckpointsConfig, CommonConfig, RemoteConfig};
+use crate::config::{CheckpointsConfig, CommonConfig, McpServerCommand, RemoteConfig};
 use crate::diff::Hunk;
 use crate::events::{
     AgentOption, AuthMethodInfo, CanvasAction, CanvasUpdate, CanvasWidget, CommandInfo, ConnectionStatus,
@@ -142,6 +142,7 @@ fn generated() -> String {
         declaration::<CommonConfig>(&cfg),
         declaration::<RemoteConfig>(&cfg),
         declaration::<CheckpointsConfig>(&cfg),
+        declaration::<McpServerCommand>(&cfg),
         declaration::<RewindPreview>(&cfg),
         declaration::<RewindFile>(&cfg),
         declaration::<RewindAction>(&cfg),

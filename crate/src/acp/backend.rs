@@ -79,6 +79,7 @@ impl AcpBackend {
             windows: context.windows,
             brief,
             env: common.env.clone().unwrap_or_default(),
+            extra_mcp_servers: common.mcp_servers.clone().unwrap_or_default(),
             resume: common.resume.clone(),
             peer: Peer::new(),
             phase: Phase::Starting,

@@ -12,25 +12,34 @@ use crate::events::{AuthMethodInfo, ErrorKind, SessionState, SessionSummary, Sev
 use crate::mcp::SERVER_NAME;
 use crate::rpc::{RpcError, REQUEST_CANCELLED};
 use serde_json::{json, Value};
+use std::collections::BTreeMap;
 
 impl AcpBackend {
     /// Tether's MCP server as the agent starts it: over the ACP connection when the agent offers
     /// that, else the bridge process.
+    /// Then the other servers of the config (the IDE tools), each its own stdio process.
     pub(super) fn mcp_servers(&self) -> Vec<Value> {
-        if self.caps.mcp_capabilities.acp {
-            return vec![json!({"type": "acp", "name": SERVER_NAME, "serverId": SERVER_NAME})];
-        }
-        match &self.config.bridge {
-            Some(bridge) => {
-                let env: Vec<Value> = bridge
-                    .env
-                    .iter()
-                    .map(|(name, value)| json!({"name": name, "value": value}))
-                    .collect();
-                vec![json!({"name": SERVER_NAME, "command": bridge.command, "args": bridge.args, "env": env})]
+        let stdio = |name: &str, command: &str, args: &[String], env: &BTreeMap<String, String>| {
+            let env: Vec<Value> = env
+                .iter()
+                .map(|(name, value)| json!({"name": name, "value": value}))
+                .collect();
+            json!({"name": name, "command": command, "args": args, "env": env})
+        };
+        let mut servers = if self.caps.mcp_capabilities.acp {
+            vec![json!({"type": "acp", "name": SERVER_NAME, "serverId": SERVER_NAME})]
+        } else {
+            match &self.config.bridge {
+                Some(bridge) => vec![stdio(SERVER_NAME, &bridge.command, &bridge.args, &bridge.env)],
+                None => Vec::new(),
             }
-            None => Vec::new(),
-        }
+        };
+        servers.extend(
+            self.extra_mcp_servers
+                .iter()
+                .map(|s| stdio(&s.name, &s.command, &s.args, &s.env)),
+        );
+        servers
     }
 
     /// The params of `session/new`, `load`, `resume` or `fork`.

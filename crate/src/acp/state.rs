@@ -11,6 +11,7 @@ use super::protocol::permission::PermissionOption as AcpOption;
 use super::session_state::SessionOptions;
 use super::terminals::Terminals;
 use crate::backend::Action;
+use crate::config::common::McpServerCommand;
 use crate::events::AuthMethodInfo;
 use crate::paths::PathMapper;
 use crate::permissions::PermissionMode;
@@ -96,6 +97,8 @@ pub struct AcpBackend {
     /// What the model is told about the remote workspace.
     pub brief: Option<String>,
     pub env: BTreeMap<String, String>,
+    /// MCP servers besides Tether's own, offered with every session opened.
+    pub extra_mcp_servers: Vec<McpServerCommand>,
     pub resume: Option<String>,
     pub peer: Peer<Pending>,
     pub phase: Phase,

@@ -98,6 +98,7 @@ impl ClaudeBackend {
             allowed_tools: Vec::new(),
             disallowed_tools: config.disallowed_tools.clone().unwrap_or_default(),
             env: context.config.env.clone().unwrap_or_default().into_iter().collect(),
+            mcp_servers: context.config.mcp_servers.clone().unwrap_or_default(),
         };
         ClaudeBackend {
             session: Session::new(session_config),

@@ -22,6 +22,7 @@
 //!   but not offered in print mode, and `TaskStop` disappears with `Bash` disallowed.
 
 pub use crate::backend::Launch;
+use crate::config::common::McpServerCommand;
 use crate::tools::TOOL_NAMES;
 use std::collections::BTreeMap;
 
@@ -71,6 +72,19 @@ pub const FIXED_ENV: &[(&str, &str)] = &[
 /// One type for the CLI's modes and the permission engine's.
 pub use crate::permissions::PermissionMode;
 
+/// `--mcp-config`'s JSON for stdio servers: `{"mcpServers": {name: {type, command, args, env}}}`.
+fn mcp_config(servers: &[McpServerCommand]) -> String {
+    let servers: serde_json::Map<String, serde_json::Value> = servers
+        .iter()
+        .map(|server| {
+            let entry =
+                serde_json::json!({"type": "stdio", "command": server.command, "args": server.args, "env": server.env});
+            (server.name.clone(), entry)
+        })
+        .collect();
+    serde_json::json!({ "mcpServers": servers }).to_string()
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SettingSource {
     User,
@@ -112,6 +126,9 @@ pub struct LaunchConfig {
     pub disallowed_tools: Vec<String>,
     /// User-provided variables; they win over inherited and fixed ones.
     pub env: Vec<(String, String)>,
+    /// Stdio MCP servers besides Tether's in-process one (`--mcp-config`; `--strict-mcp-config`
+    /// keeps every other out).
+    pub mcp_servers: Vec<McpServerCommand>,
 }
 
 impl Default for LaunchConfig {
@@ -129,6 +146,7 @@ impl Default for LaunchConfig {
             allowed_tools: Vec::new(),
             disallowed_tools: Vec::new(),
             env: Vec::new(),
+            mcp_servers: Vec::new(),
         }
     }
 }
@@ -165,6 +183,9 @@ impl LaunchConfig {
         let sources: Vec<&str> = self.setting_sources.iter().map(|s| s.as_str()).collect();
         args.push(format!("--setting-sources={}", sources.join(",")));
         args.push("--strict-mcp-config".into());
+        if !self.mcp_servers.is_empty() {
+            args.push(format!("--mcp-config={}", mcp_config(&self.mcp_servers)));
+        }
         if self.restricted {
             args.push("--restricted".into());
         }

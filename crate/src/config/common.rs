@@ -7,7 +7,7 @@ use crate::permissions::PermissionMode;
 use std::collections::BTreeMap;
 
 /// The keys of [`CommonConfig`] in the JSON the driver passes.
-pub const COMMON_KEYS: [&str; 10] = [
+pub const COMMON_KEYS: [&str; 11] = [
     "root",
     "mirror",
     "homeDir",
@@ -18,6 +18,7 @@ pub const COMMON_KEYS: [&str; 10] = [
     "env",
     "remote",
     "checkpoints",
+    "mcpServers",
 ];
 
 #[derive(Clone, Debug, Default)]
@@ -42,6 +43,19 @@ pub struct CommonConfig {
     pub remote: Option<RemoteConfig>,
     /// Where the before-images of the files Tether changes are kept (on the workspace side).
     pub checkpoints: Option<CheckpointsConfig>,
+    /// More stdio MCP servers for the agent, beside Tether's own tools (the IDE tools' bridge).
+    pub mcp_servers: Option<Vec<McpServerCommand>>,
+}
+
+/// A stdio MCP server the agent starts: its name (the model sees its tools as
+/// `mcp__<name>__<tool>`), its program and arguments, and its environment.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct McpServerCommand {
+    pub name: String,
+    pub command: String,
+    pub args: Vec<String>,
+    pub env: BTreeMap<String, String>,
 }
 
 /// The session's checkpoint folder and its retention.
@@ -92,8 +106,10 @@ impl CommonConfig {
                 })
             }
         };
+        let mcp_servers = config.get("mcpServers").map(mcp_servers).transpose()?;
         Ok(CommonConfig {
             checkpoints,
+            mcp_servers,
             root: config.string("root")?,
             mirror: config.opt_string("mirror")?,
             home_dir: config.string("homeDir")?,
@@ -110,6 +126,32 @@ impl CommonConfig {
     pub fn permission_mode(&self) -> Result<Option<PermissionMode>, String> {
         self.mode.as_deref().map(parse_mode).transpose()
     }
+}
+
+/// `mcpServers`: `[{name, command, args?, env?}]`, each name used once and not Tether's own.
+fn mcp_servers(value: &serde_json::Value) -> Result<Vec<McpServerCommand>, String> {
+    let Some(items) = value.as_array() else {
+        return Err("`mcpServers` must be a list of {name, command, args, env}".into());
+    };
+    let mut servers: Vec<McpServerCommand> = Vec::with_capacity(items.len());
+    for item in items {
+        let object = JsonObject::new(item, "an mcpServers entry", &["name", "command", "args", "env"])?;
+        let server = McpServerCommand {
+            name: object.string("name")?,
+            command: object.string("command")?,
+            args: object.opt_strings("args")?.unwrap_or_default(),
+            env: object
+                .get("env")
+                .map(|env| string_map(env, "mcpServers.env"))
+                .transpose()?
+                .unwrap_or_default(),
+        };
+        if server.name == crate::mcp::SERVER_NAME || servers.iter().any(|s| s.name == server.name) {
+            return Err(format!("the MCP server name {:?} is taken", server.name));
+        }
+        servers.push(server);
+    }
+    Ok(servers)
 }
 
 /// A permission mode by name, or an error that lists them.

@@ -6,4 +6,4 @@
 pub mod common;
 pub mod json;
 
-pub use common::{parse_mode, CheckpointsConfig, CommonConfig, RemoteConfig};
+pub use common::{parse_mode, CheckpointsConfig, CommonConfig, McpServerCommand, RemoteConfig};

@@ -454,7 +454,11 @@ env?: { [key in string]: string }, remote?: RemoteConfig,
 /**
  * Where the before-images of the files Tether changes are kept (on the workspace side).
  */
-checkpoints?: CheckpointsConfig, } & ({ "backend": "claude" } & ClaudeConfig | { "backend": "acp" } & AcpConfig | { "backend": "openclaw" } & OpenClawConfig);
+checkpoints?: CheckpointsConfig, 
+/**
+ * More stdio MCP servers for the agent, beside Tether's own tools (the IDE tools' bridge).
+ */
+mcpServers?: Array<McpServerCommand>, } & ({ "backend": "claude" } & ClaudeConfig | { "backend": "acp" } & AcpConfig | { "backend": "openclaw" } & OpenClawConfig);
 
 export type CommonConfig = { 
 /**
@@ -488,7 +492,11 @@ env?: { [key in string]: string }, remote?: RemoteConfig,
 /**
  * Where the before-images of the files Tether changes are kept (on the workspace side).
  */
-checkpoints?: CheckpointsConfig, };
+checkpoints?: CheckpointsConfig, 
+/**
+ * More stdio MCP servers for the agent, beside Tether's own tools (the IDE tools' bridge).
+ */
+mcpServers?: Array<McpServerCommand>, };
 
 /**
  * What the model is told about the machine the workspace is on.
@@ -509,6 +517,13 @@ dir: string,
  * The checkpoints of at most this many user messages are kept, the oldest dropped first.
  */
 keepMessages: number, };
+
+/**
+ * A stdio MCP server the agent starts: its name (the model sees its tools as
+ * `mcp__<name>__<tool>`), its program and arguments, and its environment.
+ */
+
+export type McpServerCommand = { name: string, command: string, args: Array<string>, env: { [key in string]: string }, };
 
 /**
  * What rewinding to a message would do (JS: `RewindPreview`).
