@@ -6,6 +6,7 @@
 import * as vscode from "vscode";
 import { PERMISSION_MODE_INFO } from "./contract/modes";
 import type { ChatEntry, UiState, WebviewToExtension } from "./contract/protocol";
+import type { UiEvent } from "./generated/core";
 import type { AgentEntry, LaunchPlace } from "./backends/backend";
 import { agentEntries, BACKENDS, findAgent } from "./backends";
 import type { ChatFeed } from "./chat/feed";
@@ -20,6 +21,10 @@ import { handleMessage } from "./messages";
 import { readSettings, type TetherSettings } from "./settings";
 import { ChatViewProvider, CHAT_VIEW_ID } from "./vscode/chatView";
 import { Diagnostics } from "./vscode/diagnostics";
+import { FirstRun } from "./vscode/firstRun";
+import { IdeTools } from "./vscode/ideTools";
+import { networkEnv } from "./network";
+import { readNetworkSettings } from "./vscode/network";
 import { DiffReviews } from "./vscode/diffReview";
 import { PlanDocuments } from "./vscode/planDocuments";
 import { StatusBar } from "./vscode/statusBar";
@@ -36,6 +41,9 @@ export class Ctx implements vscode.Disposable {
   readonly surfaces: Surfaces;
   readonly workspace: Workspace;
   readonly diagnostics: Diagnostics;
+  /** The IDE tools' MCP server, one for the window's agents. */
+  readonly ideTools: IdeTools;
+  private readonly firstRun: FirstRun;
   private readonly statusBar: StatusBar;
   private readonly disposables: vscode.Disposable[] = [];
   private current: TetherSettings;
@@ -133,6 +141,8 @@ export class Ctx implements vscode.Disposable {
     });
     this.surfaces.restore();
     this.diagnostics = new Diagnostics(extension.extensionUri, (message) => this.log.info(message), () => this.loadWasm());
+    this.firstRun = new FirstRun(extension, (message) => this.log.info(message));
+    this.ideTools = new IdeTools(extension.extensionUri, () => this.workspace.source(), (message) => this.log.info(message));
     this.statusBar.update(this.feed.state, undefined);
 
     this.subscribe(
@@ -144,6 +154,7 @@ export class Ctx implements vscode.Disposable {
       this.statusBar,
       this.workspace,
       this.diagnostics,
+      this.ideTools,
       vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, this.view, { webviewOptions: { retainContextWhenHidden: true } }),
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (!e.affectsConfiguration("tether")) return;
@@ -227,8 +238,11 @@ export class Ctx implements vscode.Disposable {
     // The folder's .gitignore and the index are written aside: the core makes the folder itself
     // at its first write, and the first prompt need not wait for the remote.
     if (checkpoints) void prepareCheckpoints(source.host, source.root, start.checkpointKey, this.current.checkpoints, start.fork ? undefined : start.resume).catch((e: unknown) => this.log.info(`checkpoints: ${e instanceof Error ? e.message : String(e)}`));
-    return openSession(
-      this.entry(start.agent),
+    const entry = this.entry(start.agent);
+    // A remedy may have changed a setting (the program's path).
+    if (await this.firstRun.ensure(entry, this.current)) this.current = this.readSettings();
+    const session = await openSession(
+      entry,
       {
         host: source.host,
         root: source.root,
@@ -240,12 +254,19 @@ export class Ctx implements vscode.Disposable {
         ...(start.replay ? { replay: true } : {}),
         ...(start.fork ? { fork: start.fork } : {}),
         ...(checkpoints ? { checkpoints } : {}),
+        mcpServers: await this.ideTools.servers().catch((error: unknown) => {
+          this.log.warn(`IDE tools unavailable: ${error instanceof Error ? error.message : String(error)}`);
+          return [];
+        }),
+        networkEnv: networkEnv(readNetworkSettings(), process.env),
         settings: this.current,
         place,
         log: (message) => this.log.info(message),
       },
       { mode: start.mode, ...(start.model ? { model: start.model } : {}), onEvent: start.onEvent, onPermission: start.onPermission },
     );
+    if (!vscode.workspace.isTrusted) start.onEvent(UNTRUSTED_NOTICE);
+    return session;
   }
 
   /** Whether the wasm core is loaded (the activation report says). */
@@ -329,6 +350,15 @@ export class Ctx implements vscode.Disposable {
     return settings;
   }
 }
+
+/** What the chat says when the workspace is not trusted: the host refuses every write and command. */
+const UNTRUSTED_NOTICE: UiEvent = {
+  type: "error",
+  kind: "other",
+  severity: "notice",
+  message: "This workspace is not trusted: the agent can read and search, but Tether refuses every file write and command.",
+  hint: "To let it change files and run commands, trust the folder (Manage Workspace Trust).",
+};
 
 /** An agent of the registry as a chat session needs it. */
 function chatAgent(entry: AgentEntry): ChatAgent {
