@@ -258,7 +258,7 @@ export class Ctx implements vscode.Disposable {
           this.log.warn(`IDE tools unavailable: ${error instanceof Error ? error.message : String(error)}`);
           return [];
         }),
-        networkEnv: networkEnv(readNetworkSettings(), process.env),
+        networkEnv: this.networkEnv(),
         settings: this.current,
         place,
         log: (message) => this.log.info(message),
@@ -267,6 +267,14 @@ export class Ctx implements vscode.Disposable {
     );
     if (!vscode.workspace.isTrusted) start.onEvent(UNTRUSTED_NOTICE);
     return session;
+  }
+
+  /** The agents' network environment from VS Code's settings; which variables, in the log. */
+  private networkEnv(): Record<string, string> {
+    const env = networkEnv(readNetworkSettings());
+    const names = Object.keys(env).filter((name) => name === name.toUpperCase());
+    if (names.length > 0) this.log.info(`network: ${names.join(", ")} from VS Code's settings`);
+    return env;
   }
 
   /** Whether the wasm core is loaded (the activation report says). */

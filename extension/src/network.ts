@@ -21,12 +21,12 @@ export interface NetworkSettings {
   caCertificates: string;
 }
 
-/** The variables to set for an agent's process. What the user's environment already sets
- * (`inherited`) wins: a proxy or CA configured outside VS Code is kept. */
-export function networkEnv(settings: NetworkSettings, inherited: Record<string, string | undefined> = {}): Record<string, string> {
+/** The variables to set for an agent's process. As in VS Code itself, a proxy or CA set in its
+ * settings wins over one inherited from the environment (an inherited NODE_EXTRA_CA_CERTS is
+ * replaced: list both CAs in the one PEM file to keep both); `tether.environment` wins over all. */
+export function networkEnv(settings: NetworkSettings): Record<string, string> {
   const env: Record<string, string> = {};
   const set = (names: string[], value: string): void => {
-    if (names.some((name) => inherited[name] !== undefined && inherited[name] !== "")) return;
     for (const name of names) env[name] = value;
   };
   const proxy = settings.proxy.trim();

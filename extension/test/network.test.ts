@@ -29,10 +29,3 @@ test("http.proxyStrictSSL off and http.systemCertificates on", () => {
     NODE_USE_SYSTEM_CA: "1",
   });
 });
-
-test("what the user's environment already sets wins", () => {
-  const env = networkEnv({ ...none, proxy: "http://vscode:1", caCertificates: "/vscode.pem" }, { https_proxy: "http://mine:2", NODE_EXTRA_CA_CERTS: "/mine.pem" });
-  assert.equal(env["HTTPS_PROXY"], undefined);
-  assert.equal(env["NODE_EXTRA_CA_CERTS"], undefined);
-  assert.equal(env["HTTP_PROXY"], "http://vscode:1");
-});

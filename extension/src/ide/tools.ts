@@ -215,7 +215,8 @@ export function pathOfUri(uri: string): string {
 /** A workspace path as the `file://` URI the official extension reports. */
 export function fileUri(path: string): string {
   const posix = path.replace(/\\/g, "/");
-  return "file://" + (posix.startsWith("/") ? "" : "/") + posix.split("/").map(encodeURIComponent).join("/").replace(/^\/([A-Za-z])%3A/, "/$1:");
+  const encoded = (posix.startsWith("/") ? "" : "/") + posix.split("/").map(encodeURIComponent).join("/");
+  return "file://" + encoded.replace(/^\/([A-Za-z])%3A/, "/$1:");
 }
 
 function describeLocation(location: FileLocation): string {
