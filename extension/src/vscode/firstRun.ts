@@ -39,7 +39,7 @@ export class FirstRun {
     if (problem.kind === "missing") {
       const offers = [...(problem.bundled ? [USE_BUNDLED] : []), ...(problem.install ? [INSTALL] : [])];
       const where = problem.bundled ? ` It is bundled with an installed extension: ${problem.bundled}.` : "";
-      const choice = await vscode.window.showWarningMessage(`Tether: ${problem.message}${where}`, ...offers);
+      const choice = await vscode.window.showWarningMessage(`Tether: ${problem.message.replace(/\.?$/, ".")}${where}`, ...offers);
       if (choice === USE_BUNDLED && problem.bundled) {
         await vscode.workspace.getConfiguration("tether").update(problem.pathSetting, problem.bundled, vscode.ConfigurationTarget.Global);
         return;
