@@ -49,6 +49,7 @@ fn new_agent(config: Config) -> Result<ClaudeAgent, String> {
         env: config.env,
         remote: config.remote,
         checkpoints: None,
+        mcp_servers: None,
     };
     let claude = ClaudeConfig {
         extra_system_prompt: config.extra_system_prompt,

@@ -285,6 +285,7 @@ pub fn session_config() -> tether_core::config::CommonConfig {
         env: None,
         remote: None,
         checkpoints: None,
+        mcp_servers: None,
     }
 }
 
