@@ -141,6 +141,13 @@ test("first run: with claude missing, the Claude Code extension's bundled binary
 });
 
 test("IDE tools: getDiagnostics returns the TypeScript error and getDefinition's answer reaches the model", { timeout: 120_000 }, async () => {
+  // The user has the file open, as when asking about it: its language server is running (its
+  // first start on a loaded machine can outlast getDiagnostics' wait).
+  await vs.page.keyboard.press("Control+P");
+  await vs.page.locator(".quick-input-widget input").fill("app.ts");
+  await vs.page.locator(".quick-input-widget .monaco-list-row", { hasText: "app.ts" }).first().waitFor({ timeout: 20_000 });
+  await vs.page.keyboard.press("Enter");
+  await vs.page.locator("#status\\.problems", { hasText: "1" }).first().waitFor({ timeout: 60_000 });
   await sendPrompt(vs, "IDE check");
   await vs.webview.getByText("greet is defined in src/types.ts.").waitFor({ timeout: 90_000 });
   const sent = bodies().join("\n");

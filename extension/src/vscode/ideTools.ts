@@ -12,7 +12,8 @@ import { IDE_SERVER_NAME, IdeToolsServer, type DiagnosticInfo, type FileLocation
 import { BridgeServer } from "../mcpBridge/server";
 
 /** How long getDiagnostics waits for a file's language server to report once it is opened. */
-const DIAGNOSTICS_WAIT_MS = 8000;
+const DIAGNOSTICS_WAIT_MS = 15_000;
+const QUIET_MS = 2500;
 
 export class IdeTools implements vscode.Disposable {
   private bridge: Promise<BridgeServer> | undefined;
@@ -67,7 +68,7 @@ export class VscodeLanguage implements LanguagePort {
     // A language server reports on the files that are open: open it (not shown) and wait for
     // its first report when it has none yet.
     await vscode.workspace.openTextDocument(uri);
-    if (vscode.languages.getDiagnostics(uri).length === 0) await diagnosticsChange(uri, DIAGNOSTICS_WAIT_MS);
+    if (vscode.languages.getDiagnostics(uri).length === 0) await diagnosticsSettle(uri, DIAGNOSTICS_WAIT_MS);
     return [{ path: file, diagnostics: vscode.languages.getDiagnostics(uri).map(diagnosticInfo) }];
   }
 
@@ -153,17 +154,23 @@ function position(at: Position): vscode.Position {
   return new vscode.Position(at.line - 1, at.character - 1);
 }
 
-/** Resolves when `uri`'s diagnostics change, or after `ms`. */
-function diagnosticsChange(uri: vscode.Uri, ms: number): Promise<void> {
+/** Resolves once `uri` has diagnostics, or once its language server has been quiet for
+ * `QUIET_MS` after reporting (a syntax pass reports nothing before the semantic one), or after `ms`. */
+function diagnosticsSettle(uri: vscode.Uri, ms: number): Promise<void> {
   return new Promise((resolve) => {
+    let quiet: NodeJS.Timeout | undefined;
     const done = (): void => {
       clearTimeout(timer);
+      clearTimeout(quiet);
       listener.dispose();
       resolve();
     };
     const timer = setTimeout(done, ms);
     const listener = vscode.languages.onDidChangeDiagnostics((e) => {
-      if (e.uris.some((u) => u.toString() === uri.toString())) done();
+      if (!e.uris.some((u) => u.toString() === uri.toString())) return;
+      if (vscode.languages.getDiagnostics(uri).length > 0) return done();
+      clearTimeout(quiet);
+      quiet = setTimeout(done, QUIET_MS);
     });
   });
 }
