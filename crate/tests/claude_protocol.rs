@@ -852,6 +852,18 @@ fn guard_lets_tether_tools_through() {
 }
 
 #[test]
+fn guard_lets_the_ide_tools_through_in_read_only_agents_too() {
+    let mut session = started_session();
+    for agent in [None, Some("Explore")] {
+        let mut input = json!({"hook_event_name":"PreToolUse","tool_name":"mcp__ide__getDiagnostics","tool_input":{}});
+        if let Some(agent) = agent {
+            input["agent_type"] = json!(agent);
+        }
+        assert_eq!(guard_response(&mut session, input), json!({"continue": true}));
+    }
+}
+
+#[test]
 fn guard_denies_tools_that_would_run_locally() {
     let mut session = started_session();
     for tool in [
@@ -1521,6 +1533,35 @@ fn launch_arguments_select_the_protocol_and_lock_down_local_tools() {
     ] {
         assert!(disallowed.contains(&tool), "{tool}");
     }
+}
+
+#[test]
+fn launch_names_more_mcp_servers_in_one_mcp_config() {
+    use tether_core::config::McpServerCommand;
+    let args = LaunchConfig {
+        mcp_servers: vec![McpServerCommand {
+            name: "ide".into(),
+            command: "/usr/bin/node".into(),
+            args: vec!["bridge.js".into()],
+            env: [("TETHER_BRIDGE_TOKEN".to_string(), "t".to_string())].into(),
+        }],
+        ..LaunchConfig::default()
+    }
+    .args();
+    let config = args
+        .iter()
+        .find_map(|a| a.strip_prefix("--mcp-config="))
+        .expect("--mcp-config");
+    let config: Value = serde_json::from_str(config).unwrap();
+    assert_eq!(
+        config,
+        json!({"mcpServers": {"ide": {"type": "stdio", "command": "/usr/bin/node", "args": ["bridge.js"], "env": {"TETHER_BRIDGE_TOKEN": "t"}}}})
+    );
+    assert!(args.iter().any(|a| a == "--strict-mcp-config"));
+    assert!(!LaunchConfig::default()
+        .args()
+        .iter()
+        .any(|a| a.starts_with("--mcp-config")));
 }
 
 #[test]

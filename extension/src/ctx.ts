@@ -6,6 +6,7 @@
 import * as vscode from "vscode";
 import { PERMISSION_MODE_INFO } from "./contract/modes";
 import type { ChatEntry, UiState, WebviewToExtension } from "./contract/protocol";
+import type { UiEvent } from "./generated/core";
 import type { AgentEntry, LaunchPlace } from "./backends/backend";
 import { agentEntries, BACKENDS, findAgent } from "./backends";
 import type { ChatFeed } from "./chat/feed";
@@ -21,6 +22,10 @@ import { handleMessage } from "./messages";
 import { readSettings, type TetherSettings } from "./settings";
 import { ChatViewProvider, CHAT_VIEW_ID } from "./vscode/chatView";
 import { Diagnostics } from "./vscode/diagnostics";
+import { FirstRun } from "./vscode/firstRun";
+import { IdeTools } from "./vscode/ideTools";
+import { networkEnv } from "./network";
+import { readNetworkSettings } from "./vscode/network";
 import { DiffReviews } from "./vscode/diffReview";
 import { PlanDocuments } from "./vscode/planDocuments";
 import { StatusBar } from "./vscode/statusBar";
@@ -37,6 +42,9 @@ export class Ctx implements vscode.Disposable {
   readonly surfaces: Surfaces;
   readonly workspace: Workspace;
   readonly diagnostics: Diagnostics;
+  /** The IDE tools' MCP server, one for the window's agents. */
+  readonly ideTools: IdeTools;
+  private readonly firstRun: FirstRun;
   private readonly statusBar: StatusBar;
   private readonly disposables: vscode.Disposable[] = [];
   private current: TetherSettings;
@@ -134,6 +142,8 @@ export class Ctx implements vscode.Disposable {
     });
     this.surfaces.restore();
     this.diagnostics = new Diagnostics(extension.extensionUri, (message) => this.log.info(message), () => this.loadWasm());
+    this.firstRun = new FirstRun(extension, (message) => this.log.info(message));
+    this.ideTools = new IdeTools(extension.extensionUri, () => this.workspace.source(), (message) => this.log.info(message));
     this.statusBar.update(this.feed.state, undefined);
 
     this.subscribe(
@@ -145,6 +155,7 @@ export class Ctx implements vscode.Disposable {
       this.statusBar,
       this.workspace,
       this.diagnostics,
+      this.ideTools,
       vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, this.view, { webviewOptions: { retainContextWhenHidden: true } }),
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (!e.affectsConfiguration("tether")) return;
@@ -228,7 +239,10 @@ export class Ctx implements vscode.Disposable {
     // The folder's .gitignore and the index are written aside: the core makes the folder itself
     // at its first write, and the first prompt need not wait for the remote.
     if (checkpoints) void prepareCheckpoints(source.host, source.root, start.checkpointKey, this.current.checkpoints, start.fork ? undefined : start.resume).catch((e: unknown) => this.log.info(`checkpoints: ${e instanceof Error ? e.message : String(e)}`));
-    const agentRunsThem = !setup.mirror && this.entry(start.agent).backend.readsProjectMcpLocally === true;
+    const entry = this.entry(start.agent);
+    // A remedy may have changed a setting (the program's path).
+    if (await this.firstRun.ensure(entry, this.current)) this.current = this.readSettings();
+    const agentRunsThem = !setup.mirror && entry.backend.readsProjectMcpLocally === true;
     const projectServers = agentRunsThem ? undefined : await startProjectServers({
       source,
       executor: this.workspace.executor,
@@ -236,8 +250,8 @@ export class Ctx implements vscode.Disposable {
       ...(start.onProjectSetup ? { onInfo: start.onProjectSetup } : {}),
       log: (message) => this.log.info(message),
     });
-    return openSession(
-      this.entry(start.agent),
+    const session = await openSession(
+      entry,
       {
         host: source.host,
         root: source.root,
@@ -253,12 +267,27 @@ export class Ctx implements vscode.Disposable {
         ...(start.fork ? { fork: start.fork } : {}),
         ...(checkpoints ? { checkpoints } : {}),
         ...(projectServers ? { projectServers } : {}),
+        mcpServers: await this.ideTools.servers().catch((error: unknown) => {
+          this.log.warn(`IDE tools unavailable: ${error instanceof Error ? error.message : String(error)}`);
+          return [];
+        }),
+        networkEnv: this.networkEnv(),
         settings: this.current,
         place,
         log: (message) => this.log.info(message),
       },
       { mode: start.mode, ...(start.model ? { model: start.model } : {}), onEvent: start.onEvent, onPermission: start.onPermission },
     );
+    if (!vscode.workspace.isTrusted) start.onEvent(UNTRUSTED_NOTICE);
+    return session;
+  }
+
+  /** The agents' network environment from VS Code's settings; which variables, in the log. */
+  private networkEnv(): Record<string, string> {
+    const env = networkEnv(readNetworkSettings());
+    const names = Object.keys(env).filter((name) => name === name.toUpperCase());
+    if (names.length > 0) this.log.info(`network: ${names.join(", ")} from VS Code's settings`);
+    return env;
   }
 
   /** Whether the wasm core is loaded (the activation report says). */
@@ -342,6 +371,15 @@ export class Ctx implements vscode.Disposable {
     return settings;
   }
 }
+
+/** What the chat says when the workspace is not trusted: the host refuses every write and command. */
+const UNTRUSTED_NOTICE: UiEvent = {
+  type: "error",
+  kind: "other",
+  severity: "notice",
+  message: "This workspace is not trusted: the agent can read and search, but Tether refuses every file write and command.",
+  hint: "To let it change files and run commands, trust the folder (Manage Workspace Trust).",
+};
 
 /** An agent of the registry as a chat session needs it. */
 function chatAgent(entry: AgentEntry): ChatAgent {

@@ -100,10 +100,11 @@ function packExtension(dir, outDir) {
  * Start VS Code with the VSIX installed, a workspace holding `files`, and `settings` in the user's
  * settings.json. `remoteFiles` go into a second folder (`remote`); `extensions` are extra
  * extension folders packed and installed too; `folder(dirs)` chooses what the window opens (a
- * path or a URI; default the workspace). Returns { page, webview, workspace, remote, runDir,
+ * path or a URI; default the workspace); `workspaceTrust` keeps VS Code's Workspace Trust on (with
+ * `security.workspace.trust.*` in `settings`). Returns { page, webview, workspace, remote, runDir,
  * control(), close(), … }.
  */
-export async function launchVsCode({ files = {}, remoteFiles = {}, settings = {}, name = "run", extensions = [], folder }) {
+export async function launchVsCode({ files = {}, remoteFiles = {}, settings = {}, name = "run", extensions = [], folder, workspaceTrust = false }) {
   const runDir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), `tether-e2e-${name}-`)));
   const dirs = Object.fromEntries(
     ["home", "xdg", "user-data", "extensions", "workspace", "remote", "profile"].map((d) => [d, path.join(runDir, d)]),
@@ -148,7 +149,7 @@ export async function launchVsCode({ files = {}, remoteFiles = {}, settings = {}
     CODE_SERVER,
     [
       "--bind-addr", `127.0.0.1:${port}`, "--auth", "none", "--disable-telemetry", "--disable-update-check",
-      "--disable-workspace-trust", "--disable-getting-started-override", ...common, dirs.workspace,
+      ...(workspaceTrust ? [] : ["--disable-workspace-trust"]), "--disable-getting-started-override", ...common, dirs.workspace,
     ],
     { env, detached: true, stdio: ["ignore", logFile, logFile] },
   );

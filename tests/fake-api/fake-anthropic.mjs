@@ -83,6 +83,7 @@ export async function startFakeApi(script, options = {}) {
   const server = await startRecordingServer(handle, {
     port: options.port,
     log: options.log,
+    tls: options.tls,
     errorBody: (message) => ({ type: "error", error: { type: "api_error", message } }),
   });
   return {

@@ -16,6 +16,7 @@
 // JSON scripts spell a RegExp as {"regex": "...", "flags": "i"}.
 
 import http from "node:http";
+import https from "node:https";
 import fs from "node:fs";
 
 export function normalizeScript(script) {
@@ -65,9 +66,10 @@ export function reviveRegExp(p) {
  * ({method, path, query, headers, body}) and hands it to `handle(record, res)`; a handler that
  * throws answers 500 with `errorBody(message)`.
  */
-export async function startRecordingServer(handle, { port = 0, log = () => {}, errorBody = (m) => ({ error: m }) } = {}) {
+export async function startRecordingServer(handle, { port = 0, log = () => {}, errorBody = (m) => ({ error: m }), tls } = {}) {
   const requests = [];
-  const server = http.createServer((req, res) => {
+  // `tls` ({key, cert} in PEM): served over HTTPS, for tests of a CA the client must trust.
+  const listener = (req, res) => {
     const chunks = [];
     req.on("data", (c) => chunks.push(c));
     req.on("end", () => {
@@ -89,7 +91,8 @@ export async function startRecordingServer(handle, { port = 0, log = () => {}, e
           res.end(JSON.stringify(errorBody(String(e))));
         });
     });
-  });
+  };
+  const server = tls ? https.createServer(tls, listener) : http.createServer(listener);
   await new Promise((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, "127.0.0.1", resolve);
@@ -97,7 +100,7 @@ export async function startRecordingServer(handle, { port = 0, log = () => {}, e
   const bound = server.address().port;
   return {
     port: bound,
-    url: `http://127.0.0.1:${bound}`,
+    url: `${tls ? "https" : "http"}://127.0.0.1:${bound}`,
     requests,
     close: () =>
       new Promise((resolve) => {

@@ -15,8 +15,9 @@ use crate::rpc::{RpcError, REQUEST_CANCELLED};
 use serde_json::{json, Value};
 
 impl AcpBackend {
-    /// Tether's MCP server as the agent starts it: over the ACP connection when the agent offers
-    /// that, else the bridge process.
+    /// Tether's MCP server as the agent starts it (over the ACP connection when the agent offers
+    /// that, else the bridge process), then the other servers of the config it can reach (the
+    /// project's, the IDE tools).
     pub(super) fn mcp_servers(&self) -> Vec<Value> {
         let mut servers = self.tether_server();
         servers.extend(

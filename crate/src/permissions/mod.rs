@@ -22,7 +22,7 @@ mod shell;
 mod suggestions;
 
 pub use engine::PermissionEngine;
-pub use request::{Access, Target, ToolRequest};
+pub use request::{Access, Target, ToolRequest, IDE_TOOL_PREFIX};
 pub use rules::{canonical_tool_name, Rule};
 pub use settings::{persist_rules, PersistError};
 pub use suggestions::{describe_suggestions, mirror_settings_rules, rewrite_suggestions, AlwaysAllow};

@@ -45,6 +45,10 @@ pub enum Target {
     Missing(String),
 }
 
+/// The prefix of the IDE tools' names as the model sees them (the extension's `ide` MCP server,
+/// named as the official extension names its own).
+pub const IDE_TOOL_PREFIX: &str = "mcp__ide__";
+
 impl ToolRequest {
     pub fn new(tool: &str, access: Access) -> ToolRequest {
         ToolRequest {
@@ -91,6 +95,19 @@ impl ToolRequest {
             "NotebookEdit" => Access::Write(path("notebook_path", false)),
             "Bash" => Access::Execute(text("command").unwrap_or_default().to_string()),
             "BashOutput" | "KillShell" => Access::Harmless,
+            name if name.starts_with(IDE_TOOL_PREFIX) => {
+                // The IDE tools read what the language servers know of a file (or of the whole
+                // workspace when they name none): judged as reads of that place.
+                let place = text("uri").or_else(|| text("filePath"));
+                let target = match place {
+                    Some(place) => Target::Path {
+                        path: place.strip_prefix("file://").unwrap_or(place).to_string(),
+                        directory: false,
+                    },
+                    None => Target::Root,
+                };
+                Access::Read(vec![target])
+            }
             _ => Access::Other,
         };
         ToolRequest { tool, access }
@@ -130,6 +147,17 @@ mod tests {
         assert_eq!(
             ToolRequest::for_tool("Glob", &json!({"pattern": "/etc/**/*.conf"})).access,
             Access::Read(vec![Target::Root, Target::PatternBase("/etc".into())])
+        );
+        assert_eq!(
+            ToolRequest::for_tool("mcp__ide__getDiagnostics", &json!({"uri": "file:///w/a.ts"})).access,
+            Access::Read(vec![Target::Path {
+                path: "/w/a.ts".into(),
+                directory: false
+            }])
+        );
+        assert_eq!(
+            ToolRequest::for_tool("mcp__ide__getWorkspaceSymbols", &json!({"query": "x"})).access,
+            Access::Read(vec![Target::Root])
         );
         assert_eq!(
             ToolRequest::for_tool("Read", &json!({})).access,

@@ -1,16 +1,19 @@
 //! The wasm-bindgen boundary, and the only module that knows about JavaScript; thin, split by
 //! export: the host object JS passes ([`host`]), the MCP server ([`server`]), an agent session
-//! ([`agent`]) and the NDJSON framing every stdio peer uses ([`framing`]).
+//! ([`agent`]), the NDJSON framing every stdio peer uses ([`framing`]) and path containment
+//! ([`paths`]).
 
 mod agent;
 mod framing;
 mod host;
+mod paths;
 mod project;
 mod server;
 
 pub use agent::TetherAgent;
 pub use framing::NdjsonSplitter;
 pub use host::{error_kind_for_code, JsHost, WasmHost};
+pub use paths::workspace_path;
 pub use server::TetherServer;
 
 use host::string_property;

@@ -58,6 +58,10 @@ export interface SessionRequest {
   /** The project's MCP servers Tether runs for this session (projectMcp/): their entries go to
    * the agent, and they stop with the session. */
   projectServers?: { entries: McpServerEntry[]; close(): Promise<void> };
+  /** More MCP servers for agents that take them (the IDE tools), beside the project's. */
+  mcpServers?: McpServerEntry[];
+  /** The network's environment for the agent's process (proxy, CA), under the user's own. */
+  networkEnv?: Record<string, string>;
   log(message: string): void;
   /** The workspace's other folders, offered to the agent as additional directories. */
   additionalFolders?: FolderConfig[];
@@ -144,7 +148,35 @@ export interface BackendCommandApi {
   sessionCommand(name: string, args?: unknown): boolean;
 }
 
+/** What keeps an agent from starting on a first run, and the remedies the extension offers. */
+export type SetupProblem =
+  | {
+      kind: "missing";
+      message: string;
+      /** The same program bundled with another installed extension, ready to use. */
+      bundled?: string;
+      /** An install command (run with progress). */
+      install?: { command: string; args: string[] };
+      /** The `tether.*` setting that names the program's path. */
+      pathSetting: string;
+    }
+  | {
+      kind: "loggedOut";
+      message: string;
+      /** The login, run in a terminal. */
+      login: { command: string; args: string[] };
+      /** Where an API key the user gives is kept (SecretStorage); the module reads it at launch. */
+      apiKeySecret: string;
+    };
+
+export interface BackendSetup {
+  /** What is missing before a session can start, if anything. */
+  check(context: { settings: TetherSettings; extensionDirs: string[]; secrets: SecretStore }): Promise<SetupProblem | undefined>;
+}
+
 export interface BackendModule<Spec = unknown> {
+  /** First-run checks (a missing program, no login), where the backend has them. */
+  setup?: BackendSetup;
   /** Its agents under the user's settings. */
   agents(settings: TetherSettings): AgentEntry<Spec>[];
   /** The connector one session of `entry` runs with; throws a clear message when the settings

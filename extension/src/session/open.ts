@@ -17,6 +17,8 @@ export interface SessionHandlers {
 export async function openSession(entry: AgentEntry, request: SessionRequest, handlers: SessionHandlers): Promise<SessionDriver> {
   const connector = await entry.backend.connector(entry, request);
   const servers = request.projectServers;
+  // The project's servers, then the window's own (the IDE tools).
+  const mcpServers = [...(servers?.entries ?? []), ...(request.mcpServers ?? [])];
   if (servers) {
     // The project's servers go when the connector does: when the session stops or its agent exits.
     const closeConnector = connector.close?.bind(connector);
@@ -34,7 +36,7 @@ export async function openSession(entry: AgentEntry, request: SessionRequest, ha
     ...(request.additionalFolders?.length ? { additionalFolders: request.additionalFolders } : {}),
     ...(request.resume ? { resume: request.resume } : {}),
     ...(request.checkpoints ? { checkpoints: request.checkpoints } : {}),
-    ...(servers?.entries.length ? { mcpServers: servers.entries } : {}),
+    ...(mcpServers.length ? { mcpServers } : {}),
     hooks: { project: true, user: request.settings.hooks?.user === true },
     ...(handlers.mode ? { mode: handlers.mode } : {}),
     ...(handlers.model ? { model: handlers.model } : {}),

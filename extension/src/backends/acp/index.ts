@@ -32,7 +32,7 @@ export function acpConnector(launch: Omit<AcpAgent, "builtIn">, stateDir: string
       const config: AgentConfig = {
         backend: "acp",
         ...common,
-        env: { ...request.settings.environment, ...launch.env },
+        env: { ...request.networkEnv, ...request.settings.environment, ...launch.env },
         agentName: launch.displayName,
         agentArgs: launch.args,
         bridge: bridgeCommand(bridge.server),

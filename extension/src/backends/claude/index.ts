@@ -11,6 +11,7 @@ import type { BackendModule } from "../backend";
 import { forkPoint } from "./fork";
 import { listSessions, projectDir, transcriptToEntries } from "./history";
 import { promises as fsp } from "node:fs";
+import { API_KEY_SECRET, claudeSetup } from "./setup";
 
 /** The CLI as the core describes it (crate/src/claude/mod.rs). */
 const PROGRAM = AGENT_PROGRAMS.claude;
@@ -29,6 +30,8 @@ export const claudeBackend: BackendModule<null> = {
   async connector(entry, request) {
     const { settings } = request;
     const program = findClaude(settings.claudePath || undefined);
+    // An API key the user gave on the first run (SecretStorage), unless the environment has one.
+    const apiKey = settings.environment["ANTHROPIC_API_KEY"] ? undefined : await request.place.secrets.get(API_KEY_SECRET);
     request.log(
       `starting Claude Code in ${request.mirror ?? request.root}${request.mirror ? ` (mirror of ${request.root})` : ""}` +
         (request.resume ? ` (${request.fork ? "fork" : "resume"} ${request.resume}${request.fork?.resumeAt ? ` at ${request.fork.resumeAt}` : ""})` : ""),
@@ -40,7 +43,7 @@ export const claudeBackend: BackendModule<null> = {
         return {
           backend: "claude",
           ...common,
-          env: settings.environment,
+          env: { ...request.networkEnv, ...(apiKey ? { ANTHROPIC_API_KEY: apiKey } : {}), ...settings.environment },
           // A local folder's CLI reads the CLAUDE.md files itself (it reads project settings there).
           ...(request.memory && request.mirror ? { extraSystemPrompt: request.memory } : {}),
           ...(request.pluginDirs?.length ? { pluginDirs: request.pluginDirs } : {}),
@@ -73,6 +76,7 @@ export const claudeBackend: BackendModule<null> = {
   // Claude Code on a local folder reads user, project and local settings as it does without
   // Tether (LaunchConfig::local: no --strict-mcp-config).
   readsProjectMcpLocally: true,
+  setup: claudeSetup((explicit) => findClaude(explicit)),
 
   history: {
     kind: "files",
