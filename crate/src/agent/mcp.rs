@@ -4,7 +4,7 @@
 //! or the user does (a reviewed edit writes what the user left in review), and only then does the
 //! tool run. The reply goes back the way the message came.
 
-use super::{Agent, AgentOutput};
+use super::{Agent, AgentOutput, Asked};
 use crate::backend::{AskPolicy, Backend, PermissionAsk, Verdict};
 use crate::events::{describe_tool, PermissionRequest, UiEvent};
 use crate::gate::{standard_options, Judgement};
@@ -61,18 +61,23 @@ impl<H: Host, B: Backend + ?Sized> Agent<H, B> {
             request,
             policy: AskPolicy::Engine,
         };
-        match self.gate.judge(self.toolset(), ask).await {
-            Judgement::Answered { verdict, event } => {
+        let asked = Asked::of(&ask.request);
+        let judgement = self.gate.judge(self.toolset(), ask).await;
+        let audit = asked.record(&judgement);
+        match judgement {
+            Judgement::Answered { verdict, event, .. } => {
                 let pending = PendingMcpCall {
                     route,
                     call,
                     tool_use_id,
                 };
-                let mut out: Vec<AgentOutput> = event.map(|event| AgentOutput::Event { event }).into_iter().collect();
+                let mut out = vec![audit];
+                out.extend(event.map(|event| AgentOutput::Event { event }));
                 out.extend(self.finish_mcp_call(pending, verdict).await);
                 out
             }
             Judgement::Ask(request) => {
+                self.asked.borrow_mut().insert(id.clone(), asked);
                 self.mcp_calls.borrow_mut().insert(
                     id,
                     PendingMcpCall {
@@ -81,9 +86,12 @@ impl<H: Host, B: Backend + ?Sized> Agent<H, B> {
                         tool_use_id,
                     },
                 );
-                vec![AgentOutput::Event {
-                    event: UiEvent::PermissionRequest(request),
-                }]
+                vec![
+                    audit,
+                    AgentOutput::Event {
+                        event: UiEvent::PermissionRequest(request),
+                    },
+                ]
             }
         }
     }
@@ -118,7 +126,9 @@ impl<H: Host, B: Backend + ?Sized> Agent<H, B> {
             Verdict::Chosen { reason, .. } => ToolOutput::error(refusal(reason.as_deref())),
             Verdict::Denied { message } => ToolOutput::error(message),
         };
-        self.mcp_reply(&route, Some(tool_call_response(&call.id, output)))
+        let mut out = self.mcp_reply(&route, Some(tool_call_response(&call.id, output)));
+        out.extend(self.written());
+        out
     }
 
     /// Withdraw every call still waiting for the user (the turn was stopped).

@@ -1,10 +1,11 @@
 //! The wasm-bindgen boundary, and the only module that knows about JavaScript; thin, split by
 //! export: the host object JS passes ([`host`]), the MCP server ([`server`]), an agent session
-//! ([`agent`]) and the NDJSON framing every stdio peer uses ([`framing`]).
+//! ([`agent`], its permission rules in [`rules`]) and the NDJSON framing every stdio peer uses ([`framing`]).
 
 mod agent;
 mod framing;
 mod host;
+mod rules;
 mod server;
 
 pub use agent::TetherAgent;
