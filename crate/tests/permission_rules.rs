@@ -134,7 +134,12 @@ fn always_to(scope: RuleScope) -> UserAnswer {
 }
 
 fn ask_bash(agent: &ClaudeAgent, id: &str, command: &str) -> Vec<AgentOutput> {
-    block_on(agent.on_message(&can_use_tool(id, "Bash", json!({"command": command}), &format!("tu-{id}"))))
+    block_on(agent.on_message(&can_use_tool(
+        id,
+        "Bash",
+        json!({"command": command}),
+        &format!("tu-{id}"),
+    )))
 }
 
 fn entry(rule: &str, scope: RuleScope) -> RuleEntry {
@@ -174,8 +179,16 @@ fn always_for_this_session_writes_no_file_and_lists_the_rule_as_the_sessions() {
 #[test]
 fn always_saves_in_the_project_file_chosen_keeping_its_other_keys() {
     for (scope, rel, other) in [
-        (RuleScope::ProjectSettings, ".claude/settings.json", ".claude/settings.local.json"),
-        (RuleScope::LocalSettings, ".claude/settings.local.json", ".claude/settings.json"),
+        (
+            RuleScope::ProjectSettings,
+            ".claude/settings.json",
+            ".claude/settings.local.json",
+        ),
+        (
+            RuleScope::LocalSettings,
+            ".claude/settings.local.json",
+            ".claude/settings.json",
+        ),
     ] {
         let ws = TempWorkspace::new();
         ws.write(rel, r#"{"env": {"A": "1"}, "permissions": {"deny": ["WebSearch"]}}"#);
@@ -189,12 +202,24 @@ fn always_saves_in_the_project_file_chosen_keeping_its_other_keys() {
             "{rel}"
         );
         assert!(ws.read(other).is_none(), "{other} untouched");
-        assert!(agent.rules().contains(&entry("Bash(make all:*)", scope)), "{:?}", agent.rules());
+        assert!(
+            agent.rules().contains(&entry("Bash(make all:*)", scope)),
+            "{:?}",
+            agent.rules()
+        );
         let record = audits(&out)
             .into_iter()
             .find(|r| matches!(r, AuditRecord::Permission { .. }))
             .unwrap();
-        let AuditRecord::Permission { by, saved_rules, scope: saved_in, decision, tool, .. } = record else {
+        let AuditRecord::Permission {
+            by,
+            saved_rules,
+            scope: saved_in,
+            decision,
+            tool,
+            ..
+        } = record
+        else {
             unreachable!()
         };
         assert_eq!((by, decision.as_str(), tool.as_str()), (Decider::User, "allow", "Bash"));
@@ -226,14 +251,21 @@ fn always_to_the_users_settings_asks_the_driver_to_save_them_and_they_apply_when
     )
     .unwrap();
     block_on(agent.set_user_settings(Some(&text)));
-    assert!(agent.rules().contains(&entry("Bash(cargo build:*)", RuleScope::UserSettings)));
+    assert!(agent
+        .rules()
+        .contains(&entry("Bash(cargo build:*)", RuleScope::UserSettings)));
     // Removed from the file by the driver: it no longer applies once handed back.
     let without = remove_rule_from_settings(&text, RuleBehavior::Allow, &Rule::parse("Bash(cargo build:*)").unwrap())
         .unwrap()
         .unwrap();
-    assert_eq!(serde_json::from_str::<Value>(&without).unwrap(), json!({"model": "opus", "permissions": {"allow": []}}));
+    assert_eq!(
+        serde_json::from_str::<Value>(&without).unwrap(),
+        json!({"model": "opus", "permissions": {"allow": []}})
+    );
     block_on(agent.set_user_settings(Some(&without)));
-    assert!(!agent.rules().contains(&entry("Bash(cargo build:*)", RuleScope::UserSettings)));
+    assert!(!agent
+        .rules()
+        .contains(&entry("Bash(cargo build:*)", RuleScope::UserSettings)));
 }
 
 #[test]
@@ -258,8 +290,12 @@ fn a_rule_removed_from_a_project_file_leaves_the_rest_and_asks_again() {
         json!({"permissions": {"allow": ["WebSearch"], "ask": ["Bash(rm:*)"]}, "env": {"B": "2"}})
     );
     let records = audits(&out);
-    assert!(records.iter().any(|r| matches!(r, AuditRecord::RuleRemoved { rule, .. } if rule == "Bash(make all:*)")));
-    assert!(records.iter().any(|r| matches!(r, AuditRecord::Write { path, .. } if path.ends_with("settings.json"))));
+    assert!(records
+        .iter()
+        .any(|r| matches!(r, AuditRecord::RuleRemoved { rule, .. } if rule == "Bash(make all:*)")));
+    assert!(records
+        .iter()
+        .any(|r| matches!(r, AuditRecord::Write { path, .. } if path.ends_with("settings.json"))));
     permission_request(&ask_bash(&agent, "p2", "make all"));
 }
 
@@ -304,7 +340,9 @@ fn accepting_some_hunks_writes_only_those_names_the_others_and_the_next_edit_nee
     assert_eq!(response(&answered, "p1")["behavior"], "allow");
     let written = block_on(agent.on_message(&tools_call("w1", "Write", input, "tu-write")));
     let result = tool_result(&written, "w1");
-    let expected = original.replace("line 2\n", "line two\n").replace("line 38\n", "line thirty-eight\n");
+    let expected = original
+        .replace("line 2\n", "line two\n")
+        .replace("line 38\n", "line thirty-eight\n");
     assert_eq!(ws.read("notes.txt").unwrap(), expected);
     let text = result["content"][0]["text"].as_str().unwrap();
     assert!(text.contains("hunk 2 (lines 17-23) was left out"), "{text}");
@@ -314,14 +352,19 @@ fn accepting_some_hunks_writes_only_those_names_the_others_and_the_next_edit_nee
         r,
         AuditRecord::Permission { by: Decider::User, accepted_hunks: Some(h), .. } if h == &vec![0, 2]
     )));
-    assert!(records.iter().any(|r| matches!(r, AuditRecord::ToolCall { tool, ok: true, .. } if tool == "Write")));
+    assert!(records
+        .iter()
+        .any(|r| matches!(r, AuditRecord::ToolCall { tool, ok: true, .. } if tool == "Write")));
     assert!(records.iter().any(|r| matches!(
         r,
         AuditRecord::Write { path: p, bytes, sha256 } if *p == path && *bytes == expected.len() as u64 && *sha256 == sha256_hex(expected.as_bytes())
     )));
     for record in &records {
         let line = serde_json::to_string(record).unwrap();
-        assert!(!line.contains("thirty-eight"), "no file contents in the audit log: {line}");
+        assert!(
+            !line.contains("thirty-eight"),
+            "no file contents in the audit log: {line}"
+        );
     }
     // The next Edit of the file, without a Read in between.
     let edit = json!({"file_path": path, "old_string": "line thirty-eight", "new_string": "line 38 again"});
@@ -355,16 +398,28 @@ fn hunks_that_do_not_exist_are_refused_and_the_question_stays_open() {
 #[test]
 fn decisions_without_the_user_are_audited_with_who_decided() {
     let ws = TempWorkspace::new();
-    ws.write(".claude/settings.json", r#"{"permissions": {"allow": ["Bash(make:*)"], "deny": ["Bash(rm:*)"]}}"#);
+    ws.write(
+        ".claude/settings.json",
+        r#"{"permissions": {"allow": ["Bash(make:*)"], "deny": ["Bash(rm:*)"]}}"#,
+    );
     let agent = agent_on(&ws, None);
     let allowed = audits(&ask_bash(&agent, "p1", "make all"));
-    assert!(matches!(
-        &allowed[..],
-        [AuditRecord::Permission { decision, by: Decider::Rule, rule: Some(rule), .. }]
-            if decision == "allow" && rule == "Bash(make:*) in .claude/settings.json"
-    ), "{allowed:?}");
+    assert!(
+        matches!(
+            &allowed[..],
+            [AuditRecord::Permission { decision, by: Decider::Rule, rule: Some(rule), .. }]
+                if decision == "allow" && rule == "Bash(make:*) in .claude/settings.json"
+        ),
+        "{allowed:?}"
+    );
     let denied = audits(&ask_bash(&agent, "p2", "rm -rf build"));
-    assert!(matches!(&denied[..], [AuditRecord::Permission { decision, by: Decider::Rule, .. }] if decision == "deny"), "{denied:?}");
+    assert!(
+        matches!(&denied[..], [AuditRecord::Permission { decision, by: Decider::Rule, .. }] if decision == "deny"),
+        "{denied:?}"
+    );
     let asked = audits(&ask_bash(&agent, "p3", "curl example.com"));
-    assert!(matches!(&asked[..], [AuditRecord::Permission { decision, .. }] if decision == "ask"), "{asked:?}");
+    assert!(
+        matches!(&asked[..], [AuditRecord::Permission { decision, .. }] if decision == "ask"),
+        "{asked:?}"
+    );
 }

@@ -15,6 +15,7 @@ import { SessionManager, type OpenSession } from "./chat/sessions";
 import type { ChatView } from "./chat/views";
 import { openSession } from "./session/open";
 import { checkpointsConfig, findCheckpointKey, noteSession, prepareCheckpoints } from "./chat/checkpointStore";
+import { AuditLog } from "./chat/auditLog";
 import { loadTetherCore } from "./core/wasm";
 import { handleMessage } from "./messages";
 import { readSettings, type TetherSettings } from "./settings";
@@ -36,6 +37,8 @@ export class Ctx implements vscode.Disposable {
   readonly surfaces: Surfaces;
   readonly workspace: Workspace;
   readonly diagnostics: Diagnostics;
+  /** Every session's audit log (Tether's metadata, on this machine). */
+  readonly audit: AuditLog;
   private readonly statusBar: StatusBar;
   private readonly disposables: vscode.Disposable[] = [];
   private current: TetherSettings;
@@ -52,6 +55,7 @@ export class Ctx implements vscode.Disposable {
     this.current = this.readSettings();
     this.statusBar = new StatusBar();
     this.reviews = new DiffReviews((message) => this.log.info(message));
+    this.audit = new AuditLog(auditDir(extension), (message) => this.log.warn(message));
     const webviewRoot = vscode.Uri.joinPath(extension.extensionUri, "dist", "webview");
     this.plans = new PlanDocuments();
     this.view = new ChatViewProvider(
@@ -244,7 +248,13 @@ export class Ctx implements vscode.Disposable {
         place,
         log: (message) => this.log.info(message),
       },
-      { mode: start.mode, ...(start.model ? { model: start.model } : {}), onEvent: start.onEvent, onPermission: start.onPermission },
+      {
+        mode: start.mode,
+        ...(start.model ? { model: start.model } : {}),
+        onEvent: start.onEvent,
+        onPermission: start.onPermission,
+        onAudit: (record) => this.audit.append(start.checkpointKey, record, { agent: start.agent, root: source.root }),
+      },
     );
   }
 
@@ -333,4 +343,9 @@ export class Ctx implements vscode.Disposable {
 /** An agent of the registry as a chat session needs it. */
 function chatAgent(entry: AgentEntry): ChatAgent {
   return { name: entry.name, displayName: entry.displayName, history: entry.backend.history.kind };
+}
+
+/** Where the audit logs go: this workspace's storage on this machine (Tether's metadata). */
+function auditDir(extension: vscode.ExtensionContext): string {
+  return vscode.Uri.joinPath(extension.storageUri ?? extension.globalStorageUri, "audit").fsPath;
 }

@@ -97,7 +97,13 @@ impl AuditRecord {
     }
 
     /// A decision the permission engine (or the agent's own check) made without the user.
-    pub fn decided(tool: &str, tool_use_id: Option<&str>, request_id: &str, decision: &str, reason: &str) -> AuditRecord {
+    pub fn decided(
+        tool: &str,
+        tool_use_id: Option<&str>,
+        request_id: &str,
+        decision: &str,
+        reason: &str,
+    ) -> AuditRecord {
         let (by, rule) = decider_of(reason);
         AuditRecord::Permission {
             tool: tool.to_string(),
@@ -147,7 +153,10 @@ mod tests {
             decider_of("ask rule Edit(src/**) in this session covers src/a.js"),
             (Decider::Rule, Some("Edit(src/**) in this session".into()))
         );
-        assert_eq!(decider_of("acceptEdits mode: src/a.js is inside the workspace").0, Decider::Mode);
+        assert_eq!(
+            decider_of("acceptEdits mode: src/a.js is inside the workspace").0,
+            Decider::Mode
+        );
         assert_eq!(decider_of("bypassPermissions mode").0, Decider::Mode);
         assert_eq!(decider_of("reading a.js inside the workspace").0, Decider::Policy);
     }

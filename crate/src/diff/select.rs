@@ -9,7 +9,11 @@ use super::Hunk;
 /// when an index is out of range or a hunk does not fit the texts.
 pub fn apply_hunks(original: &str, proposed: &str, hunks: &[Hunk], accepted: &[usize]) -> Result<String, String> {
     if let Some(bad) = accepted.iter().find(|&&i| i >= hunks.len()) {
-        return Err(format!("the change has {} hunks; there is no hunk {}", hunks.len(), bad + 1));
+        return Err(format!(
+            "the change has {} hunks; there is no hunk {}",
+            hunks.len(),
+            bad + 1
+        ));
     }
     let old: Vec<&str> = original.split_inclusive('\n').collect();
     let new: Vec<&str> = proposed.split_inclusive('\n').collect();
@@ -137,7 +141,9 @@ mod tests {
         let original = numbered(10);
         let proposed = change(&original, &[(5, "five")]);
         let hunks = hunks_of(&original, &proposed);
-        assert!(apply_hunks(&original, &proposed, &hunks, &[1]).unwrap_err().contains("no hunk 2"));
+        assert!(apply_hunks(&original, &proposed, &hunks, &[1])
+            .unwrap_err()
+            .contains("no hunk 2"));
         let other = numbered(4);
         assert!(apply_hunks(&other, &proposed, &hunks, &[0]).is_err());
     }

@@ -11,9 +11,9 @@ pub use answer::{UserAnswer, UserDecision};
 pub use settings::Saved;
 
 use crate::backend::{AskPolicy, PermissionAsk, Verdict};
+use crate::diff::{apply_hunks, hunk_label};
 use crate::events::{EditReview, PermissionOption, PermissionOptionKind, PermissionRequest, UiEvent};
 use crate::host::Host;
-use crate::diff::{apply_hunks, hunk_label};
 use crate::permissions::{AlwaysAllow, Decision, ModeError, PermissionEngine, PermissionMode, RuleScope};
 use crate::tools::pipeline;
 use crate::tools::proposal::ProposedWrite;
@@ -346,7 +346,11 @@ fn reviewed_content(
 
 /// Tells the model which hunks of its change were not written.
 fn left_out_note(left_out: &[String]) -> String {
-    let (verb, those) = if left_out.len() == 1 { ("was", "its lines are") } else { ("were", "their lines are") };
+    let (verb, those) = if left_out.len() == 1 {
+        ("was", "its lines are")
+    } else {
+        ("were", "their lines are")
+    };
     format!(
         "The user reviewed your change hunk by hunk: {} {verb} left out ({those} as they were before your edit, line numbers of the original file); the rest was written as you proposed. The file's current content is the result: you do not need to read it again before the next edit.",
         left_out.join(", ")
