@@ -35,8 +35,8 @@ before(async () => {
   const at = (rel) => () => path.join(remote, rel);
   const input = (fields) => Object.defineProperties({}, Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, { get: typeof v === "function" ? v : () => v, enumerable: true }])));
   api = await startFakeApi([
-    { when: { lastUserText: /PR bash/ }, toolUse: { name: "mcp__tether__Bash", input: { command: "echo rules-ok" } } },
-    { when: { lastToolResult: /rules-ok/ }, text: "Ran it." },
+    { when: { lastUserText: /PR bash/ }, toolUse: { name: "mcp__tether__Bash", input: { command: "touch rules-ok.txt" } } },
+    { when: { lastToolResult: /completed with no output/ }, text: "Ran it." },
     { when: { lastUserText: /PR hunks/ }, toolUse: { name: "mcp__tether__Read", input: input({ file_path: at("notes.txt") }) } },
     { when: { lastToolResult: /left out/ }, toolUse: { name: "mcp__tether__Edit", input: input({ file_path: at("notes.txt"), old_string: "line thirty-eight", new_string: "line 38 again" }) } },
     { when: { lastToolResult: /line 40/ }, toolUse: { name: "mcp__tether__Write", input: input({ file_path: at("notes.txt"), content: PROPOSED }) } },
@@ -82,7 +82,7 @@ test("the question shows once; Always allow saves the rule to the chosen file; t
   assert.equal(await vs.webview.locator(".perm-line").count(), 0, "no second copy of the question in the chat");
   await card.locator(".perm-always").click();
   const rule = (await card.locator(".perm-rule-text code").innerText()).trim();
-  assert.match(rule, /^Bash\(echo/);
+  assert.match(rule, /^Bash\(touch/);
   await sidebarShot("permissions-01-always-where");
   await card.locator('[data-destination="projectSettings"]').click();
   await turnEnded("Ran it.");
@@ -137,10 +137,10 @@ test("the session's audit log has the turn's tool calls, decisions with who made
   for (const kind of ["session", "toolCall", "permission", "write", "ruleRemoved"]) assert.ok(kinds.has(kind), `a ${kind} record in ${JSON.stringify(records)}`);
   const always = records.find((r) => r.kind === "permission" && r.by === "user" && r.scope === "projectSettings");
   assert.ok(always, "the always-allow decision, by the user, with where it saved");
-  assert.match(always.savedRules[0], /^Bash\(echo/);
+  assert.match(always.savedRules[0], /^Bash\(touch/);
   assert.ok(records.some((r) => r.kind === "permission" && r.by === "user" && JSON.stringify(r.acceptedHunks) === "[0,2]"), "the per-hunk decision");
   assert.ok(records.some((r) => r.kind === "permission" && r.decision === "ask"), "the questions put to the user");
-  assert.ok(records.some((r) => r.kind === "toolCall" && r.tool === "Bash" && r.command === "echo rules-ok" && r.ok));
+  assert.ok(records.some((r) => r.kind === "toolCall" && r.tool === "Bash" && r.command === "touch rules-ok.txt" && r.ok));
   const final = read("notes.txt");
   const sha = createHash("sha256").update(final).digest("hex");
   assert.ok(

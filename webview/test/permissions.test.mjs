@@ -172,7 +172,7 @@ describe("permission cards", () => {
       { type: "permission", requestId: "req-1", decision: "always", destination: "projectSettings" },
     ]);
     await events(page, [{ type: "permissionResolved", requestId: "req-1", outcome: "allowed", always: true, destination: "projectSettings" }]);
-    assert.match(await page.locator('.perm-line[data-request-id="req-1"]').innerText(), /saved in \.claude\/settings\.json/);
+    assert.match(await page.locator('.perm-line[data-request-id="req-1"]').innerText(), /rule Bash\(npm run test:\*\) · saved in \.claude\/settings\.json/);
     await finish(page);
   });
 
@@ -192,9 +192,9 @@ describe("permission cards", () => {
       ),
     );
     assert.equal(await card.locator(".perm-hunk").count(), 3);
-    assert.match(await card.locator(".perm-hunk").nth(1).innerText(), /Lines 20–22[\s\S]*twenty/);
+    assert.match(await card.locator(".perm-hunk").nth(1).innerText(), /Lines 20–22[\s\S]*TWENTY/);
     await card.locator('[data-hunk="1"]').uncheck();
-    assert.match(await card.getByRole("button", { name: /^Allow/ }).innerText(), /Allow \(2 of 3 hunks\)/);
+    assert.match(await card.getByRole("button", { name: /^Allow/ }).innerText(), /Allow\s+\(2 of 3 hunks\)/);
     await screenshot(page, "15c-permission-hunks");
     await card.getByRole("button", { name: /^Allow/ }).click();
     assert.deepEqual(await posted(page, "permission"), [{ type: "permission", requestId: "req-3", decision: "allow", acceptedHunks: [0, 2] }]);

@@ -49,9 +49,9 @@ function hunkLines(hunk: Hunk): string {
   return hunk.oldLines <= 1 ? `Line ${first}` : `Lines ${first}–${first + hunk.oldLines - 1}`;
 }
 
-/** The first line the hunk changes, to tell hunks apart. */
+/** The first line the hunk adds (else the first it removes), to tell hunks apart. */
 function hunkGist(hunk: Hunk): string {
-  const changed = hunk.lines.find((l) => l.startsWith("+") || l.startsWith("-")) ?? "";
+  const changed = hunk.lines.find((l) => l.startsWith("+")) ?? hunk.lines.find((l) => l.startsWith("-")) ?? "";
   return changed.slice(1).trim();
 }
 

@@ -108,7 +108,7 @@ function PermissionLineView({ row }: { row: PermissionRow }) {
   const icon = row.outcome === "allowed" ? "check" : row.outcome === "denied" ? "close" : "circle-slash";
   const verb =
     row.outcome === "allowed" ? (row.always ? "Always allowed" : "Allowed") : row.outcome === "denied" ? "Rejected" : "Cancelled";
-  const rule = alwaysRule(req);
+  const rule = req.alwaysRules?.length ? req.alwaysRules.join(", ") : alwaysRule(req);
   return (
     <div class={`perm-line perm-${row.outcome}`} data-request-id={req.id} data-outcome={row.outcome}>
       <Icon name={icon} />
