@@ -130,7 +130,8 @@ fn decider_of(reason: &str) -> (Decider, Option<String>) {
             return (Decider::Rule, Some(rule.to_string()));
         }
     }
-    if reason.starts_with("hook") || reason.contains(" hook") {
+    let lower = reason.to_lowercase();
+    if lower.starts_with("hook") || lower.contains(" hook") {
         return (Decider::Hook, None);
     }
     if reason.contains(" mode") || reason.contains("mode:") {
@@ -159,6 +160,7 @@ mod tests {
         );
         assert_eq!(decider_of("bypassPermissions mode").0, Decider::Mode);
         assert_eq!(decider_of("reading a.js inside the workspace").0, Decider::Policy);
+        assert_eq!(decider_of("Hook PreToolUse:Bash denied this tool").0, Decider::Hook);
     }
 
     #[test]

@@ -438,6 +438,22 @@ impl<H: Host, B: Backend + ?Sized> Agent<H, B> {
                 Output::Send(message) => AgentOutput::Send { message },
                 Output::Event(event) => {
                     self.on_backend_event(&event);
+                    if let UiEvent::PermissionDenied {
+                        tool_use_id,
+                        tool_name,
+                        reason,
+                        message,
+                        ..
+                    } = &event
+                    {
+                        // The agent refused on its own (its hook, its rules): audited as it says.
+                        let why = reason
+                            .as_deref()
+                            .or(message.as_deref())
+                            .unwrap_or("refused by the agent");
+                        let record = AuditRecord::decided(tool_name, Some(tool_use_id), "", "deny", why);
+                        self.audit.borrow_mut().push(record);
+                    }
                     AgentOutput::Event { event }
                 }
                 Output::Transport(request) => AgentOutput::Transport { request },
