@@ -2,6 +2,10 @@
 //! it), every file written, every rule saved or removed. Paths, decisions, sizes and hashes, never
 //! a file's contents. The driver appends them, with the time, to the session's JSONL file.
 
+use super::AgentOutput;
+use crate::backend::Verdict;
+use crate::events::PermissionRequest;
+use crate::gate::Judgement;
 use crate::permissions::{RuleBehavior, RuleScope};
 use crate::tools::{ToolOutput, WriteNote};
 use serde::{Deserialize, Serialize};
@@ -138,6 +142,46 @@ fn decider_of(reason: &str) -> (Decider, Option<String>) {
         return (Decider::Mode, None);
     }
     (Decider::Policy, None)
+}
+
+/// What the audit log says of a permission question: its tool and ids.
+#[derive(Clone)]
+pub(crate) struct Asked {
+    pub(crate) tool: String,
+    pub(crate) tool_use_id: Option<String>,
+    request_id: String,
+}
+
+impl Asked {
+    pub(crate) fn of(request: &PermissionRequest) -> Asked {
+        Asked {
+            tool: request.tool_name.clone(),
+            tool_use_id: request.tool_use_id.clone(),
+            request_id: request.id.clone(),
+        }
+    }
+
+    /// The record of the gate's judgement: its decision, or that it asked the user.
+    pub(crate) fn record(&self, judgement: &Judgement) -> AgentOutput {
+        let (decision, reason) = match judgement {
+            Judgement::Answered { verdict, reason, .. } => {
+                let decision = match verdict {
+                    Verdict::Denied { .. } => "deny",
+                    _ => "allow",
+                };
+                (decision, reason.as_str())
+            }
+            Judgement::Ask(request) => ("ask", request.reason.as_deref().unwrap_or("")),
+        };
+        let record = AuditRecord::decided(
+            &self.tool,
+            self.tool_use_id.as_deref(),
+            &self.request_id,
+            decision,
+            reason,
+        );
+        AgentOutput::Audit { record }
+    }
 }
 
 #[cfg(test)]

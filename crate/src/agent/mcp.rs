@@ -4,7 +4,8 @@
 //! or the user does (a reviewed edit writes what the user left in review), and only then does the
 //! tool run. The reply goes back the way the message came.
 
-use super::{Agent, AgentOutput, Asked};
+use super::audit::Asked;
+use super::{Agent, AgentOutput};
 use crate::backend::{AskPolicy, Backend, PermissionAsk, Verdict};
 use crate::events::{describe_tool, PermissionRequest, UiEvent};
 use crate::gate::{standard_options, Judgement};

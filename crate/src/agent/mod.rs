@@ -13,12 +13,14 @@ mod workspace;
 
 pub use audit::{AuditRecord, Decider};
 
+use audit::Asked;
+
 use crate::backend::{
     Action, Backend, FileBytes, FileRead, ImageInput, Launch, Output, PermissionAsk, SessionContext, SessionOp,
     SessionOpKind, Supported, ToolRun, TransportEvent, TransportRequest,
 };
 use crate::config::CommonConfig;
-use crate::events::{ErrorKind, PermissionRequest, Severity, UiEvent};
+use crate::events::{ErrorKind, Severity, UiEvent};
 use crate::gate::{Gate, Judgement, Saved, UserAnswer};
 use crate::host::Host;
 use crate::mcp::McpServer;
@@ -556,46 +558,6 @@ impl<H: Host, B: Backend + ?Sized> Agent<H, B> {
             }
         }
         out
-    }
-}
-
-/// What the audit log says of a permission question: its tool and ids.
-#[derive(Clone)]
-pub(crate) struct Asked {
-    tool: String,
-    tool_use_id: Option<String>,
-    request_id: String,
-}
-
-impl Asked {
-    pub(crate) fn of(request: &PermissionRequest) -> Asked {
-        Asked {
-            tool: request.tool_name.clone(),
-            tool_use_id: request.tool_use_id.clone(),
-            request_id: request.id.clone(),
-        }
-    }
-
-    /// The record of the gate's judgement: its decision, or that it asked the user.
-    pub(crate) fn record(&self, judgement: &Judgement) -> AgentOutput {
-        let (decision, reason) = match judgement {
-            Judgement::Answered { verdict, reason, .. } => {
-                let decision = match verdict {
-                    crate::backend::Verdict::Denied { .. } => "deny",
-                    _ => "allow",
-                };
-                (decision, reason.as_str())
-            }
-            Judgement::Ask(request) => ("ask", request.reason.as_deref().unwrap_or("")),
-        };
-        let record = AuditRecord::decided(
-            &self.tool,
-            self.tool_use_id.as_deref(),
-            &self.request_id,
-            decision,
-            reason,
-        );
-        AgentOutput::Audit { record }
     }
 }
 
