@@ -7,6 +7,10 @@
 //! (`similar`'s relative timeout, which works on wasm through `web-time`): past it, `similar` finishes
 //! with a coarser but still valid diff rather than blocking.
 
+mod select;
+
+pub use select::{apply_hunks, hunk_label};
+
 use crate::bytes::{repeat_byte, zero_byte_mask};
 use serde::{Deserialize, Serialize};
 use similar::algorithms::{myers, Capture, Replace};

@@ -5,7 +5,7 @@
 //! rewrites it.
 
 use crate::acp::{AcpConfig, BridgeCommand};
-use crate::agent::AgentOutput;
+use crate::agent::{AgentOutput, AuditRecord, Decider};
 use crate::backend::{SessionOp, SessionOpKind, TransportEvent, TransportRequest};
 use crate::claude::{AgentFile, ClaudeConfig};
 use crate::config::{CheckpointsConfig, CommonConfig, FolderConfig, HooksConfig, McpServerEntry, RemoteConfig};
@@ -20,7 +20,7 @@ use crate::framing::Frame;
 use crate::gate::{UserAnswer, UserDecision};
 use crate::host::{BackgroundStatus, DirEntry, ExecOutput, ExecRequest, FileKind, Metadata};
 use crate::openclaw::{BackoffConfig, DeviceConfig, NodeConfig, OpenClawConfig};
-use crate::permissions::PermissionMode;
+use crate::permissions::{PermissionMode, RuleBehavior, RuleEntry, RuleScope};
 use crate::project::{McpChoice, McpDecision, OffItem, PlannedServer, ProjectMcpPlan};
 use crate::registry::{AgentConfig, BackendConfig, Reach, BACKENDS};
 use crate::tools::checkpoints::rewind::{RewindAction, RewindFile, RewindOutcome, RewindPreview};
@@ -167,6 +167,11 @@ fn generated() -> String {
         declaration::<PermissionMode>(&cfg),
         declaration::<UserAnswer>(&cfg),
         declaration::<UserDecision>(&cfg),
+        declaration::<RuleScope>(&cfg),
+        declaration::<RuleBehavior>(&cfg),
+        declaration::<RuleEntry>(&cfg),
+        declaration::<AuditRecord>(&cfg),
+        declaration::<Decider>(&cfg),
         declaration::<Frame>(&cfg),
         declaration::<FileKind>(&cfg),
         declaration::<Metadata>(&cfg),

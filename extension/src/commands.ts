@@ -1,5 +1,7 @@
 // The commands, one small function each over the extension's context, registered from this table.
 
+import * as os from "node:os";
+import * as path from "node:path";
 import * as vscode from "vscode";
 import { BACKENDS } from "./backends";
 import type { BackendCommand } from "./backends/backend";
@@ -7,6 +9,8 @@ import { PERMISSION_MODE_INFO } from "./contract/modes";
 import type { Ctx } from "./ctx";
 import type { DiagnosticsTier } from "./vscode/diagnostics";
 import { exportTranscript, pickSessionToResume } from "./vscode/history";
+import { exportAuditLog, openAuditLog } from "./vscode/auditCommands";
+import { showRulesView } from "./vscode/rulesView";
 import { chooseSessionFolder, closeSession, newSessionInEditor, newSessionInSidebar, openInEditor, renameOpenSession } from "./vscode/sessionCommands";
 
 type Command = (ctx: Ctx, ...args: never[]) => unknown;
@@ -54,6 +58,21 @@ async function moveAgent(ctx: Ctx, kind: "ui" | "workspace"): Promise<void> {
   if (choice === "Reload Window") await vscode.commands.executeCommand("workbench.action.reloadWindow");
 }
 
+/** The rules view for the session in front; a file's button opens that settings file. */
+async function permissionRules(ctx: Ctx): Promise<void> {
+  const session = await ctx.session.rulesSession();
+  await showRulesView(session, (scope) => {
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    const uri =
+      scope === "userSettings"
+        ? vscode.Uri.file(path.join(os.homedir(), ".claude", "settings.json"))
+        : folder && scope !== "session"
+          ? vscode.Uri.joinPath(folder.uri, scope === "projectSettings" ? ".claude/settings.json" : ".claude/settings.local.json")
+          : undefined;
+    return uri ? vscode.window.showTextDocument(uri, { preview: false }) : undefined;
+  });
+}
+
 async function showRemoteExecutor(ctx: Ctx): Promise<void> {
   const folder = vscode.workspace.workspaceFolders?.[0];
   if (!folder || folder.uri.scheme === "file") {
@@ -89,6 +108,11 @@ export const COMMANDS: Record<string, Command> = {
   // For the benchmark and the e2e test: how long activation took, measured inside the host.
   "tether.reportActivation": (ctx) => ({ activationMs: ctx.activationMs(), wasmLoaded: ctx.wasmLoaded }),
   "tether.showRemoteExecutor": showRemoteExecutor,
+  "tether.permissionRules": permissionRules,
+  "tether.openAuditLog": (ctx) => openAuditLog(ctx.audit, ctx.session.auditKey),
+  "tether.exportAuditLog": (ctx) => exportAuditLog(ctx.audit, ctx.session.auditKey),
+  // For the e2e test: the session in front's audit records.
+  "tether.auditRecords": (ctx) => ctx.audit.read(ctx.session.auditKey),
   // For benchmarks and tests, timed inside the extension host: a command through one tier of the
   // remote executor (or "direct": child_process here), a Grep through the core, VS Code's rg.
   "tether.diagnostics.execTimes": (ctx, args: { tier: DiagnosticsTier; command: string; runs: number; timeoutMs?: number }) =>

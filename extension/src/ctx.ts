@@ -17,6 +17,7 @@ import type { ChatView } from "./chat/views";
 import { openSession } from "./session/open";
 import { startProjectServers } from "./vscode/projectServers";
 import { checkpointsConfig, findCheckpointKey, noteSession, prepareCheckpoints } from "./chat/checkpointStore";
+import { AuditLog } from "./chat/auditLog";
 import { loadTetherCore } from "./core/wasm";
 import { handleMessage } from "./messages";
 import { readSettings, type TetherSettings } from "./settings";
@@ -45,6 +46,8 @@ export class Ctx implements vscode.Disposable {
   /** The IDE tools' MCP server, one for the window's agents. */
   readonly ideTools: IdeTools;
   private readonly firstRun: FirstRun;
+  /** Every session's audit log (Tether's metadata, on this machine). */
+  readonly audit: AuditLog;
   private readonly statusBar: StatusBar;
   private readonly disposables: vscode.Disposable[] = [];
   private current: TetherSettings;
@@ -61,6 +64,7 @@ export class Ctx implements vscode.Disposable {
     this.current = this.readSettings();
     this.statusBar = new StatusBar();
     this.reviews = new DiffReviews((message) => this.log.info(message));
+    this.audit = new AuditLog(auditDir(extension), (message) => this.log.warn(message));
     const webviewRoot = vscode.Uri.joinPath(extension.extensionUri, "dist", "webview");
     this.plans = new PlanDocuments();
     this.view = new ChatViewProvider(
@@ -276,7 +280,13 @@ export class Ctx implements vscode.Disposable {
         place,
         log: (message) => this.log.info(message),
       },
-      { mode: start.mode, ...(start.model ? { model: start.model } : {}), onEvent: start.onEvent, onPermission: start.onPermission },
+      {
+        mode: start.mode,
+        ...(start.model ? { model: start.model } : {}),
+        onEvent: start.onEvent,
+        onPermission: start.onPermission,
+        onAudit: (record) => this.audit.append(start.checkpointKey, record, { agent: start.agent, root: source.root }),
+      },
     );
     if (!vscode.workspace.isTrusted) start.onEvent(UNTRUSTED_NOTICE);
     return session;
@@ -384,4 +394,9 @@ const UNTRUSTED_NOTICE: UiEvent = {
 /** An agent of the registry as a chat session needs it. */
 function chatAgent(entry: AgentEntry): ChatAgent {
   return { name: entry.name, displayName: entry.displayName, history: entry.backend.history.kind };
+}
+
+/** Where the audit logs go: this workspace's storage on this machine (Tether's metadata). */
+function auditDir(extension: vscode.ExtensionContext): string {
+  return vscode.Uri.joinPath(extension.storageUri ?? extension.globalStorageUri, "audit").fsPath;
 }

@@ -42,7 +42,11 @@ const HANDLERS: Handlers = {
   },
   setAgentOption: (_ctx, m, { open }) => open.session.setAgentOption(m.id, m.value),
   authenticate: (_ctx, m, { open }) => open.session.authenticate(m.methodId),
-  permission: (_ctx, m, { open }) => open.session.broker.answer(m.requestId, m.decision, m.reason, m.answers),
+  permission: (_ctx, m, { open }) =>
+    open.session.broker.answer(m.requestId, m.decision, m.reason, m.answers, {
+      ...(m.destination ? { destination: m.destination } : {}),
+      ...(m.acceptedHunks ? { acceptedHunks: m.acceptedHunks } : {}),
+    }),
   openFile: (ctx, m) => ctx.workspace.openFile(m.path, m.line),
   openDiff: (_ctx, m, { open }) => open.session.broker.openReview(m.requestId),
   suggestFiles: async (ctx, m, { view }) =>
@@ -79,6 +83,7 @@ const HANDLERS: Handlers = {
   stopTask: (_ctx, m, { open }) => open.session.stopTask(m.taskId),
   messageAction: (ctx, m, { view, open }) => messageAction(ctx, view, open, m.messageId, m.action),
   rewindConfirm: (ctx, m, { view, open }) => rewindConfirm(ctx, view, open, m.messageId, m.fork),
+  permissionRules: () => vscode.commands.executeCommand("tether.permissionRules"),
 };
 
 /** A command of the session's backend (a gateway's canvas or history), told when it cannot go. */

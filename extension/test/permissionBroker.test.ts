@@ -108,3 +108,32 @@ test("a review that cannot open is reported; the question stays open for the car
   await b.answer("p1", "allow");
   assert.deepEqual(await answer, { decision: "allow" });
 });
+
+test("always allow carries where to save the rule, and says so when resolved", async () => {
+  const { b, shown } = broker();
+  const answer = b.ask(permissionRequest("p1"), new AbortController().signal);
+  await b.answer("p1", "always", undefined, undefined, { destination: "userSettings" });
+  assert.deepEqual(await answer, { decision: "always", destination: "userSettings" });
+  assert.deepEqual(shown, [{ type: "permissionResolved", requestId: "p1", outcome: "allowed", always: true, destination: "userSettings" }]);
+});
+
+test("the hunks accepted on the card go with the answer, unless the user changed the text in the review", async () => {
+  const { b, reviews } = broker();
+  const first = b.ask(permissionRequest("p1", { kind: "edit", review }), new AbortController().signal);
+  await settle();
+  await b.answer("p1", "allow", undefined, undefined, { acceptedHunks: [0, 2] });
+  assert.deepEqual(await first, { decision: "allow", acceptedHunks: [0, 2] });
+  const second = b.ask(permissionRequest("p2", { kind: "edit", review }), new AbortController().signal);
+  await settle();
+  reviews.userContent = "b, edited\n";
+  await b.answer("p2", "allow", undefined, undefined, { acceptedHunks: [1] });
+  assert.deepEqual(await second, { decision: "allow", userContent: "b, edited\n" });
+});
+
+test("a rejection carries no hunks and no destination", async () => {
+  const { b } = broker();
+  const answer = b.ask(permissionRequest("p1", { kind: "edit", review }), new AbortController().signal);
+  await settle();
+  await b.answer("p1", "deny", "no", undefined, { acceptedHunks: [0], destination: "session" });
+  assert.deepEqual(await answer, { decision: "deny", reason: "no" });
+});

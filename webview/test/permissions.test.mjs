@@ -40,7 +40,8 @@ describe("permission cards", () => {
     assert.match(await card.locator(".command-line").innerText(), /npm run test:unit -- --watch=false/);
     assert.match(await card.locator(".perm-always").innerText(), /Always allow\s*Bash\(npm run test:\*\)/);
     assert.equal(await page.locator('.tool[data-call-id="t1"]').getAttribute("data-status"), "awaiting");
-    assert.match(await page.locator(".perm-line.perm-pending").innerText(), /Waiting for your approval/);
+    // One surface: the card; no second copy of the question in the timeline.
+    assert.equal(await page.locator(".perm-line").count(), 0);
     assert.match(await page.locator(".working").innerText(), /Waiting for your approval/);
     await screenshot(page, "13-permission-bash");
     await card.getByRole("button", { name: "Allow", exact: true }).click();
@@ -111,7 +112,7 @@ describe("permission cards", () => {
     await finish(page);
   });
 
-  test("an edit asked by a subagent: diff, Open diff, the agent's name, the reason", T, async () => {
+  test("an edit asked by a subagent: Open diff (no diff copy on the card), the agent's name, the reason", T, async () => {
     const page = await chat.open();
     const card = await setup(
       page,
@@ -136,14 +137,67 @@ describe("permission cards", () => {
     );
     assert.match(await card.locator(".perm-agent").innerText(), /subagent code-fixer/);
     assert.match(await card.locator(".perm-reason").innerText(), /outside allowed working directories/);
-    assert.equal(await card.locator(".dl.add").count(), 1);
-    assert.equal(await card.locator(".dl.del").count(), 1);
+    // The diff is in the editor (and the tool row shows none while it waits): not on the card.
+    assert.equal(await card.locator(".dl").count(), 0);
+    assert.match(await card.locator(".diff-stats").innerText(), /\+1\s*−1/);
     assert.match(await card.locator(".perm-file").innerText(), /\/data\/proj\/src\/parser\.rs/);
     await screenshot(page, "15-permission-edit");
     await card.getByRole("button", { name: /Open diff/ }).click();
     assert.deepEqual(await posted(page, "openDiff"), [{ type: "openDiff", requestId: "req-2" }]);
     await card.locator(".perm-always").click();
     assert.deepEqual(await posted(page, "permission"), [{ type: "permission", requestId: "req-2", decision: "always" }]);
+    await finish(page);
+  });
+
+  test("Always allow with rules asks where to save them, showing the rule", T, async () => {
+    const page = await chat.open();
+    const card = await setup(page, {
+      ...bashRequest,
+      alwaysRules: ["Bash(npm run test:*)"],
+      options: [
+        { optionId: "allow", name: "Allow", kind: "allow_once" },
+        { optionId: "always", name: "Always allow", kind: "allow_always" },
+        { optionId: "deny", name: "Reject", kind: "reject_once" },
+      ],
+    });
+    await card.locator(".perm-always").click();
+    assert.deepEqual(await posted(page, "permission"), [], "nothing is answered before the destination");
+    assert.match(await card.locator(".perm-rule-text").innerText(), /Save Bash\(npm run test:\*\) for:/);
+    const destinations = await card.locator(".perm-destination").allInnerTexts();
+    assert.equal(destinations.length, 4);
+    assert.match(destinations.join("|"), /This session only[\s\S]*settings\.local\.json[\s\S]*\.claude\/settings\.json[\s\S]*~\/\.claude\/settings\.json/);
+    await screenshot(page, "15b-permission-always-where");
+    await card.locator('[data-destination="projectSettings"]').click();
+    assert.deepEqual(await posted(page, "permission"), [
+      { type: "permission", requestId: "req-1", decision: "always", destination: "projectSettings" },
+    ]);
+    await events(page, [{ type: "permissionResolved", requestId: "req-1", outcome: "allowed", always: true, destination: "projectSettings" }]);
+    assert.match(await page.locator('.perm-line[data-request-id="req-1"]').innerText(), /rule Bash\(npm run test:\*\) · saved in \.claude\/settings\.json/);
+    await finish(page);
+  });
+
+  test("an edit of several hunks: unchecking one allows the others only", T, async () => {
+    const page = await chat.open();
+    const hunk = (at, from, to) => ({ oldStart: at, oldLines: 3, newStart: at, newLines: 3, lines: [" a", `-${from}`, `+${to}`, " b"] });
+    const card = await setup(
+      page,
+      ev.permission(
+        "req-3",
+        "Write",
+        { file_path: "/data/proj/notes.txt", content: "…" },
+        {
+          kind: "edit",
+          review: { path: "/data/proj/notes.txt", original: "…", proposed: "…", hunks: [hunk(1, "one", "ONE"), hunk(20, "twenty", "TWENTY"), hunk(38, "x", "y")] },
+        },
+      ),
+    );
+    assert.equal(await card.locator(".perm-hunk").count(), 3);
+    assert.match(await card.locator(".perm-hunk").nth(1).innerText(), /Lines 20–22[\s\S]*TWENTY/);
+    await card.locator('[data-hunk="1"]').uncheck();
+    assert.match(await card.getByRole("button", { name: /^Allow/ }).innerText(), /Allow\s+\(2 of 3 hunks\)/);
+    await screenshot(page, "15c-permission-hunks");
+    await card.getByRole("button", { name: /^Allow/ }).click();
+    assert.deepEqual(await posted(page, "permission"), [{ type: "permission", requestId: "req-3", decision: "allow", acceptedHunks: [0, 2] }]);
     await finish(page);
   });
 

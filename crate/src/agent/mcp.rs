@@ -4,6 +4,7 @@
 //! or the user does (a reviewed edit writes what the user left in review), and only then does the
 //! tool run. The reply goes back the way the message came.
 
+use super::audit::Asked;
 use super::turn_hooks::BeforeTool;
 use super::{Agent, AgentOutput};
 use crate::backend::{AskPolicy, Backend, PermissionAsk, Verdict};
@@ -84,19 +85,24 @@ impl<H: Host, B: Backend + ?Sized> Agent<H, B> {
             request,
             policy,
         };
-        match self.gate.judge(self.toolset(), ask).await {
-            Judgement::Answered { verdict, event } => {
+        let asked = Asked::of(&ask.request);
+        let judgement = self.gate.judge(self.toolset(), ask).await;
+        let audit = asked.record(&judgement);
+        match judgement {
+            Judgement::Answered { verdict, event, .. } => {
                 let pending = PendingMcpCall {
                     route,
                     call,
                     tool_use_id,
                 };
+                out.push(audit);
                 out.extend(event.map(|event| AgentOutput::Event { event }));
                 out.extend(self.finish_mcp_call(pending, verdict).await);
                 out
             }
             Judgement::Ask(request) => {
                 let tool = call.name.clone();
+                self.asked.borrow_mut().insert(id.clone(), asked);
                 self.mcp_calls.borrow_mut().insert(
                     id,
                     PendingMcpCall {
@@ -105,6 +111,7 @@ impl<H: Host, B: Backend + ?Sized> Agent<H, B> {
                         tool_use_id,
                     },
                 );
+                out.push(audit);
                 out.push(AgentOutput::Event {
                     event: UiEvent::PermissionRequest(request),
                 });
@@ -153,6 +160,7 @@ impl<H: Host, B: Backend + ?Sized> Agent<H, B> {
             Verdict::Denied { message } => (ToolOutput::error(message), Vec::new()),
         };
         out.extend(self.mcp_reply(&route, Some(tool_call_response(&call.id, output))));
+        out.extend(self.written());
         out
     }
 

@@ -6,10 +6,16 @@
 //! for itself ([`workspace`]), and keeps the permission mode the same on both sides. I/O-free:
 //! messages come in, and messages to send and UI events go out; files and commands go through `H`.
 
+mod audit;
 mod hooks;
 mod mcp;
+mod rules;
 mod turn_hooks;
 mod workspace;
+
+pub use audit::{AuditRecord, Decider};
+
+use audit::Asked;
 
 use crate::backend::{
     Action, Backend, FileBytes, FileRead, ImageInput, Launch, Output, PermissionAsk, SessionContext, SessionOp,
@@ -17,7 +23,7 @@ use crate::backend::{
 };
 use crate::config::CommonConfig;
 use crate::events::{ErrorKind, Severity, UiEvent};
-use crate::gate::{Gate, Judgement, UserAnswer};
+use crate::gate::{Gate, Judgement, Saved, UserAnswer};
 use crate::host::Host;
 use crate::mcp::McpServer;
 use crate::paths::PathStyle;
@@ -54,6 +60,15 @@ pub enum AgentOutput {
     Transport {
         request: TransportRequest,
     },
+    /// Append `record` to the session's audit log.
+    Audit {
+        record: AuditRecord,
+    },
+    /// Save these "always allow" rules (as written in settings) in the user's settings, which
+    /// live where the driver runs; then hand the file's new text to `setUserSettings`.
+    SaveUserRules {
+        rules: Vec<String>,
+    },
 }
 
 /// Methods take `&self` so calls may overlap (a long Bash must not block other messages); no
@@ -73,6 +88,10 @@ pub struct Agent<H: Host, B: Backend + ?Sized> {
     next_mcp_call: Cell<u64>,
     /// The project's hooks.
     hooks: hooks::SessionHooks,
+    /// Audit records not handed out yet (tool calls; the writes are the toolset's).
+    audit: RefCell<Vec<AuditRecord>>,
+    /// The questions put to the user, by request id, for the audit record of the answer.
+    asked: RefCell<HashMap<String, Asked>>,
 }
 
 impl<H: Host, B: Backend + ?Sized> Agent<H, B> {
@@ -122,6 +141,8 @@ impl<H: Host, B: Backend + ?Sized> Agent<H, B> {
             mcp_calls: RefCell::new(HashMap::new()),
             next_mcp_call: Cell::new(0),
             hooks: hooks::SessionHooks::default(),
+            audit: RefCell::new(Vec::new()),
+            asked: RefCell::new(HashMap::new()),
         })
     }
 
@@ -260,14 +281,32 @@ impl<H: Host, B: Backend + ?Sized> Agent<H, B> {
             }
             self.turn_ended(&mut out).await;
         }
+        out.extend(self.written());
         out
+    }
+
+    /// The audit records since the last call: tool calls, then the files written.
+    fn written(&self) -> Vec<AgentOutput> {
+        let calls: Vec<AuditRecord> = self.audit.borrow_mut().drain(..).collect();
+        let writes = self.toolset().written.take().into_iter().map(AuditRecord::write);
+        calls
+            .into_iter()
+            .chain(writes)
+            .map(|record| AgentOutput::Audit { record })
+            .collect()
     }
 
     /// The user's answer to a `permissionRequest` event; unknown or already answered ids are
     /// ignored. An answer that picks none of the request's options is refused.
     pub async fn answer_permission(&self, id: &str, answer: UserAnswer) -> Result<Vec<AgentOutput>, String> {
+        let option_id = answer.option_id.clone();
+        let accepted_hunks = answer.accepted_hunks.clone();
         let Some(answered) = self.gate.answer(id, answer)? else {
             return Ok(Vec::new());
+        };
+        let picked = match &answered.verdict {
+            crate::backend::Verdict::Chosen { option, .. } => Some(option.clone()),
+            _ => None,
         };
         let pending_mcp = self.mcp_calls.borrow_mut().remove(id);
         let mut out = match pending_mcp {
@@ -277,14 +316,40 @@ impl<H: Host, B: Backend + ?Sized> Agent<H, B> {
                 self.emit(outputs)
             }
         };
-        out.extend(self.drive(Vec::new()).await);
+        let allowed = picked.as_ref().is_some_and(|o| o.kind.allows());
+        let asked = self.asked.borrow_mut().remove(id);
+        let mut record = AuditRecord::Permission {
+            tool: asked.as_ref().map(|a| a.tool.clone()).unwrap_or_default(),
+            tool_use_id: asked.and_then(|a| a.tool_use_id),
+            request_id: id.to_string(),
+            decision: if allowed { "allow" } else { "deny" }.into(),
+            by: Decider::User,
+            rule: None,
+            reason: None,
+            option: picked.map(|o| o.option_id).or(option_id),
+            saved_rules: None,
+            scope: None,
+            accepted_hunks: accepted_hunks.filter(|_| allowed),
+        };
         match answered.always {
             Some(AlwaysAllow::Mode(mode)) => out.extend(self.set_mode(mode)),
             Some(AlwaysAllow::Rules(rules)) => {
-                out.extend(self.gate.allow_always(self.toolset(), &rules).await.map(notice));
+                if let AuditRecord::Permission { saved_rules, scope, .. } = &mut record {
+                    *saved_rules = Some(rules.iter().map(ToString::to_string).collect());
+                    *scope = Some(answered.scope);
+                }
+                match self.gate.allow_always(self.toolset(), &rules, answered.scope).await {
+                    Saved::Done => {}
+                    Saved::SessionOnly(message) => out.push(notice(message)),
+                    Saved::ToUserSettings(rules) => out.push(AgentOutput::SaveUserRules {
+                        rules: rules.iter().map(ToString::to_string).collect(),
+                    }),
+                }
             }
             None => {}
         }
+        out.insert(0, AgentOutput::Audit { record });
+        out.extend(self.drive(Vec::new()).await);
         Ok(out)
     }
 
@@ -390,6 +455,22 @@ impl<H: Host, B: Backend + ?Sized> Agent<H, B> {
                 Output::Send(message) => AgentOutput::Send { message },
                 Output::Event(event) => {
                     self.on_backend_event(&event);
+                    if let UiEvent::PermissionDenied {
+                        tool_use_id,
+                        tool_name,
+                        reason,
+                        message,
+                        ..
+                    } = &event
+                    {
+                        // The agent refused on its own (its hook, its rules): audited as it says.
+                        let why = reason
+                            .as_deref()
+                            .or(message.as_deref())
+                            .unwrap_or("refused by the agent");
+                        let record = AuditRecord::decided(tool_name, Some(tool_use_id), "", "deny", why);
+                        self.audit.borrow_mut().push(record);
+                    }
                     AgentOutput::Event { event }
                 }
                 Output::Transport(request) => AgentOutput::Transport { request },
@@ -406,6 +487,7 @@ impl<H: Host, B: Backend + ?Sized> Agent<H, B> {
         let mode = match event {
             UiEvent::PermissionCancelled { id } => {
                 self.gate.forget(id);
+                self.asked.borrow_mut().remove(id);
                 return;
             }
             UiEvent::ModeChanged { mode } => Some(mode),
@@ -446,43 +528,59 @@ impl<H: Host, B: Backend + ?Sized> Agent<H, B> {
             self.hooks.remember(id, &output);
         }
         let outputs = self.backend().tool_result(&run.call, output);
-        self.emit(outputs)
+        let mut out = self.emit(outputs);
+        out.extend(self.written());
+        out
     }
 
     /// Run one of Tether's tools as asked, or the change the user reviewed for `tool_use_id`.
     async fn call_tool(&self, tool: &str, input: serde_json::Value, tool_use_id: Option<&str>) -> ToolOutput {
         let tools = self.toolset();
-        if let Some(output) = match tool_use_id {
+        let audited = AuditRecord::tool_call(tool, tool_use_id, &input, &ToolOutput::text(""));
+        let prepared = match tool_use_id {
             Some(id) => self.gate.run_prepared(tools, id).await,
             None => None,
-        } {
-            return output;
+        };
+        let output = match prepared {
+            Some(output) => output,
+            None => {
+                let output = tools.call(tool, input).await;
+                if tool == "Bash" {
+                    self.gate.set_shell_cwd(&tools.cwd());
+                }
+                output
+            }
+        };
+        let mut audited = audited;
+        if let AuditRecord::ToolCall { ok, output_bytes, .. } = &mut audited {
+            *ok = !output.is_error;
+            *output_bytes = output.text_content().len() as u64;
         }
-        let output = tools.call(tool, input).await;
-        if tool == "Bash" {
-            self.gate.set_shell_cwd(&tools.cwd());
-        }
+        self.audit.borrow_mut().push(audited);
         output
     }
 
     async fn ask(&self, ask: PermissionAsk) -> Vec<AgentOutput> {
         let id = ask.request.id.clone();
-        match self.gate.judge(self.toolset(), ask).await {
-            Judgement::Answered { verdict, event } => {
+        let asked = Asked::of(&ask.request);
+        let judgement = self.gate.judge(self.toolset(), ask).await;
+        let mut out = vec![asked.record(&judgement)];
+        match judgement {
+            Judgement::Answered { verdict, event, .. } => {
                 let outputs = self.backend().answer_permission(&id, verdict);
-                let mut out = self.emit(outputs);
+                out.extend(self.emit(outputs));
                 out.extend(event.map(|event| AgentOutput::Event { event }));
-                out
             }
             Judgement::Ask(request) => {
                 let tool = request.tool_name.clone();
-                let mut out = vec![AgentOutput::Event {
+                self.asked.borrow_mut().insert(id, asked);
+                out.push(AgentOutput::Event {
                     event: UiEvent::PermissionRequest(request),
-                }];
+                });
                 out.extend(self.notify_permission(&tool).await);
-                out
             }
         }
+        out
     }
 }
 

@@ -398,6 +398,7 @@ impl Session {
             suppress_always_allow: request.suppress_always_allow_rule,
             requires_user_interaction: request.requires_user_interaction,
             always_label: None,
+            always_rules: Vec::new(),
             reason: None,
             review: None,
             // The backend offers Claude Code's answers.

@@ -36,6 +36,10 @@ pub struct PermissionRequest {
     /// What "Always allow" would add (a rule or a mode), when the permission engine offers it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub always_label: Option<String>,
+    /// The rules "Always allow" would save (as written in settings), when it saves rules: the
+    /// user picks where.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub always_rules: Vec<String>,
     /// Why the permission engine asks.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
@@ -77,6 +81,7 @@ impl PermissionRequest {
             suppress_always_allow: false,
             requires_user_interaction: false,
             always_label: None,
+            always_rules: Vec::new(),
             reason: None,
             review: None,
             options: Vec::new(),

@@ -2,6 +2,7 @@
 
 use crate::config::json::JsonObject;
 use crate::events::{answers_from_json, FormAnswers, PermissionOption, PermissionOptionKind};
+use crate::permissions::RuleScope;
 use serde_json::Value;
 
 /// The answers people give without naming an option: each stands for a kind of option.
@@ -9,8 +10,8 @@ use serde_json::Value;
 #[cfg_attr(test, derive(ts_rs::TS), ts(rename_all = "lowercase"))]
 pub enum UserDecision {
     Allow,
-    /// Allow, and apply what "Always allow" offers (rules persisted to the workspace's
-    /// `.claude/settings.local.json`, or a mode for the session).
+    /// Allow, and apply what "Always allow" offers (rules saved where the answer's `destination`
+    /// says, by default the workspace's `.claude/settings.local.json`; or a mode for the session).
     Always,
     Deny,
 }
@@ -33,6 +34,11 @@ pub struct UserAnswer {
     pub user_content: Option<String>,
     /// A request with a form: the user's answers, by field id.
     pub answers: Option<FormAnswers>,
+    /// "Always allow": where its rules are saved (default: the project's local settings).
+    pub destination: Option<RuleScope>,
+    /// Edits only: the review's hunks (indices into its `hunks`) the user accepted; the others
+    /// are left out of what is written. None: all of them.
+    pub accepted_hunks: Option<Vec<u32>>,
 }
 
 impl UserAnswer {
@@ -43,6 +49,8 @@ impl UserAnswer {
             reason: None,
             user_content: None,
             answers: None,
+            destination: None,
+            accepted_hunks: None,
         }
     }
 
@@ -54,16 +62,27 @@ impl UserAnswer {
             reason: None,
             user_content: None,
             answers: None,
+            destination: None,
+            accepted_hunks: None,
         }
     }
 
-    /// `{decision?: "allow" | "always" | "deny", optionId?, reason?, userContent?, answers?}`,
+    /// `{decision?: "allow" | "always" | "deny", optionId?, reason?, userContent?, answers?,
+    /// destination?, acceptedHunks?}`,
     /// with a decision or an option.
     pub fn from_json(value: &Value) -> Result<UserAnswer, String> {
         let answer = JsonObject::new(
             value,
             "the answer",
-            &["decision", "optionId", "reason", "userContent", "answers"],
+            &[
+                "decision",
+                "optionId",
+                "reason",
+                "userContent",
+                "answers",
+                "destination",
+                "acceptedHunks",
+            ],
         )?;
         let decision = match answer.opt_string("decision")?.as_deref() {
             None => None,
@@ -76,12 +95,31 @@ impl UserAnswer {
         if decision.is_none() && option_id.is_none() {
             return Err("the answer needs a decision (allow, always or deny) or an optionId".into());
         }
+        let destination = match answer.opt_string("destination")? {
+            None => None,
+            Some(text) => Some(RuleScope::parse(&text).ok_or_else(|| {
+                format!("destination {text:?} is not one of session, projectSettings, localSettings, userSettings")
+            })?),
+        };
+        let accepted_hunks = match value.get("acceptedHunks") {
+            None | Some(Value::Null) => None,
+            Some(Value::Array(items)) => Some(
+                items
+                    .iter()
+                    .map(|i| i.as_u64().and_then(|i| u32::try_from(i).ok()))
+                    .collect::<Option<Vec<u32>>>()
+                    .ok_or("acceptedHunks must be a list of hunk numbers (0, 1, …)")?,
+            ),
+            Some(_) => return Err("acceptedHunks must be a list of hunk numbers (0, 1, …)".into()),
+        };
         Ok(UserAnswer {
             decision,
             option_id,
             reason: answer.opt_string("reason")?,
             user_content: answer.opt_string("userContent")?,
             answers: value.get("answers").map(answers_from_json).transpose()?,
+            destination,
+            accepted_hunks,
         })
     }
 

@@ -8,14 +8,16 @@ mod answer;
 mod settings;
 
 pub use answer::{UserAnswer, UserDecision};
+pub use settings::Saved;
 
 use crate::backend::{AskPolicy, PermissionAsk, Verdict};
+use crate::diff::{apply_hunks, hunk_label};
 use crate::events::{EditReview, PermissionOption, PermissionOptionKind, PermissionRequest, UiEvent};
 use crate::host::Host;
-use crate::permissions::{AlwaysAllow, Decision, ModeError, PermissionEngine, PermissionMode};
+use crate::permissions::{AlwaysAllow, Decision, ModeError, PermissionEngine, PermissionMode, RuleScope};
 use crate::tools::pipeline;
 use crate::tools::proposal::ProposedWrite;
-use crate::tools::{ToolError, ToolOutput, Toolset};
+use crate::tools::{Content, ToolError, ToolOutput, Toolset};
 use std::cell::RefCell;
 use std::collections::HashMap;
 
@@ -55,8 +57,13 @@ pub fn form_options() -> Vec<PermissionOption> {
 /// What the gate made of a permission question.
 #[derive(Debug)]
 pub enum Judgement {
-    /// Answered without the user; `event` tells the UI about a refusal.
-    Answered { verdict: Verdict, event: Option<UiEvent> },
+    /// Answered without the user; `event` tells the UI about a refusal; `reason` is the
+    /// engine's (for the audit log).
+    Answered {
+        verdict: Verdict,
+        event: Option<UiEvent>,
+        reason: String,
+    },
     /// The user must choose: show them this request.
     Ask(PermissionRequest),
 }
@@ -67,6 +74,8 @@ pub struct Answered {
     pub verdict: Verdict,
     /// What the "always" option the user chose applies.
     pub always: Option<AlwaysAllow>,
+    /// Where its rules go.
+    pub scope: RuleScope,
 }
 
 /// A question shown to the user and not answered yet.
@@ -80,10 +89,12 @@ struct PendingAsk {
 
 /// What the tool call of an allowed tool use runs instead of the tool as the model asked.
 enum PreparedCall {
-    /// Write the reviewed proposal with the user's content.
+    /// Write the reviewed proposal with the user's content; `left_out` names the hunks the user
+    /// did not accept, for the model.
     Commit {
         proposal: Box<ProposedWrite>,
         content: String,
+        left_out: Vec<String>,
     },
     /// The change could not even be computed when it was asked for; report that error rather
     /// than run a write nobody reviewed.
@@ -96,6 +107,8 @@ pub struct Gate {
     pending: RefCell<HashMap<String, PendingAsk>>,
     /// Keyed by tool use id.
     prepared: RefCell<HashMap<String, PreparedCall>>,
+    /// The user's settings text last given (the driver reads the file) and the home directory.
+    user_settings: RefCell<(Option<String>, String)>,
 }
 
 impl Gate {
@@ -104,6 +117,7 @@ impl Gate {
             engine: RefCell::new(engine),
             pending: RefCell::new(HashMap::new()),
             prepared: RefCell::new(HashMap::new()),
+            user_settings: RefCell::new((None, String::new())),
         }
     }
 
@@ -135,10 +149,11 @@ impl Gate {
             AskPolicy::Engine => self.engine.borrow().decide(&access),
         };
         let (reason, always) = match decision {
-            Decision::Allow { .. } => {
+            Decision::Allow { reason } => {
                 return Judgement::Answered {
                     verdict: Verdict::Allowed,
                     event: None,
+                    reason,
                 }
             }
             Decision::Deny { message, reason } => {
@@ -146,12 +161,13 @@ impl Gate {
                     tool_use_id,
                     tool_name: request.tool_name,
                     message: None,
-                    reason: Some(reason),
+                    reason: Some(reason.clone()),
                     agent_id: request.agent_id,
                 });
                 return Judgement::Answered {
                     verdict: Verdict::Denied { message },
                     event,
+                    reason,
                 };
             }
             Decision::Ask { reason, always_allow } => (reason, always_allow),
@@ -180,6 +196,10 @@ impl Gate {
             })
         });
         request.always_label = always.as_ref().map(AlwaysAllow::label);
+        request.always_rules = match &always {
+            Some(AlwaysAllow::Rules(rules)) => rules.iter().map(ToString::to_string).collect(),
+            _ => Vec::new(),
+        };
         request.reason = Some(reason);
         self.pending.borrow_mut().insert(
             request.id.clone(),
@@ -205,7 +225,11 @@ impl Gate {
             }
             None => Verdict::Denied { message: error.0 },
         };
-        Judgement::Answered { verdict, event: None }
+        Judgement::Answered {
+            verdict,
+            event: None,
+            reason: "the change could not be computed; the tool call reports why".into(),
+        }
     }
 
     /// The user's answer to the request `id`: None when it is unknown or already answered; an
@@ -221,6 +245,22 @@ impl Gate {
                 return Err(message);
             }
         };
+        let allows = matches!(
+            option.kind,
+            PermissionOptionKind::AllowOnce | PermissionOptionKind::AllowAlways
+        );
+        // Worked out before anything is decided: hunks that do not fit keep the question open.
+        let commit = match (allows, &pending.proposal) {
+            (true, Some(proposal)) => match reviewed_content(proposal, answer.user_content, answer.accepted_hunks) {
+                Ok(commit) => commit,
+                Err(message) => {
+                    self.pending.borrow_mut().insert(id.to_string(), pending);
+                    return Err(message);
+                }
+            },
+            _ => None,
+        };
+        let scope = answer.destination.unwrap_or(RuleScope::LocalSettings);
         let verdict = Verdict::Chosen {
             option: option.clone(),
             reason: answer.reason,
@@ -228,23 +268,28 @@ impl Gate {
         };
         let always = match option.kind {
             PermissionOptionKind::RejectOnce | PermissionOptionKind::RejectAlways => {
-                return Ok(Some(Answered { verdict, always: None }))
+                return Ok(Some(Answered {
+                    verdict,
+                    always: None,
+                    scope,
+                }))
             }
             PermissionOptionKind::AllowAlways => pending.always,
             PermissionOptionKind::AllowOnce => None,
         };
-        if let (Some(content), Some(proposal), Some(tool_use_id)) =
-            (answer.user_content, pending.proposal, pending.tool_use_id)
+        if let (Some((content, left_out)), Some(proposal), Some(tool_use_id)) =
+            (commit, pending.proposal, pending.tool_use_id)
         {
             self.prepared.borrow_mut().insert(
                 tool_use_id,
                 PreparedCall::Commit {
                     proposal: Box::new(proposal),
                     content,
+                    left_out,
                 },
             );
         }
-        Ok(Some(Answered { verdict, always }))
+        Ok(Some(Answered { verdict, always, scope }))
     }
 
     /// The agent withdrew the request `id`.
@@ -257,10 +302,72 @@ impl Gate {
     pub async fn run_prepared<H: Host>(&self, tools: &Toolset<H>, tool_use_id: &str) -> Option<ToolOutput> {
         let prepared = self.prepared.borrow_mut().remove(tool_use_id)?;
         Some(match prepared {
-            PreparedCall::Commit { proposal, content } => pipeline::commit(tools, *proposal, Some(content))
-                .await
-                .unwrap_or_else(|e| ToolOutput::error(e.0)),
+            PreparedCall::Commit {
+                proposal,
+                content,
+                left_out,
+            } => match pipeline::commit(tools, *proposal, Some(content)).await {
+                Ok(output) if left_out.is_empty() => output,
+                Ok(output) => with_note(output, &left_out_note(&left_out)),
+                Err(e) => ToolOutput::error(e.0),
+            },
             PreparedCall::Fail(error) => ToolOutput::error(error.0),
         })
     }
+}
+
+/// What to write for an allowed edit: the user's text from the review editor, else the proposal
+/// with only the accepted hunks (and the labels of those left out); None for the proposal as it is.
+fn reviewed_content(
+    proposal: &ProposedWrite,
+    user_content: Option<String>,
+    accepted_hunks: Option<Vec<u32>>,
+) -> Result<Option<(String, Vec<String>)>, String> {
+    if let Some(content) = user_content {
+        return Ok(Some((content, Vec::new())));
+    }
+    let Some(accepted) = accepted_hunks else {
+        return Ok(None);
+    };
+    let diff = pipeline::diff_of(proposal);
+    let hunks = diff.hunks();
+    if hunks.is_empty() {
+        return Err("this change is too large to review by hunks; accept or reject it whole".into());
+    }
+    let accepted: Vec<usize> = accepted.into_iter().map(|i| i as usize).collect();
+    let original = proposal.original.as_deref().unwrap_or("");
+    let content = apply_hunks(original, &proposal.proposed, hunks, &accepted)?;
+    let left_out = (0..hunks.len())
+        .filter(|i| !accepted.contains(i))
+        .map(|i| hunk_label(i, &hunks[i]))
+        .collect();
+    Ok(Some((content, left_out)))
+}
+
+/// Tells the model which hunks of its change were not written.
+fn left_out_note(left_out: &[String]) -> String {
+    let (verb, those) = if left_out.len() == 1 {
+        ("was", "its lines are")
+    } else {
+        ("were", "their lines are")
+    };
+    format!(
+        "The user reviewed your change hunk by hunk: {} {verb} left out ({those} as they were before your edit, line numbers of the original file); the rest was written as you proposed. The file's current content is the result: you do not need to read it again before the next edit.",
+        left_out.join(", ")
+    )
+}
+
+/// `output` with `note` after its text.
+fn with_note(mut output: ToolOutput, note: &str) -> ToolOutput {
+    match output.content.iter_mut().find_map(|c| match c {
+        Content::Text(text) => Some(text),
+        Content::Image { .. } => None,
+    }) {
+        Some(text) => {
+            text.push('\n');
+            text.push_str(note);
+        }
+        None => output.content.push(Content::Text(note.to_string())),
+    }
+    output
 }

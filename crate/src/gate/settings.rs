@@ -1,12 +1,25 @@
-//! The permission settings on the workspace side: the project's `.claude/settings.json` and
-//! `.claude/settings.local.json` read through the host (with the user's settings text the driver
-//! passes), and "always allow" rules appended to `.claude/settings.local.json`, where Claude Code
-//! keeps them.
+//! The permission settings: the project's `.claude/settings.json` and
+//! `.claude/settings.local.json` read and written on the workspace side through the host, and the
+//! user's settings text, which the driver reads and writes where Claude's user settings live. "Always
+//! allow" rules go where the user says; the rules view takes any rule out again.
 
 use super::Gate;
 use crate::host::{Host, HostErrorKind};
 use crate::paths::PathStyle;
-use crate::permissions::{persist_rules, PermissionMode, Rule, SettingsKind, SettingsSource};
+use crate::permissions::{
+    persist_rules, remove_rule_from_settings, PermissionMode, Rule, RuleEntry, RuleScope, SettingsKind, SettingsSource,
+};
+
+/// What became of an "always allow".
+#[derive(Debug, PartialEq, Eq)]
+pub enum Saved {
+    /// In force, and saved where asked.
+    Done,
+    /// In force for the session; it could not be saved (the notice says why).
+    SessionOnly(String),
+    /// In force; the driver saves these rules in the user's settings (not on the workspace).
+    ToUserSettings(Vec<Rule>),
+}
 use crate::tools::Toolset;
 
 impl Gate {
@@ -20,13 +33,36 @@ impl Gate {
         home_dir: &str,
         configured_mode: Option<PermissionMode>,
     ) -> (Vec<String>, Vec<SettingsSource>) {
+        *self.user_settings.borrow_mut() = (user_settings.map(str::to_string), home_dir.to_string());
+        let (mut notices, sources) = self.reload_settings(tools).await;
+        let mut engine = self.engine.borrow_mut();
+        if configured_mode.is_none() {
+            if let Some(mode) = engine.default_mode_from_settings() {
+                // Only bypassPermissions can be refused, and load() already dropped it then.
+                let _ = engine.set_mode(mode);
+            }
+        }
+        notices.retain(|n| !n.is_empty());
+        (notices, sources)
+    }
+
+    /// The user's settings changed (the driver wrote them): read every file again.
+    pub async fn set_user_settings<H: Host>(&self, tools: &Toolset<H>, text: Option<&str>) -> Vec<String> {
+        self.user_settings.borrow_mut().0 = text.map(str::to_string);
+        self.reload_settings(tools).await.0
+    }
+
+    /// Read the project's files again, with the user's text last given: the notices, and the
+    /// files read (their hooks).
+    async fn reload_settings<H: Host>(&self, tools: &Toolset<H>) -> (Vec<String>, Vec<SettingsSource>) {
+        let (user_settings, home_dir) = self.user_settings.borrow().clone();
         let mut notices = Vec::new();
         let mut sources = Vec::new();
         if let Some(text) = user_settings {
             sources.push(SettingsSource {
                 kind: SettingsKind::User,
-                text: text.to_string(),
-                base_dir: user_settings_dir(home_dir),
+                text,
+                base_dir: user_settings_dir(&home_dir),
             });
         }
         let root = tools.paths.root().to_string();
@@ -46,39 +82,84 @@ impl Gate {
                 Err(message) => notices.push(message),
             }
         }
-        let mut engine = self.engine.borrow_mut();
-        let diagnostics = engine.load(&sources);
-        if configured_mode.is_none() {
-            if let Some(mode) = engine.default_mode_from_settings() {
-                // Only bypassPermissions can be refused, and load() already dropped it then.
-                let _ = engine.set_mode(mode);
-            }
-        }
+        let diagnostics = self.engine.borrow_mut().load(&sources);
         notices.extend(diagnostics.iter().map(|d| format!("Permission settings: {d}")));
         (notices, sources)
     }
 
-    /// "Always allow" these rules: for the rest of the session, and in the workspace's
-    /// `.claude/settings.local.json`. A notice when they could not be written.
-    pub async fn allow_always<H: Host>(&self, tools: &Toolset<H>, rules: &[Rule]) -> Option<String> {
+    /// "Always allow" these rules: for the rest of the session, and saved in `scope` (the
+    /// project's files on the workspace; the user's by the driver).
+    pub async fn allow_always<H: Host>(&self, tools: &Toolset<H>, rules: &[Rule], scope: RuleScope) -> Saved {
         for rule in rules {
             self.engine.borrow_mut().add_session_rule(rule.clone());
         }
-        let existing = match read_settings(tools, SettingsKind::Local).await {
-            Ok(existing) => existing,
-            Err(message) => return Some(message),
+        let kind = match scope.settings_kind() {
+            None => return Saved::Done,
+            Some(SettingsKind::User) => return Saved::ToUserSettings(rules.to_vec()),
+            Some(kind) => kind,
         };
-        let text = match persist_rules(existing.as_deref(), rules) {
-            Ok(text) => text,
-            Err(e) => return Some(format!("The rule applies for this session only: {e}")),
-        };
-        let path = settings_path(tools, SettingsKind::Local);
-        match tools.write_file(&path, text.into_bytes()).await {
-            Ok(_) => None,
-            Err(e) => Some(format!(
-                "The rule applies for this session only: could not write {path}: {e}"
-            )),
+        let path = settings_path(tools, kind);
+        let result = async {
+            let existing = read_settings(tools, kind).await?;
+            let text = persist_rules(existing.as_deref(), rules).map_err(|e| format!("{path}: {e}"))?;
+            tools
+                .write_file(&path, text.into_bytes())
+                .await
+                .map_err(|e| format!("could not write {path}: {e}"))?;
+            Ok::<(), String>(())
         }
+        .await;
+        match result {
+            Ok(()) => {
+                // The file's rules now apply from it (listed with their file), not only the session.
+                let rules_now = rules.to_vec();
+                let _ = self.reload_settings(tools).await;
+                let mut engine = self.engine.borrow_mut();
+                for rule in &rules_now {
+                    engine.remove_session_rule(rule);
+                }
+                Saved::Done
+            }
+            Err(message) => Saved::SessionOnly(format!("The rule applies for this session only: {message}")),
+        }
+    }
+
+    /// The rules in effect, each with where it lives.
+    pub fn rules(&self) -> Vec<RuleEntry> {
+        self.engine.borrow().rule_entries()
+    }
+
+    /// Take `entry` out: from the session, or from its project settings file on the workspace
+    /// (the rest of the file kept as it is). The user's settings are the driver's to write
+    /// ([`Gate::set_user_settings`] then). An error when the rule is not there or the file cannot
+    /// be written.
+    pub async fn remove_rule<H: Host>(&self, tools: &Toolset<H>, entry: &RuleEntry) -> Result<(), String> {
+        let rule = Rule::parse(&entry.rule).ok_or_else(|| format!("{:?} is not a permission rule", entry.rule))?;
+        let kind = match entry.scope.settings_kind() {
+            None => {
+                return match self.engine.borrow_mut().remove_session_rule(&rule) {
+                    true => Ok(()),
+                    false => Err(format!("{} is not a rule of this session", entry.rule)),
+                }
+            }
+            Some(SettingsKind::User) => {
+                return Err("the user's settings are written where they live, not on the workspace".into())
+            }
+            Some(kind) => kind,
+        };
+        let path = settings_path(tools, kind);
+        let existing = read_settings(tools, kind)
+            .await?
+            .ok_or_else(|| format!("{path} does not exist"))?;
+        let text = remove_rule_from_settings(&existing, entry.behavior, &rule)
+            .map_err(|e| format!("{path}: {e}"))?
+            .ok_or_else(|| format!("{path} does not hold the rule {}", entry.rule))?;
+        tools
+            .write_file(&path, text.into_bytes())
+            .await
+            .map_err(|e| format!("could not write {path}: {e}"))?;
+        let _ = self.reload_settings(tools).await;
+        Ok(())
     }
 }
 

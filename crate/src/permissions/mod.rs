@@ -17,6 +17,7 @@ mod path_rules;
 mod read_only;
 mod request;
 mod rules;
+mod scope;
 mod settings;
 mod shell;
 mod suggestions;
@@ -24,6 +25,7 @@ mod suggestions;
 pub use engine::PermissionEngine;
 pub use request::{Access, Target, ToolRequest, IDE_TOOL_PREFIX};
 pub use rules::{canonical_tool_name, Rule};
+pub use scope::{remove_rule_from_settings, RuleBehavior, RuleEntry, RuleScope};
 pub use settings::{persist_rules, PersistError};
 pub use suggestions::{describe_suggestions, mirror_settings_rules, rewrite_suggestions, AlwaysAllow};
 

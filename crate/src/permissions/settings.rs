@@ -1,5 +1,5 @@
 //! Reading the `permissions` block of Claude Code settings files, and writing "always allow"
-//! rules into `.claude/settings.local.json` without disturbing anything else in it.
+//! rules into one (or taking a rule out: [`super::scope`]) without disturbing anything else in it.
 
 use super::rules::Rule;
 use super::{Diagnostic, PermissionMode, SettingsKind, SettingsSource};
@@ -120,11 +120,11 @@ impl fmt::Display for PersistError {
         match self {
             PersistError::Malformed(e) => write!(
                 f,
-                "The existing .claude/settings.local.json is not valid JSON ({e}); it was not changed. Fix or remove it, then try again."
+                "The existing settings file is not valid JSON ({e}); it was not changed. Fix or remove it, then try again."
             ),
             PersistError::WrongShape(what) => write!(
                 f,
-                "The existing .claude/settings.local.json has {what}; it was not changed. Fix it, then try again."
+                "The existing settings file has {what}; it was not changed. Fix it, then try again."
             ),
         }
     }
@@ -132,7 +132,7 @@ impl fmt::Display for PersistError {
 
 impl std::error::Error for PersistError {}
 
-/// The new text of `.claude/settings.local.json` with `rules` appended to `permissions.allow`:
+/// The new text of a settings file with `rules` appended to `permissions.allow`:
 /// rules already there (compared in their normalised form) are not repeated, every other key
 /// keeps its value and place, and the result is pretty-printed with 2 spaces.
 pub fn persist_rules(existing: Option<&str>, rules: &[Rule]) -> Result<String, PersistError> {

@@ -18,6 +18,9 @@ pub mod read;
 mod search;
 pub mod text;
 pub mod write;
+mod written;
+
+pub use written::{sha256_hex, WriteLog, WriteNote};
 
 use crate::cache::{CachedRead, FileCache, FileState};
 pub use crate::host::Host;
@@ -287,6 +290,8 @@ pub struct Toolset<H: Host> {
     pub config: ToolsetConfig,
     /// The before-images of what the write pipeline changes, per user message.
     pub checkpoints: Checkpoints,
+    /// What was written, for the audit log.
+    pub written: WriteLog,
     reads: RefCell<HashMap<String, ReadRecord>>,
     /// Writes to one path run one at a time (the write pipeline holds the path).
     pub(crate) writes: locks::PathLocks,
@@ -312,6 +317,7 @@ impl<H: Host> Toolset<H> {
             paths,
             cache: FileCache::default(),
             checkpoints: Checkpoints::new(config.checkpoints.clone()),
+            written: WriteLog::default(),
             config,
             reads: RefCell::new(HashMap::new()),
             writes: locks::PathLocks::default(),
@@ -439,6 +445,7 @@ impl<H: Host> Toolset<H> {
     /// (see [`FileCache::write`]).
     pub async fn write_file_seen(&self, path: &str, bytes: Vec<u8>, before: Option<FileState>) -> ToolResult<Metadata> {
         let hash = content_hash(&bytes);
+        let note = WriteNote::of(path, &bytes);
         let bytes = Rc::new(bytes);
         let failed = |e: HostError| ToolError(format!("Could not write {path}: {}", e.message));
         // Parent directories are made only when the write says they are missing: a `stat` of the
@@ -459,6 +466,7 @@ impl<H: Host> Toolset<H> {
         .map_err(failed)?;
         self.record_read(path, &meta, hash);
         self.checkpoints.wrote(path, hash);
+        self.written.push(note);
         Ok(meta)
     }
 

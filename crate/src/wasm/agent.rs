@@ -19,17 +19,17 @@ const AGENT_TYPES: &str = r#"
 import type { AgentConfig, AgentOutput, NdjsonFrame, PermissionAnswer, RewindOutcome, RewindPreview, SessionOp, SessionOpKind, TransportEvent } from "../../extension/src/generated/core";
 "#;
 
-fn outputs_to_js(outputs: Vec<AgentOutput>) -> JsValue {
+pub(super) fn outputs_to_js(outputs: Vec<AgentOutput>) -> JsValue {
     value_to_js(&outputs)
 }
 
-fn error(message: String) -> JsError {
+pub(super) fn error(message: String) -> JsError {
     JsError::new(&message)
 }
 
 #[wasm_bindgen]
 pub struct TetherAgent {
-    inner: Rc<Agent<WasmHost, dyn Backend>>,
+    pub(super) inner: Rc<Agent<WasmHost, dyn Backend>>,
 }
 
 #[wasm_bindgen]

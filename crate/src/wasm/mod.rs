@@ -1,13 +1,14 @@
 //! The wasm-bindgen boundary, and the only module that knows about JavaScript; thin, split by
 //! export: the host object JS passes ([`host`]), the MCP server ([`server`]), an agent session
-//! ([`agent`]), the NDJSON framing every stdio peer uses ([`framing`]) and path containment
-//! ([`paths`]).
+//! ([`agent`], its permission rules in [`rules`]), the NDJSON framing every stdio peer uses
+//! ([`framing`]) and path containment ([`paths`]).
 
 mod agent;
 mod framing;
 mod host;
 mod paths;
 mod project;
+mod rules;
 mod server;
 
 pub use agent::TetherAgent;

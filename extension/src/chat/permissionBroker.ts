@@ -3,12 +3,18 @@
 // request (that is the agent's permissionRequest event, shown once by the feed); it shows how the
 // request ended. No vscode import.
 
-import type { EditReview, PermissionAnswer, PermissionRequest, UserDecision } from "../generated/core";
+import type { EditReview, PermissionAnswer, PermissionRequest, RuleScope, UserDecision } from "../generated/core";
 import type { ChatEntry, PermissionResolved } from "../contract/protocol";
 import { planFeedback, planOf, planTitle, type PlanPort } from "./plans";
 
 /** A form's answers (AskUserQuestion, an ACP form elicitation), by field id. */
 export type FormAnswers = NonNullable<PermissionAnswer["answers"]>;
+
+/** What the card adds to a decision: where "always" saves its rules, the hunks accepted. */
+export interface AnswerExtras {
+  destination?: RuleScope;
+  acceptedHunks?: number[];
+}
 
 /** The diff review of a proposed edit (chat/reviews.ts behind VS Code's diff editor). */
 export interface ReviewPort {
@@ -80,13 +86,18 @@ export class PermissionBroker {
 
   /** The user answered on the chat's card (with a form's answers); an open review is closed,
    * its text kept on allow. Keeping on planning sends the plan's comments along. */
-  async answer(requestId: string, decision: UserDecision, reason?: string, answers?: FormAnswers): Promise<void> {
+  async answer(requestId: string, decision: UserDecision, reason?: string, answers?: FormAnswers, extras: AnswerExtras = {}): Promise<void> {
     const pending = this.pending.get(requestId);
     if (!pending) return;
     const userContent = await this.deps.reviews.answeredElsewhere(requestId, decision);
     const plan = planOf(pending.request);
     const said = plan && decision === "deny" && this.deps.plans ? planFeedback(plan, this.deps.plans.comments(requestId), reason) : reason;
-    this.resolve(requestId, decision, said, userContent, answers);
+    // Text the user changed in the review editor is what they want written: it wins over hunks.
+    const kept: AnswerExtras = {
+      ...(extras.destination && decision === "always" ? { destination: extras.destination } : {}),
+      ...(extras.acceptedHunks && decision !== "deny" && userContent === undefined ? { acceptedHunks: extras.acceptedHunks } : {}),
+    };
+    this.resolve(requestId, decision, said, userContent, answers, kept);
   }
 
   /** "Open diff" on the card: the review of the request's proposed edit. */
@@ -109,7 +120,7 @@ export class PermissionBroker {
     this.deps.changed?.();
   }
 
-  private resolve(requestId: string, decision: UserDecision, reason?: string, userContent?: string, answers?: FormAnswers): void {
+  private resolve(requestId: string, decision: UserDecision, reason?: string, userContent?: string, answers?: FormAnswers, extras: AnswerExtras = {}): void {
     const pending = this.pending.get(requestId);
     if (!pending) return;
     this.pending.delete(requestId);
@@ -120,12 +131,14 @@ export class PermissionBroker {
       ...(reason ? { reason } : {}),
       ...(userContent !== undefined ? { userContent } : {}),
       ...(answers && decision !== "deny" ? { answers } : {}),
+      ...extras,
     });
     const resolved: PermissionResolved = {
       type: "permissionResolved",
       requestId,
       outcome: decision === "deny" ? "denied" : "allowed",
       ...(decision === "always" ? { always: true } : {}),
+      ...(extras.destination ? { destination: extras.destination } : {}),
       ...(reason ? { reason } : {}),
     };
     this.deps.show([resolved]);

@@ -7,7 +7,7 @@
 // disposed by the SessionManager (sessions.ts). No vscode import: the agent and the workspace are
 // ports.
 
-import type { JsonValue, PermissionAnswer, PermissionMode, PermissionRequest, RewindOutcome, RewindPreview, UiEvent } from "../generated/core";
+import type { JsonValue, PermissionAnswer, PermissionMode, PermissionRequest, RewindOutcome, RewindPreview, RuleEntry, UiEvent } from "../generated/core";
 import { newCheckpointKey } from "./checkpointStore";
 import type { SessionOp, SessionOpKind } from "../session/agent";
 import type { TurnOutcome } from "../session/driver";
@@ -33,6 +33,10 @@ export interface AgentSession {
   /** The operations the agent offers now (ACP agents tell theirs in their handshake). */
   offers(): SessionOpKind[];
   stop(): Promise<void>;
+  /** The permission rules in effect, with where each lives (the rules view). */
+  rules?(): RuleEntry[];
+  /** Take a rule out of where it lives; rejects with the reason. */
+  removeRule?(entry: RuleEntry): Promise<void>;
 }
 
 /** The agent a chat session runs, as the chat needs to know it. */
@@ -139,6 +143,19 @@ export class ChatSession implements RestartableSession {
 
   get feed(): ChatFeed {
     return this.deps.feed;
+  }
+
+  /** The key of this conversation's audit log (its checkpoints' key). */
+  get auditKey(): string {
+    return this.checkpointKey;
+  }
+
+  /** The agent session, for its permission rules (the rules view); started when none runs. */
+  async rulesSession(): Promise<Required<Pick<AgentSession, "rules" | "removeRule">>> {
+    const session = await this.ensure();
+    const { rules, removeRule } = session;
+    if (!rules || !removeRule) throw new Error(`${this.deps.agent.displayName} has no permission rules Tether keeps`);
+    return { rules: () => rules.call(session), removeRule: (entry) => removeRule.call(session, entry) };
   }
 
   get broker(): PermissionBroker {

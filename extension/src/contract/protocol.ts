@@ -13,7 +13,7 @@
  *  - {@link WebviewToExtension}: the webview posts these through `acquireVsCodeApi().postMessage`.
  */
 
-import type { AgentOption, AuthMethodInfo, CanvasAction, CommandInfo, McpServerEntry, OffItem, PermissionAnswer, RewindPreview, SessionOpKind, UiEvent, UserDecision } from "@tether/core";
+import type { AgentOption, AuthMethodInfo, CanvasAction, CommandInfo, McpServerEntry, OffItem, PermissionAnswer, RewindPreview, RuleScope, SessionOpKind, UiEvent, UserDecision } from "@tether/core";
 
 // ---------------------------------------------------------------------------------------------
 // Header state
@@ -142,6 +142,8 @@ export interface PermissionResolved {
   outcome: "allowed" | "denied" | "cancelled";
   /** The user chose "always": the request's rule was added. */
   always?: boolean;
+  /** Where "always" saved its rules. */
+  destination?: RuleScope;
   /** What the user typed when rejecting. */
   reason?: string;
 }
@@ -239,7 +241,7 @@ export type WebviewToExtension =
   /** Log in with one of the agent's methods. */
   | { type: "authenticate"; methodId: string }
   /** The answer to the permission request `requestId` (the `id` of its permissionRequest event). */
-  | { type: "permission"; requestId: string; decision: UserDecision; reason?: string; answers?: PermissionAnswer["answers"] }
+  | { type: "permission"; requestId: string; decision: UserDecision; reason?: string; answers?: PermissionAnswer["answers"]; destination?: RuleScope; acceptedHunks?: number[] }
   /** `line` is 1-based. */
   | { type: "openFile"; path: string; line?: number }
   | { type: "openDiff"; requestId: string }
@@ -274,7 +276,9 @@ export type WebviewToExtension =
   /** A user message's action: preview a rewind of the files (`rewind`, `both`), or fork from it. */
   | { type: "messageAction"; messageId: string; action: "rewind" | "fork" | "both" }
   /** Rewind the files to before `messageId` (after its preview), then fork from it if `fork`. */
-  | { type: "rewindConfirm"; messageId: string; fork: boolean };
+  | { type: "rewindConfirm"; messageId: string; fork: boolean }
+  /** Show the permission rules in effect (the rules view). */
+  | { type: "permissionRules" };
 
 /** The state the webview keeps with `vscode.setState` (survives the view being hidden). */
 export interface PersistedWebviewState {

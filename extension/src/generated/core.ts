@@ -113,6 +113,11 @@ requiresUserInteraction: boolean,
  */
 alwaysLabel?: string | null, 
 /**
+ * The rules "Always allow" would save (as written in settings), when it saves rules: the
+ * user picks where.
+ */
+alwaysRules?: Array<string>, 
+/**
  * Why the permission engine asks.
  */
 reason?: string | null, 
@@ -368,7 +373,9 @@ export type Severity = "notice" | "error";
 export type AgentOutput = { "type": "send", message: string, }
   | { "type": "event", event: UiEvent, }
   | { "type": "mcpReply", connection: number, message: string, }
-  | { "type": "transport", request: TransportRequest, };
+  | { "type": "transport", request: TransportRequest, }
+  | { "type": "audit", record: AuditRecord, }
+  | { "type": "saveUserRules", rules: Array<string>, };
 
 /**
  * What a backend that steers its own connections asks of the driver. A connection is named by
@@ -836,13 +843,87 @@ userContent?: string,
 /**
  * A request with a form: the user's answers, by field id.
  */
-answers?: { [key in string]: FormValue }, };
+answers?: { [key in string]: FormValue }, 
+/**
+ * "Always allow": where its rules are saved (default: the project's local settings).
+ */
+destination?: RuleScope, 
+/**
+ * Edits only: the review's hunks (indices into its `hunks`) the user accepted; the others
+ * are left out of what is written. None: all of them.
+ */
+acceptedHunks?: Array<number>, };
 
 /**
  * The answers people give without naming an option: each stands for a kind of option.
  */
 
 export type UserDecision = "allow" | "always" | "deny";
+
+/**
+ * Where a rule lives, named as Claude Code names a permission update's destination.
+ */
+
+export type RuleScope = "session" | "projectSettings" | "localSettings" | "userSettings";
+
+/**
+ * What a rule does, as the settings files' keys name it.
+ */
+
+export type RuleBehavior = "allow" | "deny" | "ask";
+
+/**
+ * One rule in effect, for the rules view.
+ */
+
+export type RuleEntry = { 
+/**
+ * As written in settings (`Bash(npm run test:*)`).
+ */
+rule: string, behavior: RuleBehavior, scope: RuleScope, };
+
+/**
+ * One line of the audit log.
+ */
+
+export type AuditRecord = { "kind": "toolCall", tool: string, toolUseId?: string, 
+/**
+ * The paths its input names (as given).
+ */
+paths: Array<string>, 
+/**
+ * Bash: the command line.
+ */
+command?: string, ok: boolean, 
+/**
+ * The size of the text the model got back.
+ */
+outputBytes: number, }
+  | { "kind": "permission", tool: string, toolUseId?: string, requestId: string, decision: string, by: Decider, 
+/**
+ * The rule that decided, as `Bash(npm:*) in .claude/settings.json`.
+ */
+rule?: string, reason?: string, 
+/**
+ * The option the user picked.
+ */
+option?: string, 
+/**
+ * "Always allow": the rules it saved and where.
+ */
+savedRules?: Array<string>, scope?: RuleScope, 
+/**
+ * A per-hunk review: the hunks accepted (indices).
+ */
+acceptedHunks?: Array<number>, }
+  | { "kind": "write", path: string, bytes: number, sha256: string, }
+  | { "kind": "ruleRemoved", rule: string, behavior: RuleBehavior, scope: RuleScope, };
+
+/**
+ * Who made a permission decision.
+ */
+
+export type Decider = "user" | "rule" | "mode" | "hook" | "policy";
 
 /**
  * What one line of the stream was.

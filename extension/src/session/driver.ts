@@ -5,12 +5,14 @@
 // permission prompts to the front end. Shared by dist/tether-cli.js and the VS Code extension, so
 // nothing here knows about vscode; nothing here knows a backend either (see backends/backend.ts).
 
+import { createHash } from "node:crypto";
 import { promises as fsp } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import type { Connector, ConnectorSession } from "../backends/backend";
 import type { TetherHost } from "../core/host";
-import type { CheckpointsConfig, CommonConfig, FolderConfig, HooksConfig, McpServerEntry, RemoteConfig, RewindOutcome, RewindPreview } from "../generated/core";
+import type { AuditRecord, CheckpointsConfig, CommonConfig, FolderConfig, HooksConfig, McpServerEntry, RemoteConfig, RewindOutcome, RewindPreview, RuleEntry } from "../generated/core";
+import { loadTetherCore } from "../core/wasm";
 import { createTetherAgent, type AgentOutput, type PermissionAnswer, type PermissionMode, type SessionOp, type SessionOpKind, type TetherAgent } from "./agent";
 import { isEvent, type DoneEvent, type ErrorEvent, type PermissionRequestEvent, type UiEvent } from "./events";
 import type { Transport, TransportExit } from "./transport";
@@ -48,6 +50,8 @@ export interface SessionDriverOptions {
   /** Asked only when the user has to choose. `signal` aborts when the agent withdraws the
    * question (an interrupt) or the session ends; the answer is then ignored. */
   onPermission(request: PermissionRequestEvent, signal: AbortSignal): Promise<PermissionAnswer>;
+  /** One record for the session's audit log (paths, decisions, sizes, hashes). */
+  onAudit?(record: AuditRecord): void;
   log?(message: string): void;
   stopGraceMs?: number;
 }
@@ -108,7 +112,7 @@ export class SessionDriver {
     if (this.transport) throw new Error("the session was already started");
     const options = this.options;
     const homeDir = options.homeDir ?? os.homedir();
-    const userSettings = await readOptional(options.userSettingsPath ?? path.join(homeDir, ".claude", "settings.json"));
+    const userSettings = await readOptional(this.userSettingsPath);
     const common: CommonConfig = {
       root: options.root,
       homeDir,
@@ -192,6 +196,26 @@ export class SessionDriver {
     return this.requireRunning().rewind(messageId);
   }
 
+  /** Every permission rule in effect, with where it lives. */
+  rules(): RuleEntry[] {
+    return this.requireRunning().rules();
+  }
+
+  /** Take a rule out: the session's or a project file's through the core (on the workspace), the
+   * user's settings here, where they live. Rejects with the reason. */
+  async removeRule(entry: RuleEntry): Promise<void> {
+    const agent = this.requireRunning();
+    if (entry.scope === "userSettings") {
+      const file = this.userSettingsPath;
+      const text = await readOptional(file);
+      const changed = text === undefined ? undefined : settingsCore().settingsWithoutRule(text, entry.behavior, entry.rule);
+      if (changed === undefined) throw new Error(`${file} does not hold the rule ${entry.rule}`);
+      await writeSettings(file, changed);
+      this.apply(await agent.setUserSettings(changed));
+    }
+    this.apply(await agent.removeRule(entry));
+  }
+
   /** A file watcher saw a workspace file change. */
   async fileChanged(file: string): Promise<void> {
     await this.agent?.fileChanged(file);
@@ -244,7 +268,28 @@ export class SessionDriver {
     for (const output of outputs) {
       if (output.type === "send") this.transport?.send(output.message);
       else if (output.type === "event") this.emit(output.event);
+      else if (output.type === "audit") this.options.onAudit?.(output.record);
+      else if (output.type === "saveUserRules") this.track(this.saveUserRules(output.rules));
       else this.connector.deliver?.(output);
+    }
+  }
+
+  /** Claude's user settings live here, where the driver runs. */
+  private get userSettingsPath(): string {
+    return this.options.userSettingsPath ?? path.join(this.options.homeDir ?? os.homedir(), ".claude", "settings.json");
+  }
+
+  /** "Always allow" saved in the user's settings: the file written, its rules handed back. */
+  private async saveUserRules(rules: string[]): Promise<void> {
+    const file = this.userSettingsPath;
+    try {
+      const text = settingsCore().settingsWithRules(await readOptional(file), rules);
+      await writeSettings(file, text);
+      const agent = this.agent;
+      if (agent) this.apply(await agent.setUserSettings(text));
+      this.options.onAudit?.({ kind: "write", path: file, bytes: Buffer.byteLength(text), sha256: sha256(text) });
+    } catch (error) {
+      this.emit({ type: "error", kind: "other", severity: "notice", message: `The rule applies for this session only: ${describe(error)}`, hint: null });
     }
   }
 
@@ -351,6 +396,25 @@ async function readOptional(file: string): Promise<string | undefined> {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw new Error(`could not read ${file}: ${describe(error)}`);
   }
+}
+
+type Glue = typeof import("tether-core-wasm");
+
+/** The core's settings-file edits (pure functions). */
+function settingsCore(): Pick<Glue, "settingsWithRules" | "settingsWithoutRule"> {
+  return loadTetherCore() as Glue;
+}
+
+/** Write a settings file whole: a sibling temp file renamed over it, so no reader sees a part. */
+async function writeSettings(file: string, text: string): Promise<void> {
+  await fsp.mkdir(path.dirname(file), { recursive: true });
+  const temp = `${file}.tether-${process.pid}.tmp`;
+  await fsp.writeFile(temp, text, "utf8");
+  await fsp.rename(temp, file);
+}
+
+function sha256(text: string): string {
+  return createHash("sha256").update(text, "utf8").digest("hex");
 }
 
 /** The object without its undefined fields (exactOptionalPropertyTypes-friendly spreading). */

@@ -2,6 +2,7 @@
 // SessionDriver. The one way the chat and tether-cli start an agent.
 
 import type { AgentEntry, SessionRequest } from "../backends/backend";
+import type { AuditRecord } from "../generated/core";
 import type { PermissionAnswer, PermissionMode } from "./agent";
 import { SessionDriver } from "./driver";
 import type { PermissionRequestEvent, UiEvent } from "./events";
@@ -11,6 +12,7 @@ export interface SessionHandlers {
   model?: string;
   onEvent(event: UiEvent): void;
   onPermission(request: PermissionRequestEvent, signal: AbortSignal): Promise<PermissionAnswer>;
+  onAudit?(record: AuditRecord): void;
 }
 
 /** A started session of `entry`; rejects with a clear message when it cannot start. */
@@ -42,6 +44,7 @@ export async function openSession(entry: AgentEntry, request: SessionRequest, ha
     ...(handlers.model ? { model: handlers.model } : {}),
     onEvent: handlers.onEvent,
     onPermission: handlers.onPermission,
+    ...(handlers.onAudit ? { onAudit: handlers.onAudit } : {}),
     log: request.log,
   });
   await driver.start();

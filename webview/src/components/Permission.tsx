@@ -1,29 +1,58 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { ComponentChildren } from "preact";
-import type { PermissionRequest, UserDecision } from "@tether/core";
+import type { Hunk, PermissionRequest, RuleScope, UserDecision } from "@tether/core";
 import { store, type PermissionRow } from "../store";
 import { post } from "../vscode";
 import { isObject, prettyJson, str } from "../util";
 import { FileLink, Icon } from "./common";
-import { DiffStats, DiffView, hunksFromInput } from "./Diff";
+import { DiffStats, hunksFromInput } from "./Diff";
 import { Markdown } from "./Markdown";
 import { QuestionFormView, type FormAnswers } from "./QuestionForm";
 
 /** Set when the user answered from the dock: focus moves on once the card goes away. */
 let restoreFocus = false;
 
-function decide(row: PermissionRow, decision: UserDecision, reason?: string, answers?: FormAnswers): void {
+/** Beyond the decision: where "always" saves its rules, and the hunks of an edit accepted. */
+interface Extras {
+  destination?: RuleScope;
+  acceptedHunks?: number[];
+}
+
+function decide(row: PermissionRow, decision: UserDecision, reason?: string, answers?: FormAnswers, extras: Extras = {}): void {
   if (row.decided || row.outcome) return;
   restoreFocus = true;
   const r = reason?.trim();
+  const allows = decision !== "deny";
   post({
     type: "permission",
     requestId: row.req.id,
     decision,
     ...(r && decision === "deny" ? { reason: r } : {}),
-    ...(answers && decision !== "deny" ? { answers } : {}),
+    ...(answers && allows ? { answers } : {}),
+    ...(extras.destination && decision === "always" ? { destination: extras.destination } : {}),
+    ...(extras.acceptedHunks && allows ? { acceptedHunks: extras.acceptedHunks } : {}),
   });
   store.markDecided(row.req.id, decision, decision === "deny" ? r : undefined);
+}
+
+/** Where "Always allow" can save its rules, as the official extension offers them. */
+export const RULE_DESTINATIONS: { scope: RuleScope; label: string; file?: string }[] = [
+  { scope: "session", label: "This session only" },
+  { scope: "localSettings", label: "This project, just me", file: ".claude/settings.local.json" },
+  { scope: "projectSettings", label: "This project, shared", file: ".claude/settings.json" },
+  { scope: "userSettings", label: "All my projects", file: "~/.claude/settings.json" },
+];
+
+/** How a hunk is named: "Lines 17–23" of the original file. */
+function hunkLines(hunk: Hunk): string {
+  const first = Math.max(hunk.oldStart, 1);
+  return hunk.oldLines <= 1 ? `Line ${first}` : `Lines ${first}–${first + hunk.oldLines - 1}`;
+}
+
+/** The first line the hunk adds (else the first it removes), to tell hunks apart. */
+function hunkGist(hunk: Hunk): string {
+  const changed = hunk.lines.find((l) => l.startsWith("+")) ?? hunk.lines.find((l) => l.startsWith("-")) ?? "";
+  return changed.slice(1).trim();
 }
 
 /** The rule (or mode) "Always allow" adds, when the permission engine offers one. */
@@ -84,9 +113,8 @@ function choicesFor(req: PermissionRequest): Choice[] {
   ];
 }
 
-function PermissionBody({ row }: { row: PermissionRow }) {
+function PermissionBody({ row, accepted, setAccepted }: { row: PermissionRow; accepted: boolean[] | undefined; setAccepted(next: boolean[]): void }) {
   const req = row.req;
-  const [diffAll, setDiffAll] = useState(false);
   const input = req.input;
   const command = req.kind === "execute" ? str(input, "command") : undefined;
   if (command !== undefined) {
@@ -128,8 +156,23 @@ function PermissionBody({ row }: { row: PermissionRow }) {
             </button>
           ) : null}
         </div>
-        {hunks.length ? (
-          <DiffView hunks={hunks} expanded={diffAll} onToggle={() => setDiffAll(!diffAll)} collapsedLines={24} />
+        {accepted && req.review ? (
+          <fieldset class="perm-hunks" disabled={!!row.decided}>
+            <legend class="muted small">Hunks to write (the diff is in the editor)</legend>
+            {req.review.hunks.map((hunk, i) => (
+              <label key={i} class="perm-hunk" title={hunkGist(hunk)}>
+                <input
+                  type="checkbox"
+                  checked={accepted[i]}
+                  data-hunk={i}
+                  onChange={(e) => setAccepted(accepted.map((v, j) => (j === i ? (e.target as HTMLInputElement).checked : v)))}
+                />
+                <span class="perm-hunk-lines">{hunkLines(hunk)}</span>
+                <DiffStats hunks={[hunk]} />
+                <code class="perm-hunk-gist">{hunkGist(hunk)}</code>
+              </label>
+            ))}
+          </fieldset>
         ) : null}
       </div>
     );
@@ -154,6 +197,14 @@ function PermissionBody({ row }: { row: PermissionRow }) {
 export function PermissionCard({ row, autoFocus }: { row: PermissionRow; autoFocus: boolean }) {
   const req = row.req;
   const [typed, setTyped] = useState("");
+  // Per-hunk review: offered when the change has more than one hunk.
+  const reviewHunks = req.review?.hunks.length ?? 0;
+  const [accepted, setAccepted] = useState<boolean[] | undefined>(reviewHunks > 1 ? req.review!.hunks.map(() => true) : undefined);
+  // "Always allow" that saves rules: where to, chosen on the card.
+  const [choosing, setChoosing] = useState(false);
+  const partial = accepted && accepted.some((a) => !a) ? accepted.flatMap((a, i) => (a ? [i] : [])) : undefined;
+  const noneAccepted = partial !== undefined && partial.length === 0;
+  const extras = (destination?: RuleScope): Extras => ({ ...(partial ? { acceptedHunks: partial } : {}), ...(destination ? { destination } : {}) });
   const allowRef = useRef<HTMLButtonElement>(null);
   const isPlan = req.toolName === "ExitPlanMode";
   const headingId = `perm-h-${req.id}`;
@@ -193,22 +244,64 @@ export function PermissionCard({ row, autoFocus }: { row: PermissionRow; autoFoc
         </button>
       </>
     );
+  } else if (choosing) {
+    buttons = (
+      <div class="perm-destinations" role="group" aria-label="Where to save the rule">
+        <div class="perm-rule-text">
+          Save <code class="rule">{(req.alwaysRules ?? []).join(", ")}</code> for:
+        </div>
+        {RULE_DESTINATIONS.map((d, i) => (
+          <button
+            key={d.scope}
+            ref={i === 0 ? allowRef : undefined}
+            type="button"
+            class="button button-secondary perm-destination"
+            data-destination={d.scope}
+            disabled={decided}
+            title={d.file ? `Adds the rule to ${d.file}` : "Until this session ends; written nowhere"}
+            onClick={() => decide(row, "always", undefined, undefined, extras(d.scope))}
+          >
+            <span>{d.label}</span>
+            {d.file ? <span class="muted small perm-destination-file">{d.file}</span> : null}
+          </button>
+        ))}
+        <span class="perm-destination-links">
+          <button type="button" class="link-button perm-destination-back" onClick={() => setChoosing(false)}>
+            Back
+          </button>
+          <button type="button" class="link-button perm-rules-link" onClick={() => post({ type: "permissionRules" })}>
+            Rules in effect…
+          </button>
+        </span>
+      </div>
+    );
   } else {
     const choices = choicesFor(req);
     const focused = choices.find((c) => c.decision !== "deny") ?? choices[0];
-    buttons = choices.map((c, i) => (
-      <button
-        key={i}
-        ref={c === focused ? allowRef : undefined}
-        type="button"
-        class={`button ${i === 0 ? "" : "button-secondary "}${c.className}`}
-        disabled={decided}
-        title={c.title}
-        onClick={() => decide(row, c.decision, c.decision === "deny" ? typed : undefined)}
-      >
-        {c.label}
-      </button>
-    ));
+    // Tether's own "Always allow" with rules asks where to save them; an agent's own "always"
+    // option keeps its meaning and is answered as it is.
+    const asksWhere = (req.alwaysRules ?? []).length > 0 && !req.suppressAlwaysAllow && (req.options ?? []).some((o) => o.optionId === "always");
+    buttons = choices.map((c, i) => {
+      const allowing = c.decision !== "deny";
+      const label = allowing && partial && !noneAccepted ? <>{c.label} <span class="perm-partial">({partial.length} of {reviewHunks} hunks)</span></> : c.label;
+      return (
+        <button
+          key={i}
+          ref={c === focused ? allowRef : undefined}
+          type="button"
+          class={`button ${i === 0 ? "" : "button-secondary "}${c.className}`}
+          disabled={decided || (allowing && noneAccepted)}
+          title={c.title}
+          onClick={() => {
+            if (c.decision === "always" && asksWhere) setChoosing(true);
+            else decide(row, c.decision, c.decision === "deny" ? typed : undefined, undefined, extras());
+          }}
+        >
+          {label}
+          {c.decision === "always" && asksWhere ? "…" : null}
+        </button>
+      );
+    });
   }
 
   return (
@@ -260,7 +353,7 @@ export function PermissionCard({ row, autoFocus }: { row: PermissionRow; autoFoc
         />
       ) : (
         <>
-          <PermissionBody row={row} />
+          <PermissionBody row={row} accepted={accepted} setAccepted={setAccepted} />
           <div class="perm-actions" role="group" aria-label="Decision">
             {buttons}
           </div>

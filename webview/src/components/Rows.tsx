@@ -1,4 +1,4 @@
-import type { ErrorKind } from "@tether/core";
+import type { ErrorKind, RuleScope } from "@tether/core";
 import { memo } from "../memo";
 import type { Attachment } from "@tether/contract/protocol";
 import {
@@ -19,7 +19,7 @@ import { post } from "../vscode";
 import { basename, formatCost, formatDuration, formatTokens, str } from "../util";
 import { FileLink, Icon } from "./common";
 import { StreamingMarkdown } from "./Markdown";
-import { alwaysRule } from "./Permission";
+import { alwaysRule, RULE_DESTINATIONS } from "./Permission";
 import { MessageActions } from "./MessageActions";
 import { ThinkingView } from "./Thinking";
 import { ToolCallView } from "./tools";
@@ -103,34 +103,12 @@ function permissionSubject(row: PermissionRow): string {
 function PermissionLineView({ row }: { row: PermissionRow }) {
   const req = row.req;
   const subject = permissionSubject(row);
-  if (!row.outcome) {
-    return (
-      <div class="perm-line perm-pending" data-request-id={req.id} data-outcome="pending">
-        <Icon name="shield" />
-        <span>
-          {row.decided ? "Sending your answer… " : "Waiting for your approval: "}
-          <strong>{req.toolName}</strong>
-          {subject ? <span class="muted">{` ${subject}`}</span> : null}
-        </span>
-        {!row.decided ? (
-          <button
-            type="button"
-            class="link-button"
-            onClick={() => {
-              const btn = document.querySelector<HTMLElement>(`[data-perm-card="${CSS.escape(req.id)}"] .perm-allow`);
-              btn?.focus();
-            }}
-          >
-            Review
-          </button>
-        ) : null}
-      </div>
-    );
-  }
+  // An open question shows once, as its card in the dock above the composer.
+  if (!row.outcome) return null;
   const icon = row.outcome === "allowed" ? "check" : row.outcome === "denied" ? "close" : "circle-slash";
   const verb =
     row.outcome === "allowed" ? (row.always ? "Always allowed" : "Allowed") : row.outcome === "denied" ? "Rejected" : "Cancelled";
-  const rule = alwaysRule(req);
+  const rule = req.alwaysRules?.length ? req.alwaysRules.join(", ") : alwaysRule(req);
   return (
     <div class={`perm-line perm-${row.outcome}`} data-request-id={req.id} data-outcome={row.outcome}>
       <Icon name={icon} />
@@ -142,12 +120,18 @@ function PermissionLineView({ row }: { row: PermissionRow }) {
           <span class="muted">
             {" · rule "}
             <code class="inline-code">{rule}</code>
+            {row.destination ? ` · ${destinationLabel(row.destination)}` : null}
           </span>
         ) : null}
         {row.outcome === "denied" && row.reason ? <span class="muted">{` — “${row.reason}”`}</span> : null}
       </span>
     </div>
   );
+}
+
+function destinationLabel(scope: RuleScope): string {
+  const d = RULE_DESTINATIONS.find((x) => x.scope === scope);
+  return d?.file ? `saved in ${d.file}` : "for this session";
 }
 
 function NoticeRowView({ row }: { row: NoticeRow }) {

@@ -2,7 +2,7 @@
 // subagent), and the rows of the timeline. Each row and call has a version number `v`, bumped on
 // every change, so only changed rows re-render.
 
-import type { AuthMethodInfo, JsonValue, Location, PermissionRequest, ToolContentItem, ToolKind, UiEvent } from "@tether/core";
+import type { AuthMethodInfo, JsonValue, Location, PermissionRequest, RuleScope, ToolContentItem, ToolKind, UiEvent } from "@tether/core";
 import type { IncrementalMarkdown } from "../markdown";
 import type { Attachment } from "@tether/contract/protocol";
 
@@ -87,6 +87,8 @@ export interface PermissionRow extends RowBase {
   req: PermissionRequest;
   outcome?: "allowed" | "denied" | "cancelled";
   always?: boolean;
+  /** Where "always" saved its rules. */
+  destination?: RuleScope;
   reason?: string;
   /** The user clicked; waiting for permissionResolved. */
   decided?: "allow" | "always" | "deny";

@@ -1,5 +1,5 @@
-// Permission requests: each one a row in the timeline (a one-line outcome once answered) and, while
-// open, a card in the dock above the composer. The request's tool call shows "awaiting approval".
+// Permission requests: while open, a card in the dock above the composer (the one place the
+// question shows); once answered, a one-line outcome in the timeline. The request's tool call shows "awaiting approval".
 
 import type { PermissionRequest, UserDecision } from "@tether/core";
 import type { PermissionResolved } from "@tether/contract/protocol";
@@ -29,6 +29,7 @@ export class Permissions {
     if (!row) return;
     row.outcome = ev.outcome;
     row.always = ev.always ?? row.decided === "always";
+    if (ev.destination) row.destination = ev.destination;
     row.reason = ev.reason ?? row.reason;
     row.v++;
     this.pending = this.pending.filter((p) => p !== row);

@@ -43,7 +43,8 @@ export function EditView({ call }: { call: ToolCall }) {
       defaultOpen={true}
       after={<ErrorText call={call} />}
       body={
-        hunks.length && call.status !== "error" ? (
+        // While it waits for approval the change is reviewed in the editor, not here too.
+        hunks.length && call.status !== "error" && !call.awaitingApproval ? (
           <DiffView
             hunks={hunks}
             expanded={!!call.ui.diffAll}
