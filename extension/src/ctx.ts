@@ -25,6 +25,7 @@ import { PlanDocuments } from "./vscode/planDocuments";
 import { StatusBar } from "./vscode/statusBar";
 import { Surfaces } from "./vscode/surfaces";
 import { whereItRuns, Workspace, workspaceLabel } from "./vscode/workspace";
+import { IdeState } from "./vscode/ideSources";
 
 export class Ctx implements vscode.Disposable {
   readonly log: vscode.LogOutputChannel;
@@ -36,6 +37,8 @@ export class Ctx implements vscode.Disposable {
   readonly surfaces: Surfaces;
   readonly workspace: Workspace;
   readonly diagnostics: Diagnostics;
+  /** Terminals and the Problems list for the composer's @-mentions. */
+  readonly ide = new IdeState();
   private readonly statusBar: StatusBar;
   private readonly disposables: vscode.Disposable[] = [];
   private current: TetherSettings;
@@ -88,6 +91,7 @@ export class Ctx implements vscode.Disposable {
         models: [],
         modes: [...PERMISSION_MODE_INFO],
         ...this.agentState(agent.name),
+        sendWith: this.current.sendWith,
         where,
         workspaceLabel: workspaceLabel(),
         connected: true,
@@ -116,6 +120,7 @@ export class Ctx implements vscode.Disposable {
           await noteSession(source.host, source.root, key, this.current.checkpoints.keepSessions, conversation);
         },
       },
+      ide: this.ide,
       fail: (what, error) => this.fail(what, error),
       log: (message) => this.log.info(message),
     });
@@ -144,6 +149,7 @@ export class Ctx implements vscode.Disposable {
       this.statusBar,
       this.workspace,
       this.diagnostics,
+      this.ide,
       vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, this.view, { webviewOptions: { retainContextWhenHidden: true } }),
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (!e.affectsConfiguration("tether")) return;
@@ -157,6 +163,9 @@ export class Ctx implements vscode.Disposable {
             if (!findAgent(entries, open.session.agent.name) && open.views.size === 0) void this.sessions.close(open, "Its agent was removed from tether.agents.");
             else open.session.feed.setState(this.agentState(open.session.agent.name));
           }
+        }
+        if (e.affectsConfiguration("tether.sendWith")) {
+          for (const open of this.sessions.list()) open.session.feed.setState({ sendWith: this.current.sendWith });
         }
         // The page's policy names the origins it may frame (a gateway's widgets).
         if (this.frameSources().join(" ") !== frames) {

@@ -65,8 +65,13 @@ export interface UiState {
   agentOptions?: AgentOption[];
   /** The agent's slash commands, for the composer. */
   commands?: CommandInfo[];
+  /** The project's own commands (`.claude/commands` on the workspace) the agent does not list:
+   * Tether expands them when sent. */
+  projectCommands?: CommandInfo[];
   /** The ways the agent offers to log in. */
   authMethods?: AuthMethodInfo[];
+  /** Which key sends the composer's message (`tether.sendWith`; the other starts a new line). */
+  sendWith?: "enter" | "shiftEnter";
   context?: ContextInfo;
   /** The session's title, when the agent gives one. */
   title?: string;
@@ -166,8 +171,13 @@ export interface HistoryActions {
 }
 
 export interface FileSuggestion {
+  /** A file or folder: its workspace path; a terminal: its name. */
   path: string;
   label: string;
+  /** What the mention names (a file when absent). */
+  kind?: "file" | "folder" | "terminal" | "problems";
+  /** What is shown after the label (a folder's place, a terminal's kind). */
+  detail?: string;
 }
 
 export type ExtensionToWebview =

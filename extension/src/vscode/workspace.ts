@@ -147,10 +147,8 @@ export class Workspace implements vscode.Disposable {
         vscode.workspace.findFiles(pattern, "**/{node_modules,.git}/**", 50, cancel.token),
         new Promise<vscode.Uri[]>((resolve) => cancel.token.onCancellationRequested(() => resolve([]))),
       ]);
-      return uris.map((uri) => {
-        const rel = this.displayPath(uri);
-        return { path: rel, label: rel };
-      });
+      const files = uris.map((uri) => this.displayPath(uri));
+      return [...folderSuggestions(files, cleaned), ...files.map((rel): FileSuggestion => ({ path: rel, label: rel }))];
     } finally {
       clearTimeout(timer);
       cancel.dispose();
@@ -178,6 +176,20 @@ export class Workspace implements vscode.Disposable {
     watcher.onDidDelete(changed);
     this.watcher = watcher;
   }
+}
+
+/** The folders of the files found whose own path matches the query (`src` finds `src/`). */
+export function folderSuggestions(files: string[], query: string, limit = 10): FileSuggestion[] {
+  const q = query.toLowerCase();
+  const folders = new Set<string>();
+  for (const file of files) {
+    const parts = file.split("/").slice(0, -1);
+    for (let i = 1; i <= parts.length; i++) {
+      const folder = parts.slice(0, i).join("/");
+      if (!q || folder.toLowerCase().includes(q)) folders.add(folder);
+    }
+  }
+  return [...folders].sort((a, b) => a.length - b.length).slice(0, limit).map((folder) => ({ path: `${folder}/`, label: `${folder}/`, kind: "folder" }));
 }
 
 function resolveWorkspaceUri(p: string): vscode.Uri | undefined {
