@@ -10,6 +10,7 @@ import { ContextSync } from "../src/chat/contextSync";
 import { matchCommands, mergeCommands } from "../src/contract/commands";
 import { readSettings } from "../src/settings";
 import { NodeHost } from "../src/node/nodeHost";
+import { scriptedManager } from "./chatFixtures";
 
 const tmp = realpathSync(mkdtempSync(path.join(os.tmpdir(), "tether-composer-test-")));
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -159,4 +160,15 @@ test("tether.sendWith takes enter or shiftEnter", () => {
   const bad = readSettings(from({ sendWith: "ctrlEnter" }));
   assert.equal(bad.settings.sendWith, "enter");
   assert.equal(bad.problems.length, 1);
+});
+
+test("a chat session sends a project command expanded and a line range resolved, read from its workspace", async () => {
+  const root = project({ ".claude/commands/greet.md": HELLO, "src/app.js": "one\ntwo\nthree\n" });
+  const { manager, sidebar, agents } = scriptedManager({ root, host });
+  const { session } = manager.newSession(sidebar, "claude");
+  await session.send("/greet team @src/app.js#L2", []);
+  assert.deepEqual(session.feed.state.projectCommands?.map((c) => c.name), ["greet"]);
+  const sent = agents[0]!.prompts[0]!;
+  assert.match(sent, /Result of calling the Read tool:\n2\ttwo\n<\/system-reminder>/);
+  assert.match(sent, /<command-name>\/greet<\/command-name>\n<command-args>team src\/app\.js#L2<\/command-args>/);
 });
