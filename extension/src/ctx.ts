@@ -24,7 +24,7 @@ import { DiffReviews } from "./vscode/diffReview";
 import { PlanDocuments } from "./vscode/planDocuments";
 import { StatusBar } from "./vscode/statusBar";
 import { Surfaces } from "./vscode/surfaces";
-import { whereItRuns, Workspace, workspaceLabel } from "./vscode/workspace";
+import { whereItRuns, Workspace, workspaceLabel, workspaceRootPath } from "./vscode/workspace";
 import { IdeState } from "./vscode/ideSources";
 
 export class Ctx implements vscode.Disposable {
@@ -94,6 +94,7 @@ export class Ctx implements vscode.Disposable {
         sendWith: this.current.sendWith,
         where,
         workspaceLabel: workspaceLabel(),
+        ...(workspaceRootPath() ? { workspaceRoot: workspaceRootPath()! } : {}),
         connected: true,
         busy: false,
       }),

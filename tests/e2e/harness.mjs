@@ -283,7 +283,8 @@ export async function findOverflow(root, { ignore = [] } = {}) {
       const style = getComputedStyle(el);
       if (style.display === "none" || style.visibility === "hidden") continue;
       const rect = el.getBoundingClientRect();
-      if (rect.width === 0 || rect.height === 0) continue;
+      // Zero-size and 1 px boxes (screen-reader-only text) show nothing to cut.
+      if (rect.width <= 1 || rect.height <= 1) continue;
       const scrolls = style.overflowX === "auto" || style.overflowX === "scroll";
       const wide = !scrolls && el.scrollWidth > el.clientWidth + 1 && el.clientWidth > 0 && !(el instanceof SVGElement);
       // Past the page's edge, unless an ancestor clips or scrolls it (then that one is judged).
@@ -302,19 +303,23 @@ export async function findOverflow(root, { ignore = [] } = {}) {
   }, ignore);
 }
 
-/** Sets the sidebar (where the chat view is) to `width` px by dragging its edge. */
+/** Sets the sidebar (where the chat view is) to `width` px by dragging its edge (the vertical
+ * sash nearest to the sidebar's right side). */
 export async function setSidebarWidth(vs, width) {
   const sidebar = vs.page.locator(".part.sidebar");
   for (let attempt = 0; attempt < 3; attempt++) {
     const box = await sidebar.boundingBox();
     if (!box || Math.abs(box.width - width) <= 1) return;
-    const sash = vs.page.locator(".monaco-sash.vertical").first();
-    const sashBox = await sash.boundingBox();
-    if (!sashBox) return;
-    const y = sashBox.y + sashBox.height / 2;
-    await vs.page.mouse.move(sashBox.x + sashBox.width / 2, y);
+    const edge = box.x + box.width;
+    const sashes = await vs.page.locator(".monaco-sash.vertical").evaluateAll((els) =>
+      els.map((e) => e.getBoundingClientRect()).map((r) => ({ x: r.x, y: r.y, width: r.width, height: r.height })),
+    );
+    const sash = sashes.filter((r) => r.height > 100).sort((a, b) => Math.abs(a.x + a.width / 2 - edge) - Math.abs(b.x + b.width / 2 - edge))[0];
+    if (!sash) return;
+    const y = sash.y + sash.height / 2;
+    await vs.page.mouse.move(sash.x + sash.width / 2, y);
     await vs.page.mouse.down();
-    await vs.page.mouse.move(box.x + width + sashBox.width / 2 - 2, y, { steps: 5 });
+    await vs.page.mouse.move(box.x + width, y, { steps: 8 });
     await vs.page.mouse.up();
   }
 }

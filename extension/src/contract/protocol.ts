@@ -78,6 +78,8 @@ export interface UiState {
   where: Where;
   /** Shown next to the badge, e.g. "ssh: gpu-box:/data/proj". */
   workspaceLabel: string;
+  /** The workspace folder's path as the agent names files (tool rows show paths relative to it). */
+  workspaceRoot?: string;
   connected: boolean;
   busy: boolean;
   /** The session operations the agent offers (fork and close show in the history where offered). */

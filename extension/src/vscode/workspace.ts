@@ -50,6 +50,13 @@ export function workspaceLabel(): string {
   return remote ? `${remote}: ${folder.uri.path}` : folder.uri.fsPath;
 }
 
+/** The workspace folder's path as the agent's tools name files (a remote folder's own path). */
+export function workspaceRootPath(): string | undefined {
+  const folder = workspaceFolder();
+  if (!folder) return undefined;
+  return folder.uri.scheme === "file" ? folder.uri.fsPath : folder.uri.path;
+}
+
 /** VS Code ships ripgrep; prefer it to whatever is on PATH. */
 export function bundledRipgrep(): string | undefined {
   const candidates = ["node_modules/@vscode/ripgrep/bin/rg", "node_modules.asar.unpacked/@vscode/ripgrep/bin/rg"].map((p) =>
