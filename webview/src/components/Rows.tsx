@@ -178,7 +178,7 @@ function RetryRowView({ row }: { row: RetryRow }) {
 const ERROR_TITLES: Partial<Record<ErrorKind, string>> = {
   notLoggedIn: "Not logged in",
   crash: "Claude Code stopped unexpectedly",
-  api: "The API returned an error",
+  api: "API error",
   controlRequestFailed: "Protocol error",
 };
 
