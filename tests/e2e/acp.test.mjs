@@ -14,7 +14,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { after, before, test } from "node:test";
 import { startFakeApi } from "../fake-api/fake-anthropic.mjs";
-import { CLAUDE, launchVsCode, openTether, sendPrompt, shot, waitFor } from "./harness.mjs";
+import { CLAUDE, launchVsCode, openTether, sendPrompt, shot, waitFor, showPickers } from "./harness.mjs";
 
 const FAKE_REMOTE = path.join(path.dirname(fileURLToPath(import.meta.url)), "fake-remote");
 const CACHE = process.env.TETHER_CACHE ?? path.join(os.homedir(), ".cache/tether");
@@ -119,6 +119,7 @@ after(async () => {
 });
 
 test("an ACP agent picked in the header edits a file and runs a command on the remote", { timeout: 180_000 }, async () => {
+  await showPickers(vs.webview);
   await vs.webview.getByRole("button", { name: /^Agent:/ }).click();
   await vs.webview.getByRole("option", { name: /Claude Agent/ }).click();
   await vs.webview.getByRole("textbox", { name: "Message to Claude Agent" }).waitFor({ timeout: 10_000 });
@@ -137,6 +138,7 @@ test("an ACP agent picked in the header edits a file and runs a command on the r
 test("a subagent edits the file on the remote; its refused Write and its Edit show nested in its group, once", { timeout: 180_000 }, async () => {
   // The agent's own mode: its initial `auto` sends an Agent call to a classifier the fake API
   // cannot be (it blocks the call); Manual runs it (Tether's gate judges the subagent's calls).
+  await showPickers(vs.webview);
   await vs.webview.locator(".agent-option-picker").getByRole("button", { name: /^Mode:/ }).click();
   await vs.webview.getByRole("option", { name: /^Manual/ }).click();
   await vs.webview.locator(".agent-option-picker").getByRole("button", { name: /^Mode: Manual/ }).waitFor({ timeout: 10_000 });

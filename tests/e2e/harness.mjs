@@ -323,3 +323,10 @@ export async function setSidebarWidth(vs, width) {
     await vs.page.mouse.up();
   }
 }
+
+/** Opens the header's Options menu when a narrow header folded its pickers (agent, mode, model,
+ * the agent's options) into it; nothing when they show in a row. `root`: the chat's frame. */
+export async function showPickers(root) {
+  const options = root.locator(".options-menu-button");
+  if ((await options.count()) && (await options.getAttribute("aria-expanded")) !== "true") await options.click();
+}

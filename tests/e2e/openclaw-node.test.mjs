@@ -14,7 +14,7 @@ import { fileURLToPath } from "node:url";
 import { after, before, test } from "node:test";
 import { EXEC_COMMAND, REPLY } from "../openclaw/fake-llm.mjs";
 import { TOKEN, bareClient, startGateway } from "../openclaw/gateway.mjs";
-import { launchVsCode, openTether, runCommand, shot, waitFor } from "./harness.mjs";
+import { launchVsCode, openTether, runCommand, shot, waitFor, showPickers } from "./harness.mjs";
 
 const FAKE_REMOTE = path.join(path.dirname(fileURLToPath(import.meta.url)), "fake-remote");
 
@@ -103,6 +103,7 @@ test("the workspace is paired from the Tether view, then the gateway agent runs 
   await tokenBox.fill(TOKEN);
   await vs.page.keyboard.press("Enter");
   await vs.page.getByText("the OpenClaw gateway token is stored").first().waitFor({ timeout: 10_000 });
+  await showPickers(vs.webview);
   await vs.webview.getByRole("button", { name: /^Agent:/ }).click({ timeout: 30_000 });
   await vs.webview.getByRole("option", { name: /OpenClaw/ }).click();
   await vs.webview.getByRole("textbox", { name: "Message to OpenClaw" }).waitFor({ timeout: 30_000 });

@@ -11,7 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
 import { startFakeApi } from "../fake-api/fake-anthropic.mjs";
-import { CLAUDE, launchVsCode, openTether, sendPrompt, shot, waitFor } from "./harness.mjs";
+import { CLAUDE, launchVsCode, openTether, sendPrompt, shot, waitFor, showPickers } from "./harness.mjs";
 
 const CACHE = process.env.TETHER_CACHE ?? path.join(os.homedir(), ".cache/tether");
 const AGENT =
@@ -118,6 +118,7 @@ test("AskUserQuestion is a form in the chat; the answers reach the model as the 
 });
 
 test("in plan mode Claude Code's write is refused without asking, and its row says it was plan mode", { timeout: 120_000 }, async () => {
+  await showPickers(vs.webview);
   await vs.webview.locator(".mode-picker").first().click();
   await vs.webview.getByRole("option", { name: /^Plan/ }).click();
   await vs.webview.locator(".mode-picker.mode-plan").waitFor({ timeout: 10_000 });
@@ -166,6 +167,7 @@ test("the plan opens as a document before the approval; a comment on a line reac
 });
 
 test("in plan mode claude-agent-acp's write is refused without asking, and its row says it was plan mode", { timeout: 180_000 }, async () => {
+  await showPickers(vs.webview);
   await vs.webview.getByRole("button", { name: /^Agent:/ }).click();
   await vs.webview.getByRole("option", { name: /Claude Agent/ }).click();
   await vs.webview.getByRole("textbox", { name: "Message to Claude Agent" }).waitFor({ timeout: 30_000 });

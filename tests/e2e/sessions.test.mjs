@@ -12,7 +12,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { after, before, test } from "node:test";
 import { startFakeApi } from "../fake-api/fake-anthropic.mjs";
-import { CLAUDE, launchVsCode, openTether, runCommand, sendPrompt, shot, waitFor } from "./harness.mjs";
+import { CLAUDE, launchVsCode, openTether, runCommand, sendPrompt, shot, waitFor, showPickers } from "./harness.mjs";
 
 const FAKE_REMOTE = path.join(path.dirname(fileURLToPath(import.meta.url)), "fake-remote");
 const CACHE = process.env.TETHER_CACHE ?? path.join(os.homedir(), ".cache/tether");
@@ -128,6 +128,7 @@ test("Claude Code and claude-agent-acp run side by side in editor tabs, both tur
   await runCommand(vs, "Tether: New Session in Editor Tab");
   await waitFor(async () => (await vs.page.locator(".tabs-container .tab", { hasText: "New Claude Code session" }).count()) === 2, 20_000, "two tabs");
   const acpChat = await editorChat();
+  await showPickers(acpChat);
   await acpChat.getByRole("button", { name: /^Agent:/ }).click();
   await acpChat.getByRole("option", { name: /Claude Agent/ }).click();
   await composer(acpChat, "Claude Agent");
