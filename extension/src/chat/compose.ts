@@ -14,7 +14,7 @@ const MAX_MENTION_FILE_BYTES = 10 * 1024 * 1024;
 
 /** What the IDE knows that the workspace's files do not: terminals and the Problems list. */
 export interface IdeSources {
-  terminalOutput(name: string): string | undefined;
+  terminalOutput(name: string): Promise<string | undefined>;
   problems(): Problem[];
 }
 

@@ -44,7 +44,7 @@ export interface MentionSources {
   /** The names in a folder, folders marked with a trailing `/`. */
   listFolder(path: string): Promise<string[]>;
   /** A terminal's recent output, undefined when there is no such terminal. */
-  terminalOutput(name: string): string | undefined;
+  terminalOutput(name: string): Promise<string | undefined> | string | undefined;
   problems(): Problem[];
 }
 
@@ -120,7 +120,7 @@ async function resolveOne(target: MentionTarget, sources: MentionSources): Promi
     case "problems":
       return [reminder(`The user mentioned VS Code's Problems list (the workspace's diagnostics):\n${formatProblems(sources.problems())}`)];
     case "terminal": {
-      const output = sources.terminalOutput(target.name);
+      const output = await sources.terminalOutput(target.name);
       if (output === undefined) return undefined;
       const shown = lastLines(output, MAX_TERMINAL_LINES);
       return [reminder(`The user mentioned the terminal "${target.name}". Its recent output (the last ${MAX_TERMINAL_LINES} lines at most):\n${shown || "(no output yet)"}`)];

@@ -11,6 +11,8 @@ import { cleanTerminalOutput } from "../remote/terminalText";
 
 /** What is kept of each terminal's output: enough for the last lines a mention sends. */
 const KEEP_CHARS = 64 * 1024;
+/** How long a mention waits for a command still streaming its output into the record. */
+const SETTLE_MS = 1500;
 
 const SEVERITIES: Problem["severity"][] = ["error", "warning", "info", "hint"];
 
@@ -21,12 +23,22 @@ export function terminalMentionName(name: string): string {
 
 export class IdeState implements IdeSources, vscode.Disposable {
   private readonly output = new Map<vscode.Terminal, string>();
+  /** Executions whose output is still being read, per terminal. */
+  private readonly reading = new Map<vscode.Terminal, Set<Promise<void>>>();
   private readonly subscriptions: vscode.Disposable[] = [];
 
   constructor() {
     this.subscriptions.push(
-      vscode.window.onDidStartTerminalShellExecution((e) => void this.record(e.terminal, e.execution)),
-      vscode.window.onDidCloseTerminal((terminal) => this.output.delete(terminal)),
+      vscode.window.onDidStartTerminalShellExecution((e) => {
+        const reads = this.reading.get(e.terminal) ?? new Set<Promise<void>>();
+        this.reading.set(e.terminal, reads);
+        const read = this.record(e.terminal, e.execution).finally(() => reads.delete(read));
+        reads.add(read);
+      }),
+      vscode.window.onDidCloseTerminal((terminal) => {
+        this.output.delete(terminal);
+        this.reading.delete(terminal);
+      }),
     );
   }
 
@@ -35,9 +47,17 @@ export class IdeState implements IdeSources, vscode.Disposable {
     return vscode.window.terminals.filter((t) => !("hideFromUser" in t.creationOptions && t.creationOptions.hideFromUser));
   }
 
-  terminalOutput(name: string): string | undefined {
+  /** The terminal's recorded output, once the commands still streaming into it ended (or after
+   * SETTLE_MS: a long-running one is sent as far as it got). */
+  async terminalOutput(name: string): Promise<string | undefined> {
     const terminal = this.terminals().find((t) => terminalMentionName(t.name) === name || t.name === name);
     if (!terminal) return undefined;
+    const pending = [...(this.reading.get(terminal) ?? [])];
+    if (pending.length) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([Promise.all(pending), new Promise((resolve) => (timer = setTimeout(resolve, SETTLE_MS)))]);
+      clearTimeout(timer);
+    }
     return this.output.get(terminal) ?? "";
   }
 
@@ -75,6 +95,7 @@ export class IdeState implements IdeSources, vscode.Disposable {
   dispose(): void {
     for (const s of this.subscriptions) s.dispose();
     this.output.clear();
+    this.reading.clear();
   }
 
   private async record(terminal: vscode.Terminal, execution: vscode.TerminalShellExecution): Promise<void> {
