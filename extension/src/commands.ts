@@ -47,6 +47,19 @@ async function addSelection(ctx: Ctx): Promise<void> {
   });
 }
 
+/** The selection as an @-mention of its lines (`@src/app.js#L10-20`), put in the composer: the
+ * lines are read from the workspace when the message is sent. */
+async function mentionSelection(ctx: Ctx): Promise<void> {
+  const editor = vscode.window.activeTextEditor;
+  if (!editor) return;
+  const { start, end } = editor.selection;
+  // A selection ending at a line's first column does not take that line.
+  const last = end.character === 0 && end.line > start.line ? end.line : end.line + 1;
+  const lines = last > start.line + 1 ? `#L${start.line + 1}-${last}` : `#L${start.line + 1}`;
+  await ctx.view.reveal();
+  ctx.view.post({ type: "prefill", text: `@${ctx.workspace.displayPath(editor.document.uri)}${lines} ` });
+}
+
 /** Where the agent runs is VS Code's own `remote.extensionKind`; it takes effect after a reload. */
 async function moveAgent(ctx: Ctx, kind: "ui" | "workspace"): Promise<void> {
   const id = ctx.extension.extension.id;
@@ -98,6 +111,7 @@ export const COMMANDS: Record<string, Command> = {
   "tether.stop": (ctx) => ctx.session.interrupt(),
   "tether.addFileToContext": addFile,
   "tether.addSelectionToContext": addSelection,
+  "tether.mentionSelection": mentionSelection,
   "tether.runLocally": (ctx) => moveAgent(ctx, "ui"),
   "tether.runOnRemote": (ctx) => moveAgent(ctx, "workspace"),
   "tether.showLogs": (ctx) => ctx.log.show(),

@@ -31,7 +31,8 @@ import { DiffReviews } from "./vscode/diffReview";
 import { PlanDocuments } from "./vscode/planDocuments";
 import { StatusBar } from "./vscode/statusBar";
 import { Surfaces } from "./vscode/surfaces";
-import { whereItRuns, Workspace, workspaceLabel } from "./vscode/workspace";
+import { whereItRuns, Workspace, workspaceLabel, workspaceRootPath } from "./vscode/workspace";
+import { IdeState } from "./vscode/ideSources";
 
 export class Ctx implements vscode.Disposable {
   readonly log: vscode.LogOutputChannel;
@@ -48,6 +49,8 @@ export class Ctx implements vscode.Disposable {
   private readonly firstRun: FirstRun;
   /** Every session's audit log (Tether's metadata, on this machine). */
   readonly audit: AuditLog;
+  /** Terminals and the Problems list for the composer's @-mentions. */
+  readonly ide = new IdeState();
   private readonly statusBar: StatusBar;
   private readonly disposables: vscode.Disposable[] = [];
   private current: TetherSettings;
@@ -101,8 +104,10 @@ export class Ctx implements vscode.Disposable {
         models: [],
         modes: [...PERMISSION_MODE_INFO],
         ...this.agentState(agent.name),
+        sendWith: this.current.sendWith,
         where,
         workspaceLabel: workspaceLabel(),
+        ...(workspaceRootPath() ? { workspaceRoot: workspaceRootPath()! } : {}),
         connected: true,
         busy: false,
       }),
@@ -129,6 +134,7 @@ export class Ctx implements vscode.Disposable {
           await noteSession(source.host, source.root, key, this.current.checkpoints.keepSessions, conversation);
         },
       },
+      ide: this.ide,
       fail: (what, error) => this.fail(what, error),
       log: (message) => this.log.info(message),
     });
@@ -160,6 +166,7 @@ export class Ctx implements vscode.Disposable {
       this.workspace,
       this.diagnostics,
       this.ideTools,
+      this.ide,
       vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, this.view, { webviewOptions: { retainContextWhenHidden: true } }),
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (!e.affectsConfiguration("tether")) return;
@@ -173,6 +180,9 @@ export class Ctx implements vscode.Disposable {
             if (!findAgent(entries, open.session.agent.name) && open.views.size === 0) void this.sessions.close(open, "Its agent was removed from tether.agents.");
             else open.session.feed.setState(this.agentState(open.session.agent.name));
           }
+        }
+        if (e.affectsConfiguration("tether.sendWith")) {
+          for (const open of this.sessions.list()) open.session.feed.setState({ sendWith: this.current.sendWith });
         }
         // The page's policy names the origins it may frame (a gateway's widgets).
         if (this.frameSources().join(" ") !== frames) {

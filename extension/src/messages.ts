@@ -50,7 +50,7 @@ const HANDLERS: Handlers = {
   openFile: (ctx, m) => ctx.workspace.openFile(m.path, m.line),
   openDiff: (_ctx, m, { open }) => open.session.broker.openReview(m.requestId),
   suggestFiles: async (ctx, m, { view }) =>
-    view.page.post({ type: "fileSuggestions", requestId: m.requestId, items: await ctx.workspace.suggestFiles(m.query) }),
+    view.page.post({ type: "fileSuggestions", requestId: m.requestId, items: [...ctx.ide.suggestions(m.query), ...(await ctx.workspace.suggestFiles(m.query))] }),
   retry: (_ctx, _m, { open }) => open.session.retry(),
   canvasAction: (_ctx, m, { open }) => backendCommand(open, "the canvas action", "canvasAction", m.action),
   canvasRefresh: (_ctx, _m, { open }) => backendCommand(open, "the canvas refresh", "canvasRefresh"),

@@ -26,7 +26,12 @@ export interface TetherSettings {
   /** The user's own hooks (~/.claude/settings.json) run on the workspace too; absent: only the
    * project's. */
   hooks?: { user: boolean };
+  /** Which key sends the composer's message (the other one starts a new line). */
+  sendWith: SendKey;
 }
+
+export const SEND_KEYS = ["enter", "shiftEnter"] as const;
+export type SendKey = (typeof SEND_KEYS)[number];
 
 /** One `tether.agents` entry as the user writes it. */
 export interface AgentSetting {
@@ -125,6 +130,7 @@ export function readSettings(get: SettingsSource): { settings: TetherSettings; p
   };
   const defaultMode = oneOf<PermissionMode>("defaultMode", PERMISSION_MODES, "default");
   const remoteExecutor = oneOf<RemoteExecutorSetting>("remoteExecutor", REMOTE_EXECUTORS, "auto");
+  const sendWith = oneOf<SendKey>("sendWith", SEND_KEYS, "enter");
 
   const environment: Record<string, string> = {};
   const envValue = get("environment");
@@ -172,6 +178,7 @@ export function readSettings(get: SettingsSource): { settings: TetherSettings; p
       environment,
       remoteExecutor,
       openclaw: { gatewayUrl, offerWorkspace: get("openclaw.offerWorkspace") === true },
+      sendWith,
       checkpoints: {
         enabled: get("checkpoints.enabled") !== false,
         keepMessages: count("checkpoints.keepMessages", 100),

@@ -23,6 +23,7 @@ test("missing settings give the defaults and no problems", () => {
     remoteExecutor: "auto",
     openclaw: { gatewayUrl: "", offerWorkspace: false },
     checkpoints: { enabled: true, keepMessages: 100, keepSessions: 20 },
+    sendWith: "enter",
   });
   assert.deepEqual(problems, []);
 });

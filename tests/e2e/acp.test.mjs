@@ -13,7 +13,7 @@ import os from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
 import { resultText, startFakeApi } from "../fake-api/fake-anthropic.mjs";
-import { ACP_AGENT, filesContaining, launchRemoteVsCode, lazyInput, openTether, sendPrompt, shot, waitFor } from "./harness.mjs";
+import { ACP_AGENT, filesContaining, launchRemoteVsCode, lazyInput, openTether, sendPrompt, shot, showPickers, waitFor } from "./harness.mjs";
 
 const MARKER = `TETHER-E2E-MARKER-${randomUUID()}`;
 
@@ -68,6 +68,7 @@ after(async () => {
 });
 
 test("an ACP agent picked in the header edits a file and runs a command on the remote", { timeout: 180_000 }, async () => {
+  await showPickers(vs.webview);
   await vs.webview.getByRole("button", { name: /^Agent:/ }).click();
   await vs.webview.getByRole("option", { name: /Claude Agent/ }).click();
   await vs.webview.getByRole("textbox", { name: "Message to Claude Agent" }).waitFor({ timeout: 10_000 });
@@ -86,6 +87,7 @@ test("an ACP agent picked in the header edits a file and runs a command on the r
 test("a subagent edits the file on the remote; its refused Write and its Edit show nested in its group, once", { timeout: 180_000 }, async () => {
   // The agent's own mode: its initial `auto` sends an Agent call to a classifier the fake API
   // cannot be (it blocks the call); Manual runs it (Tether's gate judges the subagent's calls).
+  await showPickers(vs.webview);
   await vs.webview.locator(".agent-option-picker").getByRole("button", { name: /^Mode:/ }).click();
   await vs.webview.getByRole("option", { name: /^Manual/ }).click();
   await vs.webview.locator(".agent-option-picker").getByRole("button", { name: /^Mode: Manual/ }).waitFor({ timeout: 10_000 });

@@ -365,4 +365,75 @@ export function filesContaining(dirs, needle) {
   };
   for (const dir of dirs) walk(dir);
   return hits;
+
+/**
+ * Every visible element of the chat page whose content is wider than its box (scrollWidth over
+ * clientWidth: text running past its edge, or cut by an ellipsis) or that reaches past the page's
+ * right edge. Elements made to scroll sideways (overflow-x auto or scroll: code, diffs) are not
+ * overflowing. `root`: a frame locator (vs.webview); `ignore`: selectors whose elements (and
+ * their insides) are not checked. Returns [{selector, text, scrollWidth, clientWidth, right}].
+ */
+export async function findOverflow(root, { ignore = [] } = {}) {
+  return root.locator("body").evaluate((body, ignored) => {
+    const pageRight = document.documentElement.clientWidth;
+    const describe = (el) => {
+      const parts = [];
+      for (let e = el; e && e !== body && parts.length < 4; e = e.parentElement) {
+        const cls = [...e.classList].slice(0, 2).join(".");
+        parts.unshift(`${e.tagName.toLowerCase()}${cls ? `.${cls}` : ""}`);
+      }
+      return parts.join(" > ");
+    };
+    const found = [];
+    for (const el of body.querySelectorAll("*")) {
+      if (ignored.some((sel) => el.closest(sel))) continue;
+      const style = getComputedStyle(el);
+      if (style.display === "none" || style.visibility === "hidden") continue;
+      const rect = el.getBoundingClientRect();
+      // Zero-size and 1 px boxes (screen-reader-only text) show nothing to cut.
+      if (rect.width <= 1 || rect.height <= 1) continue;
+      const scrolls = style.overflowX === "auto" || style.overflowX === "scroll";
+      const wide = !scrolls && el.scrollWidth > el.clientWidth + 1 && el.clientWidth > 0 && !(el instanceof SVGElement);
+      // Past the page's edge, unless an ancestor clips or scrolls it (then that one is judged).
+      const past = rect.right > pageRight + 1 && ![...ancestors(el)].some((a) => {
+        const s = getComputedStyle(a);
+        return s.overflowX === "auto" || s.overflowX === "scroll" || s.overflowX === "hidden";
+      });
+      if (wide || past) {
+        found.push({ selector: describe(el), text: (el.textContent ?? "").trim().slice(0, 60), scrollWidth: el.scrollWidth, clientWidth: el.clientWidth, right: Math.round(rect.right) });
+      }
+    }
+    function* ancestors(el) {
+      for (let a = el.parentElement; a && a !== body; a = a.parentElement) yield a;
+    }
+    return found;
+  }, ignore);
+}
+
+/** Sets the sidebar (where the chat view is) to `width` px by dragging its edge (the vertical
+ * sash nearest to the sidebar's right side). */
+export async function setSidebarWidth(vs, width) {
+  const sidebar = vs.page.locator(".part.sidebar");
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const box = await sidebar.boundingBox();
+    if (!box || Math.abs(box.width - width) <= 1) return;
+    const edge = box.x + box.width;
+    const sashes = await vs.page.locator(".monaco-sash.vertical").evaluateAll((els) =>
+      els.map((e) => e.getBoundingClientRect()).map((r) => ({ x: r.x, y: r.y, width: r.width, height: r.height })),
+    );
+    const sash = sashes.filter((r) => r.height > 100).sort((a, b) => Math.abs(a.x + a.width / 2 - edge) - Math.abs(b.x + b.width / 2 - edge))[0];
+    if (!sash) return;
+    const y = sash.y + sash.height / 2;
+    await vs.page.mouse.move(sash.x + sash.width / 2, y);
+    await vs.page.mouse.down();
+    await vs.page.mouse.move(box.x + width, y, { steps: 8 });
+    await vs.page.mouse.up();
+  }
+}
+
+/** Opens the header's Options menu when a narrow header folded its pickers (agent, mode, model,
+ * the agent's options) into it; nothing when they show in a row. `root`: the chat's frame. */
+export async function showPickers(root) {
+  const options = root.locator(".options-menu-button");
+  if ((await options.count()) && (await options.getAttribute("aria-expanded")) !== "true") await options.click();
 }

@@ -13,7 +13,7 @@ import path from "node:path";
 import { after, before, test } from "node:test";
 import { EXEC_COMMAND, REPLY } from "../openclaw/fake-llm.mjs";
 import { TOKEN, bareClient, startGateway } from "../openclaw/gateway.mjs";
-import { FAKE_REMOTE, launchVsCode, openTether, runCommand, shot, waitFor } from "./harness.mjs";
+import { FAKE_REMOTE, launchVsCode, openTether, runCommand, sendPrompt, shot, showPickers, waitFor } from "./harness.mjs";
 
 
 let gateway;
@@ -101,6 +101,7 @@ test("the workspace is paired from the Tether view, then the gateway agent runs 
   await tokenBox.fill(TOKEN);
   await vs.page.keyboard.press("Enter");
   await vs.page.getByText("the OpenClaw gateway token is stored").first().waitFor({ timeout: 10_000 });
+  await showPickers(vs.webview);
   await vs.webview.getByRole("button", { name: /^Agent:/ }).click({ timeout: 30_000 });
   await vs.webview.getByRole("option", { name: /OpenClaw/ }).click();
   await vs.webview.getByRole("textbox", { name: "Message to OpenClaw" }).waitFor({ timeout: 30_000 });

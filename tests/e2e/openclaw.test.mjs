@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { REPLY } from "../openclaw/fake-llm.mjs";
 import { TOKEN, bareClient, startGateway } from "../openclaw/gateway.mjs";
-import { launchVsCode, openTether, runCommand, shot } from "./harness.mjs";
+import { launchVsCode, openTether, runCommand, shot, showPickers } from "./harness.mjs";
 
 let gateway;
 let vs;
@@ -36,6 +36,7 @@ test("picked in the agent picker with its token in SecretStorage, OpenClaw strea
   await tokenBox.fill(TOKEN);
   await vs.page.keyboard.press("Enter");
   await vs.page.getByText("the OpenClaw gateway token is stored").first().waitFor({ timeout: 10_000 });
+  await showPickers(vs.webview);
   await vs.webview.getByRole("button", { name: /^Agent:/ }).click({ timeout: 30_000 });
   await vs.webview.getByRole("option", { name: /OpenClaw/ }).click();
   const box = vs.webview.getByRole("textbox", { name: "Message to OpenClaw" });

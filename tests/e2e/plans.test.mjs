@@ -10,7 +10,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { after, before, test } from "node:test";
 import { resultText, startFakeApi } from "../fake-api/fake-anthropic.mjs";
-import { ACP_AGENT, acpAgents, fakeApiEnvironment, launchVsCode, openTether, sendPrompt, shot, waitFor } from "./harness.mjs";
+import { ACP_AGENT, acpAgents, fakeApiEnvironment, launchVsCode, openTether, sendPrompt, shot, showPickers, waitFor } from "./harness.mjs";
 
 const PLAN = "# Add a greeting\n\n1. Create greeting.txt\n2. Write a friendly hello into it\n3. Show it to the user\n";
 const COMMENT = "Say hello in French instead";
@@ -108,6 +108,7 @@ test("AskUserQuestion is a form in the chat; the answers reach the model as the 
 });
 
 test("in plan mode Claude Code's write is refused without asking, and its row says it was plan mode", { timeout: 120_000 }, async () => {
+  await showPickers(vs.webview);
   await vs.webview.locator(".mode-picker").first().click();
   await vs.webview.getByRole("option", { name: /^Plan/ }).click();
   await vs.webview.locator(".mode-picker.mode-plan").waitFor({ timeout: 10_000 });
@@ -156,6 +157,7 @@ test("the plan opens as a document before the approval; a comment on a line reac
 });
 
 test("in plan mode claude-agent-acp's write is refused without asking, and its row says it was plan mode", { timeout: 180_000 }, async () => {
+  await showPickers(vs.webview);
   await vs.webview.getByRole("button", { name: /^Agent:/ }).click();
   await vs.webview.getByRole("option", { name: /Claude Agent/ }).click();
   await vs.webview.getByRole("textbox", { name: "Message to Claude Agent" }).waitFor({ timeout: 30_000 });

@@ -10,7 +10,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { after, before, test } from "node:test";
 import { startFakeApi } from "../fake-api/fake-anthropic.mjs";
-import { ACP_AGENT, launchRemoteVsCode, lazyInput, openTether, runCommand, shot, waitFor } from "./harness.mjs";
+import { ACP_AGENT, launchRemoteVsCode, lazyInput, openTether, runCommand, shot, showPickers, waitFor } from "./harness.mjs";
 
 let api;
 let vs;
@@ -110,6 +110,7 @@ test("Claude Code and claude-agent-acp run side by side in editor tabs, both tur
   await runCommand(vs, "Tether: New Session in Editor Tab");
   await waitFor(async () => (await vs.page.locator(".tabs-container .tab", { hasText: "New Claude Code session" }).count()) === 2, 20_000, "two tabs");
   const acpChat = await editorChat();
+  await showPickers(acpChat);
   await acpChat.getByRole("button", { name: /^Agent:/ }).click();
   await acpChat.getByRole("option", { name: /Claude Agent/ }).click();
   await composer(acpChat, "Claude Agent");

@@ -40,6 +40,16 @@ export function dirname(path: string): string {
   return i > 0 ? trimmed.slice(0, i) : "";
 }
 
+/** A path as the workspace names it: relative to `root` when inside it (`src/app.js`), else as
+ * it is. */
+export function workspaceRelative(path: string, root: string | undefined): string {
+  if (!root) return path;
+  const base = root.replace(/[\\/]+$/, "");
+  if (path === base) return ".";
+  const sep = path.charAt(base.length);
+  return path.startsWith(base) && (sep === "/" || sep === "\\") ? path.slice(base.length + 1) : path;
+}
+
 export function prettyJson(v: unknown): string {
   try {
     const s = JSON.stringify(v, null, 2);

@@ -19,6 +19,7 @@ import {
   syncMirror,
   type ProjectContext,
 } from "../remote/context";
+import { projectCommands, type ProjectCommand } from "./projectCommands";
 
 /** What a session needs to know about the project before it starts. */
 export interface ProjectSetup {
@@ -68,6 +69,8 @@ export class ContextSync {
   private reminder: string | undefined;
   /** The context changed during a turn: restart once it is over. */
   private restartAfterTurn = false;
+  /** The project's own slash commands, as last read. */
+  private commandList: ProjectCommand[] = [];
 
   constructor(
     private readonly session: RestartableSession,
@@ -79,6 +82,7 @@ export class ContextSync {
     this.source = source;
     const context = await readProjectContext(source.host, source.root);
     this.seen = contextFingerprint(context);
+    this.commandList = projectCommands(context.files);
     const memory = memoryPrompt(context, source.root);
     if (resuming && this.memoryInPrompt && memory !== this.memoryInPrompt.text) {
       this.reminder = memory ?? REMOVED_MEMORY;
@@ -119,6 +123,16 @@ export class ContextSync {
     };
   }
 
+  /** The project the session was last prepared for. */
+  get project(): ProjectSource | undefined {
+    return this.source;
+  }
+
+  /** The project's slash commands (`.claude/commands`), read from the workspace. */
+  get commands(): readonly ProjectCommand[] {
+    return this.commandList;
+  }
+
   /** The changed memory for the next prompt, once. */
   takeReminder(): string | undefined {
     const reminder = this.reminder;
@@ -138,6 +152,7 @@ export class ContextSync {
     if (!source || !this.session.running) return;
     const context = await readProjectContext(source.host, source.root);
     if (contextFingerprint(context) === this.seen) return;
+    this.commandList = projectCommands(context.files);
     if (this.session.busy) {
       this.restartAfterTurn = true;
       this.log("project context changed during a turn: restarting the session when it ends");

@@ -25,7 +25,11 @@ export function stateFromEvent(event: UiEvent): Partial<UiState> | undefined {
       };
     case "sessionReady": {
       const models = event.models.map((m) => ({ id: m.value, label: m.displayName || m.value }));
-      const patch = { ...(models.length ? { models } : {}), ...(event.permissionMode ? { mode: event.permissionMode } : {}) };
+      const patch = {
+        ...(models.length ? { models } : {}),
+        ...(event.commands.length ? { commands: event.commands } : {}),
+        ...(event.permissionMode ? { mode: event.permissionMode } : {}),
+      };
       return Object.keys(patch).length ? patch : undefined;
     }
     case "permissionRequest":

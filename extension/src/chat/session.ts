@@ -17,6 +17,7 @@ import { ContextSync, type ProjectSetup, type ProjectSource, type RestartableSes
 import type { ChatFeed } from "./feed";
 import type { PermissionBroker } from "./permissionBroker";
 import { buildPrompt, type PromptImage } from "./prompt";
+import { composePrompt, type IdeSources } from "./compose";
 import { MessageQueue } from "./queue";
 
 /** A running agent session, as the chat drives it (SessionDriver's public methods). */
@@ -83,6 +84,8 @@ export interface ChatSessionDeps {
   defaultMode(): PermissionMode;
   /** Where conversations keep their checkpoints (absent: no checkpoints). */
   checkpoints?: CheckpointIndex;
+  /** Terminals and the Problems list, for @-mentions (absent outside VS Code). */
+  ide?: IdeSources;
   log(message: string): void;
 }
 
@@ -251,7 +254,12 @@ export class ChatSession implements RestartableSession {
       this.turnRunning = false;
       return false;
     }
-    const prompt = buildPrompt(text, attachments);
+    const prompt = await composePrompt(text, attachments, {
+      projectCommands: this.context.commands,
+      agentCommands: feed.state.commands ?? [],
+      ...(this.context.project ? { project: this.context.project } : {}),
+      ...(this.deps.ide ? { ide: this.deps.ide } : {}),
+    });
     const reminder = this.context.takeReminder();
     const promptText = reminder ? `<system-reminder>\n${REMINDER_INTRO}\n\n${reminder}\n</system-reminder>\n\n${prompt.text}` : prompt.text;
     const outcome = await session.prompt(promptText, prompt.images.length ? prompt.images : undefined, id);
@@ -482,6 +490,7 @@ export class ChatSession implements RestartableSession {
     this.folder ??= source.folder;
     const setup = await this.context.prepare(source, this.resumeId !== undefined);
     if (generation !== this.generation) throw new Error(ENDED_BEFORE_START);
+    feed.setState({ projectCommands: this.context.commands.map(({ name, description, argumentHint }) => ({ name, description, argumentHint })) });
     // What was picked so far starts with the agent; what is picked while it starts, after.
     this.picked = {};
     const mode = feed.state.mode;

@@ -13,6 +13,7 @@ import { PermissionBroker, type ReviewPort } from "./permissionBroker";
 import type { PlanPort } from "./plans";
 import { ChatSession, type AgentSession, type AgentStart, type ChatAgent, type CheckpointIndex } from "./session";
 import type { PendingQuestion, SessionRecord } from "./sessionIndex";
+import type { IdeSources } from "./compose";
 import { ChatView, type ShownSession, type Surface, type ViewPage } from "./views";
 
 /** How long a first prompt may be as a title. */
@@ -36,6 +37,8 @@ export interface SessionManagerDeps {
   defaultMode(): PermissionMode;
   /** Where conversations keep their checkpoints (absent: none). */
   checkpoints?: CheckpointIndex;
+  /** Terminals and the Problems list, for @-mentions. */
+  ide?: IdeSources;
   fail(what: string, error: unknown): void;
   log(message: string): void;
   /** A fresh key for a new open session. */
@@ -158,6 +161,7 @@ export class SessionManager {
       startAgent: this.deps.startAgent,
       defaultMode: this.deps.defaultMode,
       ...(this.deps.checkpoints ? { checkpoints: this.deps.checkpoints } : {}),
+      ...(this.deps.ide ? { ide: this.deps.ide } : {}),
       log: this.deps.log,
     });
     const open = new OpenSession(key, session);

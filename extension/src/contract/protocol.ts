@@ -65,14 +65,21 @@ export interface UiState {
   agentOptions?: AgentOption[];
   /** The agent's slash commands, for the composer. */
   commands?: CommandInfo[];
+  /** The project's own commands (`.claude/commands` on the workspace) the agent does not list:
+   * Tether expands them when sent. */
+  projectCommands?: CommandInfo[];
   /** The ways the agent offers to log in. */
   authMethods?: AuthMethodInfo[];
+  /** Which key sends the composer's message (`tether.sendWith`; the other starts a new line). */
+  sendWith?: "enter" | "shiftEnter";
   context?: ContextInfo;
   /** The session's title, when the agent gives one. */
   title?: string;
   where: Where;
   /** Shown next to the badge, e.g. "ssh: gpu-box:/data/proj". */
   workspaceLabel: string;
+  /** The workspace folder's path as the agent names files (tool rows show paths relative to it). */
+  workspaceRoot?: string;
   connected: boolean;
   busy: boolean;
   /** The session operations the agent offers (fork and close show in the history where offered). */
@@ -185,8 +192,13 @@ export interface HistoryActions {
 }
 
 export interface FileSuggestion {
+  /** A file or folder: its workspace path; a terminal: its name. */
   path: string;
   label: string;
+  /** What the mention names (a file when absent). */
+  kind?: "file" | "folder" | "terminal" | "problems";
+  /** What is shown after the label (a folder's place, a terminal's kind). */
+  detail?: string;
 }
 
 export type ExtensionToWebview =

@@ -9,6 +9,10 @@ import { ReviewBook, type Review, type ReviewEditor } from "../chat/reviews";
 export const ORIGINAL_SCHEME = "tether-original";
 export const PROPOSED_SCHEME = "tether-proposed";
 
+/** A review's documents are named by the file (what the tab's breadcrumb shows) and carry the
+ * review's key in their query (unique per request). */
+const keyOf = (uri: vscode.Uri) => uri.query;
+
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
@@ -22,7 +26,7 @@ class ProposedFileSystem implements vscode.FileSystemProvider {
     return new vscode.Disposable(() => undefined);
   }
   stat(uri: vscode.Uri): vscode.FileStat {
-    const file = this.files.get(uri.path);
+    const file = this.files.get(keyOf(uri));
     if (!file) throw vscode.FileSystemError.FileNotFound(uri);
     return { type: vscode.FileType.File, ctime: file.mtime, mtime: file.mtime, size: file.data.length };
   }
@@ -33,25 +37,27 @@ class ProposedFileSystem implements vscode.FileSystemProvider {
     throw vscode.FileSystemError.NoPermissions("proposals are single files");
   }
   readFile(uri: vscode.Uri): Uint8Array {
-    const file = this.files.get(uri.path);
+    const file = this.files.get(keyOf(uri));
     if (!file) throw vscode.FileSystemError.FileNotFound(uri);
     return file.data;
   }
   writeFile(uri: vscode.Uri, content: Uint8Array): void {
-    if (!this.files.has(uri.path)) throw vscode.FileSystemError.NoPermissions("only open proposals can be saved");
-    this.files.set(uri.path, { data: content, mtime: Date.now() });
+    if (!this.files.has(keyOf(uri))) throw vscode.FileSystemError.NoPermissions("only open proposals can be saved");
+    this.files.set(keyOf(uri), { data: content, mtime: Date.now() });
     this.changed.fire([{ type: vscode.FileChangeType.Changed, uri }]);
   }
   delete(uri: vscode.Uri): void {
-    this.files.delete(uri.path);
+    this.files.delete(keyOf(uri));
   }
   rename(): void {
     throw vscode.FileSystemError.NoPermissions("proposals cannot be renamed");
   }
 }
 
-const right = (review: Review) => vscode.Uri.from({ scheme: PROPOSED_SCHEME, path: review.key });
-const left = (review: Review) => vscode.Uri.from({ scheme: ORIGINAL_SCHEME, path: review.key });
+const named = (scheme: string, review: Review) =>
+  vscode.Uri.from({ scheme, path: `/${review.filePath.split(/[\\/]/).pop() || "file"}`, query: review.key });
+const right = (review: Review) => named(PROPOSED_SCHEME, review);
+const left = (review: Review) => named(ORIGINAL_SCHEME, review);
 
 function isReviewTab(input: unknown): input is vscode.TabInputTextDiff {
   return input instanceof vscode.TabInputTextDiff && input.modified.scheme === PROPOSED_SCHEME;
@@ -94,7 +100,7 @@ class DiffEditor implements ReviewEditor {
 
   activeKey(): string | undefined {
     const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
-    return isReviewTab(input) ? input.modified.path : undefined;
+    return isReviewTab(input) ? keyOf(input.modified) : undefined;
   }
 }
 
@@ -109,22 +115,22 @@ export class DiffReviews implements vscode.Disposable {
     this.disposables = [
       vscode.workspace.registerFileSystemProvider(PROPOSED_SCHEME, editor.proposedFs, { isCaseSensitive: true }),
       vscode.workspace.registerTextDocumentContentProvider(ORIGINAL_SCHEME, {
-        provideTextDocumentContent: (uri) => this.book.byKey(uri.path)?.original ?? "",
+        provideTextDocumentContent: (uri) => this.book.byKey(keyOf(uri))?.original ?? "",
       }),
       // Closing the review tab is a rejection.
       vscode.window.tabGroups.onDidChangeTabs((e) => {
-        for (const tab of e.closed) if (isReviewTab(tab.input)) this.book.closed(tab.input.modified.path);
+        for (const tab of e.closed) if (isReviewTab(tab.input)) this.book.closed(keyOf(tab.input.modified));
       }),
     ];
   }
 
   /** The editor title buttons pass the right side's URI; the palette and keybindings pass none. */
   accept(uri?: vscode.Uri): Promise<boolean> {
-    return this.book.accept(uri?.scheme === PROPOSED_SCHEME ? uri.path : undefined);
+    return this.book.accept(uri?.scheme === PROPOSED_SCHEME ? keyOf(uri) : undefined);
   }
 
   reject(uri?: vscode.Uri, reason?: string): Promise<boolean> {
-    return this.book.reject(uri?.scheme === PROPOSED_SCHEME ? uri.path : undefined, reason);
+    return this.book.reject(uri?.scheme === PROPOSED_SCHEME ? keyOf(uri) : undefined, reason);
   }
 
   dispose(): void {

@@ -63,6 +63,13 @@ export function workspaceLabel(): string {
   return remote ? `${remote}: ${folder.uri.path}` : folder.uri.fsPath;
 }
 
+/** The workspace folder's path as the agent's tools name files (a remote folder's own path). */
+export function workspaceRootPath(): string | undefined {
+  const folder = workspaceFolder();
+  if (!folder) return undefined;
+  return folder.uri.scheme === "file" ? folder.uri.fsPath : folder.uri.path;
+}
+
 /** VS Code ships ripgrep; prefer it to whatever is on PATH. */
 export function bundledRipgrep(): string | undefined {
   const candidates = ["node_modules/@vscode/ripgrep/bin/rg", "node_modules.asar.unpacked/@vscode/ripgrep/bin/rg"].map((p) =>
@@ -174,10 +181,8 @@ export class Workspace implements vscode.Disposable {
         vscode.workspace.findFiles(pattern, "**/{node_modules,.git}/**", 50, cancel.token),
         new Promise<vscode.Uri[]>((resolve) => cancel.token.onCancellationRequested(() => resolve([]))),
       ]);
-      return uris.map((uri) => {
-        const rel = this.displayPath(uri);
-        return { path: rel, label: rel };
-      });
+      const files = uris.map((uri) => this.displayPath(uri));
+      return [...folderSuggestions(files, cleaned), ...files.map((rel): FileSuggestion => ({ path: rel, label: rel }))];
     } finally {
       clearTimeout(timer);
       cancel.dispose();
@@ -205,6 +210,20 @@ export class Workspace implements vscode.Disposable {
     watcher.onDidDelete(changed);
     this.watchers.set(folder.toString(), watcher);
   }
+}
+
+/** The folders of the files found whose own path matches the query (`src` finds `src/`). */
+export function folderSuggestions(files: string[], query: string, limit = 10): FileSuggestion[] {
+  const q = query.toLowerCase();
+  const folders = new Set<string>();
+  for (const file of files) {
+    const parts = file.split("/").slice(0, -1);
+    for (let i = 1; i <= parts.length; i++) {
+      const folder = parts.slice(0, i).join("/");
+      if (!q || folder.toLowerCase().includes(q)) folders.add(folder);
+    }
+  }
+  return [...folders].sort((a, b) => a.length - b.length).slice(0, limit).map((folder) => ({ path: `${folder}/`, label: `${folder}/`, kind: "folder" }));
 }
 
 function resolveWorkspaceUri(p: string): vscode.Uri | undefined {

@@ -1,5 +1,6 @@
 import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import type { Attachment, FileSuggestion } from "@tether/contract/protocol";
+import { matchCommands, mergeCommands } from "@tether/contract/commands";
 import { store } from "../store";
 import { flushPersist, loadPersisted, persist, post } from "../vscode";
 import { basename, uid } from "../util";
@@ -29,6 +30,29 @@ export function findMention(text: string, caret: number): Mention | null {
   const start = caret - m[2]!.length - 1;
   return { start, end: caret, query: m[2]! };
 }
+
+/** A mention's query split into what to search for and a line range typed after it
+ * (`app.js#L10-20` searches `app.js` and keeps `#L10-20`). */
+export function splitRange(query: string): { search: string; range: string } {
+  const m = /^(.*?)(#L\d*(?:-L?\d*)?)$/.exec(query);
+  return m ? { search: m[1]!, range: m[2]! } : { search: query, range: "" };
+}
+
+/** What accepting a suggestion writes into the draft. */
+export function mentionText(item: FileSuggestion, range: string): string {
+  if (item.kind === "folder") return `@${item.path.replace(/\/*$/, "/")}`;
+  if (item.kind === "terminal") return `@terminal:${item.path}`;
+  if (item.kind === "problems") return "@problems";
+  return `@${item.label || item.path}${/^#L\d+(-L?\d+)?$/.test(range) ? range : ""}`;
+}
+
+/** Whether this Enter sends (`tether.sendWith`): plain Enter by default, Shift+Enter when set so;
+ * the other one starts a new line. */
+export function isSendKey(e: { shiftKey: boolean }, sendWith: "enter" | "shiftEnter" | undefined): boolean {
+  return sendWith === "shiftEnter" ? e.shiftKey : !e.shiftKey;
+}
+
+const SUGGESTION_ICONS = { file: "file", folder: "folder", terminal: "terminal", problems: "warning" } as const;
 
 function chipLabel(a: Attachment): string {
   if (a.kind === "image") return a.mimeType ?? "image";
@@ -126,7 +150,8 @@ export function Composer({
   const loadingSuggestions = popupOpen && store.suggestions?.requestId !== requestIdRef.current;
   const activeIndex = suggestions.length ? Math.min(active, suggestions.length - 1) : -1;
 
-  const commands = (store.state.commands ?? []).filter((c) => slash && c.name.startsWith(slash.query));
+  const allCommands = mergeCommands(store.state.commands ?? [], store.state.projectCommands ?? []);
+  const commands = slash ? matchCommands(allCommands, slash.query) : [];
   const commandsOpen = !!slash && !dismissed && commands.length > 0;
   const activeCommand = commands.length ? Math.min(active, commands.length - 1) : -1;
   const acceptCommand = (name: string) => {
@@ -158,7 +183,7 @@ export function Composer({
       timerRef.current = setTimeout(() => {
         const requestId = uid("files");
         requestIdRef.current = requestId;
-        post({ type: "suggestFiles", requestId, query: m.query });
+        post({ type: "suggestFiles", requestId, query: splitRange(m.query).search });
         store.changed();
       }, MENTION_DEBOUNCE_MS);
     } else if (mention.end !== m.end) {
@@ -168,12 +193,15 @@ export function Composer({
 
   const acceptSuggestion = (item: FileSuggestion) => {
     if (!mention) return;
-    const insert = `@${item.label || item.path} `;
+    const { range } = splitRange(mention.query);
+    const insert = `${mentionText(item, range)} `;
     const next = text.slice(0, mention.start) + insert + text.slice(mention.end);
     const caret = mention.start + insert.length;
     setText(next);
     setMention(null);
-    if (!attachments.some((a) => a.kind === "file" && a.path === item.path)) {
+    // A file is a chip; a range, folder, terminal or the Problems list lives in the text.
+    const plainFile = (item.kind ?? "file") === "file" && !insert.includes("#L");
+    if (plainFile && !attachments.some((a) => a.kind === "file" && a.path === item.path)) {
       setAttachments([...attachments, { kind: "file", path: item.path }]);
     }
     pendingCaret.current = caret;
@@ -261,7 +289,7 @@ export function Composer({
         return;
       }
     }
-    if (e.key === "Enter" && !e.shiftKey && !e.isComposing && e.keyCode !== 229) {
+    if (e.key === "Enter" && isSendKey(e, store.state.sendWith) && !e.isComposing && e.keyCode !== 229) {
       e.preventDefault();
       send();
       return;
@@ -292,14 +320,14 @@ export function Composer({
 
   const listId = "mention-list";
   const agent = store.state.agentLabel ?? "Claude";
-  const slashHint = store.state.commands?.length ? ", / for a command" : "";
+  const slashHint = allCommands.length ? ", / for a command" : "";
   const placeholder = !initialized
     ? "Starting…"
     : !connected
       ? "Disconnected"
       : busy
         ? `${agent} is working… (Esc to stop; you can queue a message)`
-        : `Ask ${agent} — @ to mention a file${slashHint}, Shift+Enter for a new line`;
+        : `Ask ${agent} — @ to mention a file${slashHint}, ${store.state.sendWith === "shiftEnter" ? "Shift+Enter to send" : "Shift+Enter for a new line"}`;
 
   return (
     <div class={`composer${busy ? " busy" : ""}`}>
@@ -345,15 +373,15 @@ export function Composer({
                   }}
                   onMouseEnter={() => setActive(i)}
                 >
-                  <Icon name="file" />
+                  <Icon name={SUGGESTION_ICONS[s.kind ?? "file"]} />
                   <span class="mention-label">{s.label || basename(s.path)}</span>
-                  {s.label !== s.path ? <span class="mention-path muted">{s.path}</span> : null}
+                  {s.detail ? <span class="mention-path muted">{s.detail}</span> : s.label !== s.path ? <span class="mention-path muted">{s.path}</span> : null}
                 </li>
               ))}
             </ul>
           ) : (
             <div class="mention-empty muted small" role="status">
-              {loadingSuggestions ? "Searching files…" : "No matching files"}
+              {loadingSuggestions ? "Searching…" : "No matching files, folders or terminals"}
             </div>
           )}
         </div>
@@ -475,7 +503,7 @@ export function Composer({
           <button
             type="button"
             class="button send-button"
-            title="Send (Enter)"
+            title={store.state.sendWith === "shiftEnter" ? "Send (Shift+Enter)" : "Send (Enter)"}
             aria-label="Send"
             disabled={!canSend}
             onClick={send}

@@ -1,4 +1,5 @@
-import { useEffect, useRef, useState } from "preact/hooks";
+import type { ComponentChildren } from "preact";
+import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import type { HistoryActions, HistorySession, UiState } from "@tether/contract/protocol";
 import { modeLook, PERMISSION_MODE_INFO } from "@tether/contract/modes";
 import { isModelOption } from "@tether/contract/options";
@@ -99,6 +100,95 @@ function ContextMeter({ state }: { state: UiState }) {
   );
 }
 
+/** What the pickers show: when it changes, they are tried at full width again. */
+function pickerSignature(state: UiState): string {
+  const options = (state.agentOptions ?? []).map((o) => `${o.id}=${o.value}`);
+  return [state.agent, state.mode, state.model, ...options].join("|");
+}
+
+/** How far the pickers' labels and the header run past their boxes, in px. */
+function overflowOf(header: HTMLElement): number {
+  let deficit = Math.max(0, header.scrollWidth - header.clientWidth);
+  for (const el of header.querySelectorAll<HTMLElement>(".picker-label, .agent-toggle")) {
+    deficit += Math.max(0, el.scrollWidth - el.clientWidth);
+  }
+  return deficit;
+}
+
+/** The header's pickers in a row while they fit; when they do not (their labels would be cut),
+ * one "Options" button whose menu holds them, each with its name. Measured after each render and
+ * on every resize: collapsed at the width they needed, expanded again once the header is that
+ * wide (or what they show changed). */
+function CollapsingPickers({ signature, children }: { signature: string; children: ComponentChildren }) {
+  const anchorRef = useRef<HTMLSpanElement>(null);
+  const [collapsed, setCollapsed] = useState(false);
+  const [open, setOpen] = useState(false);
+  const expandAt = useRef(0);
+  const header = () => anchorRef.current?.closest<HTMLElement>(".header") ?? null;
+
+  useEffect(() => setCollapsed(false), [signature]);
+  useLayoutEffect(() => {
+    const h = header();
+    if (!h || collapsed) return;
+    const deficit = overflowOf(h);
+    if (deficit > 0) {
+      expandAt.current = h.clientWidth + deficit;
+      setCollapsed(true);
+    }
+  });
+  useEffect(() => {
+    const h = header();
+    if (!h || typeof ResizeObserver === "undefined") return;
+    const observer = new ResizeObserver(() => {
+      if (collapsed && h.clientWidth >= expandAt.current) setCollapsed(false);
+      else if (!collapsed && overflowOf(h) > 0) {
+        expandAt.current = h.clientWidth + overflowOf(h);
+        setCollapsed(true);
+      }
+    });
+    observer.observe(h);
+    return () => observer.disconnect();
+  }, [collapsed]);
+  useEffect(() => {
+    if (!open) return;
+    const onDown = (e: MouseEvent) => {
+      if (!anchorRef.current?.contains(e.target as Node)) setOpen(false);
+    };
+    document.addEventListener("mousedown", onDown);
+    return () => document.removeEventListener("mousedown", onDown);
+  }, [open]);
+
+  if (!collapsed) return <span ref={anchorRef} class="header-pickers">{children}</span>;
+  return (
+    <span ref={anchorRef} class="header-pickers collapsed">
+      <button
+        type="button"
+        class="picker-button options-menu-button"
+        aria-haspopup="dialog"
+        aria-expanded={open}
+        title="Agent, mode, model and the agent's options"
+        onClick={() => setOpen(!open)}
+      >
+        <Icon name="settings" />
+        <span class="picker-label">Options</span>
+        <Icon name="chevron-down" className="picker-chevron" />
+      </button>
+      {open ? (
+        <div
+          class="options-menu"
+          role="dialog"
+          aria-label="Agent, mode and model"
+          onKeyDown={(e) => {
+            if (e.key === "Escape" && !(e.target as HTMLElement).closest(".picker-list")) setOpen(false);
+          }}
+        >
+          {children}
+        </div>
+      ) : null}
+    </span>
+  );
+}
+
 export function Header({
   state,
   initialized,
@@ -121,6 +211,7 @@ export function Header({
   const authMethods = state.authMethods ?? [];
   return (
     <header class="header" role="toolbar" aria-label="Chat controls" title={state.title ?? undefined}>
+      <CollapsingPickers signature={pickerSignature(state)}>
       {agents.length > 1 ? (
         <Picker
           name="Agent"
@@ -161,6 +252,7 @@ export function Header({
         }}
       />
       <AgentOptions state={state} initialized={initialized} />
+      </CollapsingPickers>
       <span class="spacer" />
       <ContextMeter state={state} />
       {authMethods.length ? (

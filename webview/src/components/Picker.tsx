@@ -71,7 +71,7 @@ export function Picker({ name, icon, value, options, onSelect, disabled, classNa
   };
 
   return (
-    <div class={`picker ${className ?? ""}`}>
+    <div class={`picker ${className ?? ""}`} data-name={name}>
       <button
         ref={buttonRef}
         type="button"

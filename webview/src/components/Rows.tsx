@@ -1,4 +1,5 @@
 import type { ErrorKind, RuleScope } from "@tether/core";
+import { useState } from "preact/hooks";
 import { memo } from "../memo";
 import type { Attachment } from "@tether/contract/protocol";
 import {
@@ -161,30 +162,32 @@ function RetryRowView({ row }: { row: RetryRow }) {
 const ERROR_TITLES: Partial<Record<ErrorKind, string>> = {
   notLoggedIn: "Not logged in",
   crash: "Claude Code stopped unexpectedly",
-  api: "The API returned an error",
+  api: "API error",
   controlRequestFailed: "Protocol error",
 };
 
+/** An error as one line (what happened, Details, Retry); the message and hint on demand. Not
+ * being logged in shows its hint at once: it says what to do. */
 function ErrorRowView({ row }: { row: ErrorRow }) {
   const ev = row.ev;
+  const [open, setOpen] = useState(ev.kind === "notLoggedIn");
+  const title = ERROR_TITLES[ev.kind] ?? "Error";
+  const message = errorText(ev);
   return (
     <div class={`error-card error-${ev.kind}`} role="alert">
       <div class="error-head">
         <Icon name="error" />
-        <strong>{ERROR_TITLES[ev.kind] ?? "Error"}</strong>
-      </div>
-      <div class="error-message">{errorText(ev)}</div>
-      {ev.kind === "notLoggedIn" ? (
-        <div class="error-hint">
-          Run <code class="inline-code">claude</code> once in a terminal on this machine and log in (or set{" "}
-          <code class="inline-code">ANTHROPIC_API_KEY</code>), then retry.
-        </div>
-      ) : null}
-      {isRetryable(ev) || ev.kind === "notLoggedIn" ? (
-        <div class="error-actions">
+        <strong class="error-title">{title}</strong>
+        {message && message !== title ? (
+          <button type="button" class="link-button" aria-expanded={open} onClick={() => setOpen(!open)}>
+            {open ? "Hide details" : "Details"}
+          </button>
+        ) : null}
+        <span class="spacer" />
+        {isRetryable(ev) || ev.kind === "notLoggedIn" ? (
           <button
             type="button"
-            class="button button-secondary"
+            class="button button-secondary error-retry"
             disabled={row.retried}
             onClick={() => {
               post({ type: "retry" });
@@ -193,6 +196,13 @@ function ErrorRowView({ row }: { row: ErrorRow }) {
           >
             <Icon name="refresh" /> {row.retried ? "Retrying…" : "Retry"}
           </button>
+        ) : null}
+      </div>
+      {open ? <div class="error-message">{message}</div> : null}
+      {open && ev.kind === "notLoggedIn" ? (
+        <div class="error-hint">
+          Run <code class="inline-code">claude</code> once in a terminal on this machine and log in (or set{" "}
+          <code class="inline-code">ANTHROPIC_API_KEY</code>), then retry.
         </div>
       ) : null}
     </div>

@@ -1,7 +1,8 @@
 // Building blocks every view uses: a codicon, and a link that opens a workspace file.
 
+import { store } from "../store";
 import { post } from "../vscode";
-import { basename } from "../util";
+import { basename, dirname, workspaceRelative } from "../util";
 
 export function Icon({ name, className, label }: { name: string; className?: string; label?: string }) {
   return (
@@ -12,6 +13,13 @@ export function Icon({ name, className, label }: { name: string; className?: str
       aria-label={label}
     />
   );
+}
+
+/** The folder of a file as the workspace names it, the full path on hover; nothing for a file at
+ * the workspace's top. */
+export function PathDir({ path }: { path: string }) {
+  const dir = dirname(workspaceRelative(path, store.state.workspaceRoot));
+  return dir ? <span class="muted path-dir" title={path}>{` ${dir}`}</span> : null;
 }
 
 export function FileLink({ path, line, label, className }: { path: string; line?: number; label?: string; className?: string }) {

@@ -3,7 +3,7 @@
 import type { Hunk } from "@tether/core";
 import { store, type ToolCall } from "../../store";
 import { arr, basename, bool, dirname, isObject, num, plural, str } from "../../util";
-import { FileLink } from "../common";
+import { FileLink, PathDir } from "../common";
 import { DiffStats, DiffView, hunksFromInput, hunksFromStructured } from "../Diff";
 import { Badge, ErrorText, OutputBlock, ToolFrame } from "./frame";
 
@@ -30,7 +30,7 @@ export function EditView({ call }: { call: ToolCall }) {
       summary={
         <>
           {path ? <FileLink path={path} line={hunks[0]?.newStart || undefined} /> : null}
-          {dirname(path) ? <span class="muted path-dir" title={path}>{` ${dirname(path)}`}</span> : null}
+          {path ? <PathDir path={path} /> : null}
         </>
       }
       badges={

@@ -194,10 +194,26 @@ function Refusal({ why }: { why: string }) {
 }
 
 /** A failed call's message, always in view (a refusal says its own). */
+/** A failed call's error: its first line, the rest on demand (Details). */
 export function ErrorText({ call }: { call: ToolCall }) {
   if (call.status !== "error" || !call.result || call.refusal !== undefined) return null;
-  const text = call.result.content || "Failed";
-  return <OutputBlock text={text} call={call} flag="errAll" className="tool-error-text" collapsedLines={12} />;
+  const text = (call.result.content || "Failed").trim();
+  const [first, ...rest] = text.split("\n");
+  const open = !!call.ui.errDetails;
+  return (
+    <div class="tool-error-text">
+      <div class="error-line">
+        <Icon name="error" />
+        <span class="error-line-text">{first}</span>
+        {rest.length ? (
+          <button type="button" class="link-button" aria-expanded={open} onClick={() => store.toggleCall(call, "errDetails")}>
+            {open ? "Hide details" : "Details"}
+          </button>
+        ) : null}
+      </div>
+      {open ? <OutputBlock text={rest.join("\n")} call={call} flag="errAll" collapsedLines={12} /> : null}
+    </div>
+  );
 }
 
 /** The result text of a call that succeeded ("" otherwise). */

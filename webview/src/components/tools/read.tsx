@@ -1,8 +1,8 @@
 // Reading files: Read (a file link with the line range) and LS (a folder listing).
 
-import type { ToolCall } from "../../store";
-import { dirname, isObject, num, str } from "../../util";
-import { FileLink } from "../common";
+import { store, type ToolCall } from "../../store";
+import { isObject, num, str, workspaceRelative } from "../../util";
+import { FileLink, PathDir } from "../common";
 import { ErrorText, okContent, OutputBlock, ToolFrame } from "./frame";
 
 function readRange(call: ToolCall): { start?: number; end?: number; total?: number } {
@@ -31,7 +31,6 @@ export function ReadView({ call }: { call: ToolCall }) {
   if (r.start !== undefined && r.end !== undefined) range = `lines ${r.start}–${r.end}`;
   else if (r.start !== undefined) range = `from line ${r.start}`;
   if (r.total !== undefined) range += range ? ` of ${r.total}` : `${r.total} lines`;
-  const dir = dirname(path);
   return (
     <ToolFrame
       call={call}
@@ -40,7 +39,7 @@ export function ReadView({ call }: { call: ToolCall }) {
       summary={
         <>
           {path ? <FileLink path={path} line={r.start} /> : null}
-          {dir ? <span class="muted path-dir" title={path}>{` ${dir}`}</span> : null}
+          {path ? <PathDir path={path} /> : null}
         </>
       }
       badges={range ? <span class="muted small read-range">{range}</span> : null}
@@ -57,7 +56,7 @@ export function LsView({ call }: { call: ToolCall }) {
       call={call}
       icon="folder"
       label="List"
-      summary={path ? <FileLink path={path} label={path} /> : null}
+      summary={path ? <FileLink path={path} label={workspaceRelative(path, store.state.workspaceRoot)} /> : null}
       after={<ErrorText call={call} />}
       body={content ? <OutputBlock text={content} call={call} flag="outAll" /> : undefined}
     />

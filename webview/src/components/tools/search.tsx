@@ -2,7 +2,7 @@
 
 import type { ComponentChildren } from "preact";
 import { store, type ToolCall } from "../../store";
-import { arr, bool, isObject, num, plural, splitLines, str } from "../../util";
+import { arr, bool, isObject, num, plural, splitLines, str, workspaceRelative } from "../../util";
 import { FileLink } from "../common";
 import { Badge, Code, ErrorText, OutputBlock, ToolFrame } from "./frame";
 
@@ -13,7 +13,7 @@ function FileList({ files, call }: { files: string[]; call: ToolCall }) {
       <ul>
         {files.slice(0, limit).map((f) => (
           <li key={f}>
-            <FileLink path={f} label={f} />
+            <FileLink path={f} label={workspaceRelative(f, store.state.workspaceRoot)} />
           </li>
         ))}
       </ul>
@@ -37,7 +37,7 @@ function PatternIn({ pattern, path, extra }: { pattern: string; path?: string; e
     <>
       <Code>{pattern}</Code>
       {path ? <span class="muted">{" in "}</span> : null}
-      {path ? <FileLink path={path} label={path} className="muted" /> : null}
+      {path ? <FileLink path={path} label={workspaceRelative(path, store.state.workspaceRoot)} className="muted" /> : null}
       {extra ? <span class="muted">{` (${extra})`}</span> : null}
     </>
   );
