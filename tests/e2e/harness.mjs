@@ -365,6 +365,7 @@ export function filesContaining(dirs, needle) {
   };
   for (const dir of dirs) walk(dir);
   return hits;
+}
 
 /**
  * Every visible element of the chat page whose content is wider than its box (scrollWidth over

@@ -13,7 +13,7 @@ import path from "node:path";
 import { after, before, test } from "node:test";
 import { EXEC_COMMAND, REPLY } from "../openclaw/fake-llm.mjs";
 import { TOKEN, bareClient, startGateway } from "../openclaw/gateway.mjs";
-import { FAKE_REMOTE, launchVsCode, openTether, runCommand, sendPrompt, shot, showPickers, waitFor } from "./harness.mjs";
+import { FAKE_REMOTE, launchVsCode, openTether, runCommand, shot, showPickers, waitFor } from "./harness.mjs";
 
 
 let gateway;
