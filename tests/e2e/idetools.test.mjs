@@ -72,11 +72,9 @@ before(async () => {
   api = await startFakeApi(
     [
       { when: { lastUserText: /IDE check/ }, toolUse: () => ({ name: "mcp__ide__getDiagnostics", input: { uri: `file://${ws("src/app.ts")}` } }) },
-      {
-        when: { lastToolResult: /not assignable to type 'number'/ },
-        toolUse: () => ({ name: "mcp__ide__getDefinition", input: { filePath: ws("src/app.ts"), line: 2, character: 19 } }),
-      },
-      { when: { lastToolResult: /types\.ts:1:17/ }, text: "greet is defined in src/types.ts." },
+      // Claude Code 2.1.330 offers the model only getDiagnostics of a server named `ide` (measured:
+      // getDefinition is "No such tool available"), so the other IDE tools are not driven here.
+      { when: { lastToolResult: /not assignable to type 'number'/ }, text: "The file has a type error." },
       {
         when: { lastUserText: /TRUST write/ },
         // Getters: the workspace's path is known once VS Code runs.
@@ -140,7 +138,7 @@ test("first run: with claude missing, the Claude Code extension's bundled binary
   await waitFor(async () => /spawning .*native-binary\/claude/.test(vs.tetherLog()), 60_000, "the session to start with the bundled claude");
 });
 
-test("IDE tools: getDiagnostics returns the TypeScript error and getDefinition's answer reaches the model", { timeout: 120_000 }, async () => {
+test("IDE tools: getDiagnostics returns the TypeScript error from the language server to the model", { timeout: 120_000 }, async () => {
   // The user has the file open, as when asking about it: its language server is running (its
   // first start on a loaded machine can outlast getDiagnostics' wait).
   await vs.page.keyboard.press("Control+P");
@@ -149,11 +147,10 @@ test("IDE tools: getDiagnostics returns the TypeScript error and getDefinition's
   await vs.page.keyboard.press("Enter");
   await vs.page.locator("#status\\.problems", { hasText: "1" }).first().waitFor({ timeout: 60_000 });
   await sendPrompt(vs, "IDE check");
-  await vs.webview.getByText("greet is defined in src/types.ts.").waitFor({ timeout: 90_000 });
+  await vs.webview.getByText("The file has a type error.").waitFor({ timeout: 90_000 });
   const sent = bodies().join("\n");
   assert.match(sent, /Type 'string' is not assignable to type 'number'/);
   assert.match(sent, /"severity\\":\\"Error\\"/);
-  assert.match(sent, /src\/types\.ts:1:17/);
   // The tools reach the CLI through the bridge: the model is offered them by their official names.
   assert.match(sent, /mcp__ide__getDiagnostics/);
   await shot(vs, "idetools-ide-tools");
