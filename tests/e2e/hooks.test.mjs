@@ -8,18 +8,11 @@
 
 import assert from "node:assert/strict";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { after, before, test } from "node:test";
 import { startFakeApi } from "../fake-api/fake-anthropic.mjs";
-import { CLAUDE, launchVsCode, openTether, sendPrompt, shot, waitFor } from "./harness.mjs";
+import { ACP_AGENT, launchRemoteVsCode, lazyInput, openTether, sendPrompt, shot, waitFor } from "./harness.mjs";
 
-const FAKE_REMOTE = path.join(path.dirname(fileURLToPath(import.meta.url)), "fake-remote");
-const CACHE = process.env.TETHER_CACHE ?? path.join(os.homedir(), ".cache/tether");
-const AGENT =
-  process.env.TETHER_ACP_CLAUDE_AGENT ??
-  path.join(CACHE, "claude-agent-acp-0.101.0/node_modules/@agentclientprotocol/claude-agent-acp/dist/index.js");
 const LOG = ".hooks-ran.log";
 
 // The project's hooks: each notes where it ran; the formatter strips trailing blanks of the file
@@ -80,19 +73,18 @@ function tree(dir) {
 }
 
 before(async () => {
-  assert.ok(fs.existsSync(AGENT), `claude-agent-acp is not installed at ${AGENT} (./build.sh test installs it)`);
+  assert.ok(fs.existsSync(ACP_AGENT), `claude-agent-acp is not installed at ${ACP_AGENT} (./build.sh test installs it)`);
   const r = (rel) => () => path.join(remote, rel);
-  const input = (fields) => Object.defineProperties({}, Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, { get: typeof v === "function" ? v : () => v, enumerable: true }])));
   const turns = (tag, file) => [
-    { when: { lastUserText: new RegExp(`${tag} edit`) }, toolUse: { name: "mcp__tether__Read", input: input({ file_path: r(file) }) } },
-    { when: { lastToolResult: new RegExp(`${tag}-world`) }, toolUse: { name: "mcp__tether__Edit", input: input({ file_path: r(file), old_string: `${tag}-world`, new_string: `${tag}-there   ` }) } },
+    { when: { lastUserText: new RegExp(`${tag} edit`) }, toolUse: { name: "mcp__tether__Read", input: lazyInput({ file_path: r(file) }) } },
+    { when: { lastToolResult: new RegExp(`${tag}-world`) }, toolUse: { name: "mcp__tether__Edit", input: lazyInput({ file_path: r(file), old_string: `${tag}-world`, new_string: `${tag}-there   ` }) } },
     { when: { lastToolResult: /has been updated/ }, toolUse: { name: "mcp__tether__Bash", input: { command: `rm -rf ${tag}-build`, description: "Clean" } } },
     { when: { lastToolResult: /Blocked by the project/ }, text: `${tag}: the project's hook refused the command.` },
   ];
   api = await startFakeApi([...turns("CLI", "cli.txt"), ...turns("ACP", "acp.txt"), { text: "OK.", repeat: true }]);
-  vs = await launchVsCode({
+  vs = await launchRemoteVsCode({
     name: "hooks",
-    extensions: [FAKE_REMOTE],
+    api,
     remoteFiles: {
       "cli.txt": "hello   \nCLI-world\n",
       "acp.txt": "hello   \nACP-world\n",
@@ -100,16 +92,7 @@ before(async () => {
       "ACP-build/keep.txt": "kept\n",
       ".claude/settings.json": JSON.stringify(HOOKS),
     },
-    folder: (dirs) => `tetherfake:${dirs.remote}`,
-    settings: {
-      "tether.claudePath": CLAUDE,
-      "tether.defaultMode": "bypassPermissions",
-      "tether.environment": { ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: "dummy", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1" },
-      "tether.agents": {
-        "claude-agent-acp": { command: process.execPath, args: [AGENT], env: { CLAUDE_CODE_EXECUTABLE: CLAUDE, IS_SANDBOX: "1" } },
-      },
-      "files.autoSave": "off",
-    },
+    withAcpAgent: true,
   });
   remote = vs.remote;
   await openTether(vs);

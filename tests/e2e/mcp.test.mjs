@@ -8,21 +8,15 @@
 
 import assert from "node:assert/strict";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { after, before, test } from "node:test";
 import { startFakeApi } from "../fake-api/fake-anthropic.mjs";
-import { ARTIFACTS, CLAUDE, launchVsCode, openTether, sendPrompt, shot, waitFor } from "./harness.mjs";
+import { ACP_AGENT, ARTIFACTS, launchRemoteVsCode, openTether, sendPrompt, shot, waitFor } from "./harness.mjs";
 import { descendants } from "./procs.mjs";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const FAKE_REMOTE = path.join(HERE, "fake-remote");
 const FIXTURE = fs.readFileSync(path.join(HERE, "../fixtures/mcp/facts-server.mjs"), "utf8");
-const CACHE = process.env.TETHER_CACHE ?? path.join(os.homedir(), ".cache/tether");
-const AGENT =
-  process.env.TETHER_ACP_CLAUDE_AGENT ??
-  path.join(CACHE, "claude-agent-acp-0.101.0/node_modules/@agentclientprotocol/claude-agent-acp/dist/index.js");
 
 let api;
 let vs;
@@ -38,23 +32,17 @@ before(async () => {
     { when: { lastToolResult: /FACTS/ }, text: "The ACP agent got the facts from the workspace." },
     { text: "OK.", repeat: true },
   ]);
-  vs = await launchVsCode({
+  vs = await launchRemoteVsCode({
     name: "mcp",
-    extensions: [FAKE_REMOTE],
+    api,
     remoteFiles: {
       "tools/facts-server.mjs": FIXTURE,
       ".mcp.json": JSON.stringify({ mcpServers: { facts: server(), broken: server("--crash", "cannot open db.sqlite"), skipped: server() } }, null, 2),
       ".claude/settings.json": JSON.stringify({ disabledMcpjsonServers: ["skipped"], statusLine: { type: "command", command: "echo hi" } }),
       ".claude/settings.local.json": JSON.stringify({ enabledMcpjsonServers: ["broken"] }),
     },
-    folder: (dirs) => `tetherfake:${dirs.remote}`,
-    settings: {
-      "tether.environment": { ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: "dummy", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1" },
-      // claude-agent-acp starts Claude Code able to switch to bypass, which it refuses to root
-      // (this test box) unless told it is in a sandbox.
-      "tether.agents": { "claude-agent-acp": { command: process.execPath, args: [AGENT], env: { CLAUDE_CODE_EXECUTABLE: CLAUDE, IS_SANDBOX: "1" } } },
-      "files.autoSave": "off",
-    },
+    withAcpAgent: true,
+    settings: { "tether.defaultMode": "default" },
   });
   remote = vs.remote;
   await openTether(vs);
@@ -121,7 +109,7 @@ test("a broken server is a notice with its stderr; the Project setup panel lists
 });
 
 test("claude-agent-acp gets the project's server in session/new and calls it; the server runs on the remote, not under the agent", { timeout: 120_000 }, async () => {
-  assert.ok(fs.existsSync(AGENT), `claude-agent-acp is not installed at ${AGENT} (./build.sh test installs it)`);
+  assert.ok(fs.existsSync(ACP_AGENT), `claude-agent-acp is not installed at ${ACP_AGENT} (./build.sh test installs it)`);
   const before = JSON.parse(fs.readFileSync(path.join(remote, "mcp-facts.json"), "utf8"));
   await vs.webview.getByRole("button", { name: /^Agent:/ }).click();
   await vs.webview.getByRole("option", { name: /Claude Agent/ }).click();

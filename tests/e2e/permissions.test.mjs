@@ -8,12 +8,10 @@ import assert from "node:assert/strict";
 import { createHash, randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { after, before, test } from "node:test";
 import { startFakeApi } from "../fake-api/fake-anthropic.mjs";
-import { ARTIFACTS, CLAUDE, launchVsCode, openTether, runCommand, sendPrompt, waitFor } from "./harness.mjs";
+import { ARTIFACTS, launchRemoteVsCode, lazyInput, openTether, runCommand, sendPrompt, waitFor } from "./harness.mjs";
 
-const FAKE_REMOTE = path.join(path.dirname(fileURLToPath(import.meta.url)), "fake-remote");
 const MARKER = `TETHER-AUDIT-MARKER-${randomUUID()}`;
 const NOTES = Array.from({ length: 40 }, (_, i) => (i === 9 ? `${MARKER}\n` : `line ${i + 1}\n`)).join("");
 const PROPOSED = NOTES.replace("line 2\n", "line two\n").replace("line 20\n", "line twenty\n").replace("line 38\n", "line thirty-eight\n");
@@ -33,26 +31,19 @@ const toolResultTexts = () =>
 
 before(async () => {
   const at = (rel) => () => path.join(remote, rel);
-  const input = (fields) => Object.defineProperties({}, Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, { get: typeof v === "function" ? v : () => v, enumerable: true }])));
   api = await startFakeApi([
     { when: { lastUserText: /PR bash/ }, toolUse: { name: "mcp__tether__Bash", input: { command: "touch rules-ok.txt" } } },
     { when: { lastToolResult: /completed with no output/ }, text: "Ran it." },
-    { when: { lastUserText: /PR hunks/ }, toolUse: { name: "mcp__tether__Read", input: input({ file_path: at("notes.txt") }) } },
-    { when: { lastToolResult: /left out/ }, toolUse: { name: "mcp__tether__Edit", input: input({ file_path: at("notes.txt"), old_string: "line thirty-eight", new_string: "line 38 again" }) } },
-    { when: { lastToolResult: /line 40/ }, toolUse: { name: "mcp__tether__Write", input: input({ file_path: at("notes.txt"), content: PROPOSED }) } },
+    { when: { lastUserText: /PR hunks/ }, toolUse: { name: "mcp__tether__Read", input: lazyInput({ file_path: at("notes.txt") }) } },
+    { when: { lastToolResult: /left out/ }, toolUse: { name: "mcp__tether__Edit", input: lazyInput({ file_path: at("notes.txt"), old_string: "line thirty-eight", new_string: "line 38 again" }) } },
+    { when: { lastToolResult: /line 40/ }, toolUse: { name: "mcp__tether__Write", input: lazyInput({ file_path: at("notes.txt"), content: PROPOSED }) } },
     { when: { lastToolResult: /updated successfully/ }, text: "Hunks done." },
   ]);
-  vs = await launchVsCode({
+  vs = await launchRemoteVsCode({
     name: "permissions",
-    extensions: [FAKE_REMOTE],
+    api,
     remoteFiles: { "notes.txt": NOTES, ".claude/settings.json": `${JSON.stringify(SHARED_SETTINGS, null, 2)}\n` },
-    folder: (dirs) => `tetherfake:${dirs.remote}`,
-    settings: {
-      "tether.claudePath": CLAUDE,
-      "tether.defaultMode": "default",
-      "tether.environment": { ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: "dummy", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1" },
-      "files.autoSave": "off",
-    },
+    settings: { "tether.defaultMode": "default" },
   });
   remote = vs.remote;
   await openTether(vs);
