@@ -1536,35 +1536,6 @@ fn launch_arguments_select_the_protocol_and_lock_down_local_tools() {
 }
 
 #[test]
-fn launch_names_more_mcp_servers_in_one_mcp_config() {
-    use tether_core::config::McpServerCommand;
-    let args = LaunchConfig {
-        mcp_servers: vec![McpServerCommand {
-            name: "ide".into(),
-            command: "/usr/bin/node".into(),
-            args: vec!["bridge.js".into()],
-            env: [("TETHER_BRIDGE_TOKEN".to_string(), "t".to_string())].into(),
-        }],
-        ..LaunchConfig::default()
-    }
-    .args();
-    let config = args
-        .iter()
-        .find_map(|a| a.strip_prefix("--mcp-config="))
-        .expect("--mcp-config");
-    let config: Value = serde_json::from_str(config).unwrap();
-    assert_eq!(
-        config,
-        json!({"mcpServers": {"ide": {"type": "stdio", "command": "/usr/bin/node", "args": ["bridge.js"], "env": {"TETHER_BRIDGE_TOKEN": "t"}}}})
-    );
-    assert!(args.iter().any(|a| a == "--strict-mcp-config"));
-    assert!(!LaunchConfig::default()
-        .args()
-        .iter()
-        .any(|a| a.starts_with("--mcp-config")));
-}
-
-#[test]
 fn launch_with_chosen_setting_sources_and_without_restricted() {
     use tether_core::claude::launch::SettingSource;
     let args = LaunchConfig {

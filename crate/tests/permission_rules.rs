@@ -30,15 +30,9 @@ fn agent_on(ws: &TempWorkspace, user_settings: Option<&str>) -> ClaudeAgent {
         env: None,
         remote: None,
         checkpoints: None,
+        ..CommonConfig::default()
     };
-    let claude = ClaudeConfig {
-        extra_system_prompt: None,
-        agent_files: None,
-        allowed_tools: None,
-        disallowed_tools: None,
-        fork_session: None,
-        resume_session_at: None,
-    };
+    let claude = ClaudeConfig::default();
     let agent = Agent::new(NativeHost::new(), common, |context| {
         Ok(Box::new(ClaudeBackend::new(context, claude)))
     })
