@@ -41,9 +41,19 @@ fn common(ws: &TempWorkspace) -> CommonConfig {
 }
 
 #[test]
-fn claude_code_is_given_the_project_servers_in_its_mcp_config() {
+fn claude_code_on_a_remote_is_given_the_project_servers_in_its_mcp_config_and_no_others() {
     let ws = TempWorkspace::new();
-    let agent = Agent::new(NativeHost::new(), common(&ws), |context| {
+    // A remote workspace (a mirror): the CLI reads no .mcp.json of its own there.
+    let remote = CommonConfig {
+        mirror: Some(
+            std::env::temp_dir()
+                .join("tether-mirror")
+                .to_string_lossy()
+                .into_owned(),
+        ),
+        ..common(&ws)
+    };
+    let agent = Agent::new(NativeHost::new(), remote, |context| {
         Ok(Box::new(ClaudeBackend::new(context, ClaudeConfig::default())))
     })
     .unwrap();

@@ -88,7 +88,12 @@ async fn an_answer_that_picks_no_offered_option_is_rejected_and_the_question_sta
             .await
             .unwrap_or_else(|e| panic!("{e:?}")),
     );
-    let request = &asked[0]["event"];
+    // The question, after its audit record.
+    let request = asked
+        .as_array()
+        .and_then(|outputs| outputs.iter().find(|o| o["type"] == "event"))
+        .map(|o| &o["event"])
+        .unwrap_or_else(|| panic!("no event in {asked}"));
     assert_eq!(request["type"], "permissionRequest", "{asked}");
     let offered: Vec<&str> = request["options"]
         .as_array()
