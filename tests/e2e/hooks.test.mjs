@@ -11,7 +11,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { after, before, test } from "node:test";
 import { startFakeApi } from "../fake-api/fake-anthropic.mjs";
-import { ACP_AGENT, launchRemoteVsCode, lazyInput, openTether, sendPrompt, shot, waitFor } from "./harness.mjs";
+import { ACP_AGENT, launchRemoteVsCode, lazyInput, openTether, sendPrompt, shot, showPickers, waitFor } from "./harness.mjs";
 
 const LOG = ".hooks-ran.log";
 
@@ -130,6 +130,7 @@ test("Claude Code: a PostToolUse hook formats the edited file on the remote, a P
 });
 
 test("claude-agent-acp: the same hooks run on the remote around Tether's tools", { timeout: 180_000 }, async () => {
+  await showPickers(vs.webview);
   await vs.webview.getByRole("button", { name: /^Agent:/ }).click();
   await vs.webview.getByRole("option", { name: /Claude Agent/ }).click();
   await vs.webview.getByRole("textbox", { name: "Message to Claude Agent" }).waitFor({ timeout: 10_000 });

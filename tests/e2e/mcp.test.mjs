@@ -12,7 +12,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { after, before, test } from "node:test";
 import { startFakeApi } from "../fake-api/fake-anthropic.mjs";
-import { ACP_AGENT, ARTIFACTS, launchRemoteVsCode, openTether, sendPrompt, shot, waitFor } from "./harness.mjs";
+import { ACP_AGENT, ARTIFACTS, launchRemoteVsCode, openTether, sendPrompt, shot, showPickers, waitFor } from "./harness.mjs";
 import { descendants } from "./procs.mjs";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -111,6 +111,7 @@ test("a broken server is a notice with its stderr; the Project setup panel lists
 test("claude-agent-acp gets the project's server in session/new and calls it; the server runs on the remote, not under the agent", { timeout: 120_000 }, async () => {
   assert.ok(fs.existsSync(ACP_AGENT), `claude-agent-acp is not installed at ${ACP_AGENT} (./build.sh test installs it)`);
   const before = JSON.parse(fs.readFileSync(path.join(remote, "mcp-facts.json"), "utf8"));
+  await showPickers(vs.webview);
   await vs.webview.getByRole("button", { name: /^Agent:/ }).click();
   await vs.webview.getByRole("option", { name: /Claude Agent/ }).click();
   const box = vs.webview.getByRole("textbox", { name: "Message to Claude Agent" });
@@ -120,8 +121,14 @@ test("claude-agent-acp gets the project's server in session/new and calls it; th
   // Manual asks through Tether.
   await box.fill("ACP hello");
   await vs.webview.getByRole("button", { name: "Send" }).click();
+  // The agent's options come with its first turn; where the header folds, they are in its menu.
+  await waitFor(async () => {
+    await showPickers(vs.webview);
+    return (await vs.webview.locator(".agent-option-picker").count()) > 0;
+  }, 60_000, "the agent's options");
   await vs.webview.locator(".agent-option-picker").getByRole("button", { name: /^Mode:/ }).click({ timeout: 60_000 });
   await vs.webview.getByRole("option", { name: /^Manual/ }).click();
+  await showPickers(vs.webview);
   await vs.webview.locator(".agent-option-picker").getByRole("button", { name: /^Mode: Manual/ }).waitFor({ timeout: 10_000 });
   await box.fill("ACP asks for facts");
   await vs.webview.getByRole("button", { name: "Send" }).click();
