@@ -112,6 +112,11 @@ async fn an_answer_that_picks_no_offered_option_is_rejected_and_the_question_sta
             .await
             .unwrap_or_else(|e| panic!("{e:?}")),
     );
-    let line: Value = serde_json::from_str(answered[0]["message"].as_str().unwrap()).unwrap();
+    // The CLI's answer, after the answer's audit record.
+    let sent = answered
+        .as_array()
+        .and_then(|outputs| outputs.iter().find(|o| o["type"] == "send"))
+        .unwrap_or_else(|| panic!("nothing sent in {answered}"));
+    let line: Value = serde_json::from_str(sent["message"].as_str().unwrap()).unwrap();
     assert_eq!(line["response"]["response"]["behavior"], "deny", "{line}");
 }
