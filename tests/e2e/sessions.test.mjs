@@ -190,9 +190,10 @@ test("a past session of claude-agent-acp is deleted from the history after askin
   await runCommand(vs, "View: Close Editor");
   await waitFor(async () => !(await openSessions()).some((s) => s.key === acp.key), 30_000, "the ACP session to close");
   // The sidebar starts a session of claude-agent-acp; its history is the agent's session/list.
-  if (!(await vs.webview.getByRole("button", { name: /^Agent:/ }).isVisible().catch(() => false))) {
+  if (!(await vs.webview.locator(".header-pickers").first().isVisible().catch(() => false))) {
     await vs.page.getByRole("tab", { name: /^Tether/ }).first().click({ timeout: 30_000 });
   }
+  await showPickers(vs.webview);
   await vs.webview.getByRole("button", { name: /^Agent:/ }).click();
   await vs.webview.getByRole("option", { name: /Claude Agent/ }).click();
   await composer(vs.webview, "Claude Agent");
