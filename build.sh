@@ -30,10 +30,13 @@ TEST_DEBIAN_PACKAGES=(ripgrep chromium fonts-dejavu-core build-essential python3
 cd "$(dirname "${BASH_SOURCE[0]}")"
 REPO="$PWD"
 CACHE="${TETHER_CACHE:-$HOME/.cache/tether}"
-# Cargo's outputs live in the cache, so a fresh clone reuses the compiled dependencies (most of a
-# cold build's time) and recompiles only the workspace's own crates. Everything else the build
+# Cargo's outputs live in the cache, one folder per checkout path: a clone made again at the same
+# path (as CI does) reuses the compiled dependencies, most of a cold build's time. Not one folder
+# for all checkouts: cargo's fingerprints name the sources by absolute path, so a second checkout
+# would be judged by the first one's files and get its stale build. Everything else the build
 # writes stays in $REPO/target.
-export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$CACHE/cargo-target}"
+CHECKOUT_CACHE="$CACHE/checkouts/$(basename "$REPO")-$(printf '%s' "$REPO" | sha256sum | cut -c1-12)"
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$CHECKOUT_CACHE/cargo-target}"
 WASM_TARGET=wasm32-unknown-unknown
 WASM_PKG="$REPO/target/wasm-pkg"            # wasm-bindgen output; extension/tsconfig.json maps it
 NODE_HOST_FOR_TESTS="$REPO/target/wasm-test/node-host.cjs"   # the Node host, for crate/tests/wasm
@@ -350,7 +353,7 @@ ensure_openclaw_gateway() {
 CARGO_FUZZ_VERSION=0.13.2
 CARGO_FUZZ="$CACHE/cargo-fuzz-$CARGO_FUZZ_VERSION/bin/cargo-fuzz"
 FUZZ_TARGET_DIR="$REPO/target/fuzz"            # corpora, logs and artifacts of the fuzz runs
-FUZZ_BUILD_DIR="$CACHE/fuzz-target"           # cargo fuzz's compiled targets (nightly), reused across clones
+FUZZ_BUILD_DIR="$CHECKOUT_CACHE/fuzz-target"  # cargo fuzz's compiled targets (nightly), reused by a clone at the same path
 FUZZ_SMOKE_SECONDS=5                         # per target, in ./build.sh test
 
 ensure_nightly() {

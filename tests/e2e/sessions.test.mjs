@@ -26,8 +26,10 @@ const openSessions = () => vs.control("tether.openSessions");
 const tab = (text) => vs.page.locator(".tabs-container .tab", { hasText: text }).first();
 
 /** The chat page of the editor tab in front in the left or right group (its webview's inner
- * frame): of the visible tab pages, the leftmost or the rightmost. */
-async function editorChat(side = "left") {
+ * frame): of the visible tab pages, the leftmost or the rightmost, once `groups` of them are
+ * visible (after a reload each group's page is restored on its own; picking before both are
+ * back could take the right group's page for the left). */
+async function editorChat(side = "left", groups = 1) {
   const frames = vs.page.locator('iframe.webview.ready[src*="extensionId=tether.tether"]:not([src*="purpose="])');
   const found = await waitFor(async () => {
     const boxes = [];
@@ -35,6 +37,7 @@ async function editorChat(side = "left") {
       const box = (await frames.nth(i).isVisible()) ? await frames.nth(i).boundingBox() : null;
       if (box && box.width > 0) boxes.push({ i, x: box.x });
     }
+    if (boxes.length < groups) return undefined;
     boxes.sort((a, b) => a.x - b.x);
     return side === "left" ? boxes[0] : boxes.at(-1);
   }, 20_000, `a chat page in the ${side} editor group`);
@@ -118,11 +121,11 @@ test("Claude Code and claude-agent-acp run side by side in editor tabs, both tur
   await runCommand(vs, "View: Move Editor into Right Group");
 
   // claude-agent-acp's turn (right): a slow command on the remote.
-  await send(await editorChat("right"), "Claude Agent", ACP_PROMPT);
+  await send(await editorChat("right", 2), "Claude Agent", ACP_PROMPT);
   // Claude Code's turn (left), while the other runs: it reads, then its edit waits for the user
   // (the diff review opens in front of it).
   await tab("New Claude Code session").click();
-  await send(await editorChat("left"), "Claude", CLAUDE_PROMPT);
+  await send(await editorChat("left", 2), "Claude", CLAUDE_PROMPT);
 
   const both = await waitFor(async () => {
     const sessions = await openSessions();
@@ -169,7 +172,7 @@ test("after a window reload both sessions are back in their tabs: their transcri
 
   // Claude Code's tab: its transcript from the CLI's file, and the cut question stated.
   await tab(CLAUDE_PROMPT).click({ timeout: 30_000 });
-  const claudeChat = await editorChat("left");
+  const claudeChat = await editorChat("left", 2);
   await claudeChat.getByText(CLAUDE_PROMPT).first().waitFor({ timeout: 60_000 });
   await claudeChat.getByText(/Waiting for approval of Edit .*review-me\.txt when the window reloaded; the turn was stopped\./).waitFor({ timeout: 30_000 });
   await claudeChat.getByRole("button", { name: /Retry/ }).first().waitFor({ timeout: 10_000 });
@@ -177,7 +180,7 @@ test("after a window reload both sessions are back in their tabs: their transcri
 
   // claude-agent-acp's tab: its conversation replayed by the agent.
   await tab(back.find((s) => s.key === acp.key).title).click({ timeout: 30_000 });
-  const acpChat = await editorChat("right");
+  const acpChat = await editorChat("right", 2);
   await acpChat.getByText(/ACP-SIDE-DONE/).first().waitFor({ timeout: 60_000 });
   await shot(vs, "44-sessions-after-reload-acp");
 });
