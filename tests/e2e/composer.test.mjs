@@ -117,7 +117,9 @@ test("an @-mention of a line range and one of a terminal reach the model with th
   await composer().pressSequentially("and @src/app.js#L3-4 please");
   assert.equal(await composer().inputValue(), "@terminal:bash and @src/app.js#L3-4 please");
   await composer().press("Enter");
-  await waitFor(async () => userTexts().some((t) => t.includes("TERM-MARK-42") && t.includes("app line 3")), 60_000, "the mentions at the model");
+  await waitFor(async () => userTexts().some((t) => t.includes("TERM-MARK-42") && t.includes("app line 3")), 60_000, "the mentions at the model").catch((error) => {
+    throw new Error(`${error.message}; the last prompt the model got: ${JSON.stringify(userTexts().at(-1)?.slice(-1500))}`);
+  });
   const sent = userTexts().find((t) => t.includes("TERM-MARK-42"));
   assert.match(sent, /Called the Read tool with the following input: \{"file_path":"[^"]*\/src\/app\.js"\}/);
   assert.match(sent, /Result of calling the Read tool:\n3\tconst line3 = "app line 3";\n4\tconst line4 = "app line 4";\n<\/system-reminder>/);

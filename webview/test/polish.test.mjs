@@ -69,4 +69,17 @@ describe("narrow panels", () => {
     assert.match(await card.locator(".error-message").innerText(), /with a second line/);
     await finish(page);
   });
+
+  test("an error of no titled kind says its first line; the rest and the hint are in Details", T, async () => {
+    const page = await chat.open({ width: 300 });
+    await init(page);
+    await events(page, [ev.user("u1", "hi"), ev.error("other", "Waiting for approval of Edit a.txt when the window reloaded\nsecond line", { hint: "Retry sends it again." })]);
+    const card = page.locator(".error-other");
+    await card.waitFor();
+    assert.equal((await card.locator(".error-title").innerText()).trim(), "Waiting for approval of Edit a.txt when the window reloaded");
+    assert.equal(await card.locator(".error-message").count(), 0);
+    await card.getByRole("button", { name: "Details" }).click();
+    assert.equal((await card.locator(".error-message").innerText()).trim(), "second line\nRetry sends it again.");
+    await finish(page);
+  });
 });

@@ -166,13 +166,17 @@ const ERROR_TITLES: Partial<Record<ErrorKind, string>> = {
   controlRequestFailed: "Protocol error",
 };
 
-/** An error as one line (what happened, Details, Retry); the message and hint on demand. Not
+/** An error as one line (what happened, Details, Retry); the rest on demand. A kind with a title
+ * of its own shows the title and keeps the message for Details; any other error's line is its
+ * message's first line (a generic "Error" would make the user click to learn anything). Not
  * being logged in shows its hint at once: it says what to do. */
 function ErrorRowView({ row }: { row: ErrorRow }) {
   const ev = row.ev;
   const [open, setOpen] = useState(ev.kind === "notLoggedIn");
-  const title = ERROR_TITLES[ev.kind] ?? "Error";
-  const message = errorText(ev);
+  const kindTitle = ERROR_TITLES[ev.kind];
+  const [firstLine = "", ...otherLines] = ev.message.trim().split("\n");
+  const title = kindTitle ?? (firstLine || "Error");
+  const message = kindTitle || !firstLine ? errorText(ev) : [...otherLines, ...(ev.hint ? [ev.hint] : [])].join("\n").trim();
   return (
     <div class={`error-card error-${ev.kind}`} role="alert">
       <div class="error-head">
