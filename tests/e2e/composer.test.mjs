@@ -107,7 +107,10 @@ test("an @-mention of a line range and one of a terminal reach the model with th
   // The terminal's output comes through shell integration: wait until it is active, then run.
   await vs.page.locator(".terminal-wrapper").first().waitFor({ timeout: 30_000 });
   const done = path.join(vs.runDir, "terminal-ran");
-  await vs.control("workbench.action.terminal.sendSequence", { text: `echo TERM-MARK-$((6*7)) | tee ${done}\r` });
+  // Output comes a moment after the command starts, as a build's or a test run's does: VS Code
+  // streams an execution's output to extensions only from when they hear of its start, and the
+  // output of a command that prints at once can outrun that news (a bare echo is often lost).
+  await vs.control("workbench.action.terminal.sendSequence", { text: `sleep 1; echo TERM-MARK-$((6*7)) | tee ${done}\r` });
   await waitFor(async () => fs.existsSync(done) && fs.readFileSync(done, "utf8").includes("TERM-MARK-42"), 30_000, "the command run in the terminal");
   // The composer offers the terminal while a mention is typed.
   await composer().click();

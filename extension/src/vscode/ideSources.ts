@@ -100,11 +100,18 @@ export class IdeState implements IdeSources, vscode.Disposable {
 
   private async record(terminal: vscode.Terminal, execution: vscode.TerminalShellExecution): Promise<void> {
     this.append(terminal, `$ ${execution.commandLine.value}\n`);
+    let streamed = false;
     try {
-      for await (const data of execution.read()) this.append(terminal, cleanTerminalOutput(data));
+      for await (const data of execution.read()) {
+        streamed ||= data.length > 0;
+        this.append(terminal, cleanTerminalOutput(data));
+      }
     } catch {
       // The terminal closed while it ran: what came is kept.
     }
+    // VS Code streams an execution's output only from when the extension hears of its start: a
+    // command that prints at once can finish first. Said, so the model does not read "no output".
+    if (!streamed) this.append(terminal, "(no output reached Tether: VS Code streams a command's output only from when extensions hear of its start)\n");
   }
 
   private append(terminal: vscode.Terminal, text: string): void {
