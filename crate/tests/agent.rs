@@ -16,7 +16,7 @@ use tether_core::registry::{AgentConfig, BackendConfig};
 
 mod common;
 
-use common::TempWorkspace;
+use common::{events, permission_request, sent, TempWorkspace};
 
 type ClaudeAgent = Agent<NativeHost, ClaudeBackend>;
 
@@ -123,26 +123,6 @@ impl Workspace {
     }
 }
 
-fn writes(outputs: &[AgentOutput]) -> Vec<Value> {
-    outputs
-        .iter()
-        .filter_map(|o| match o {
-            AgentOutput::Send { message } => Some(serde_json::from_str(message).unwrap()),
-            _ => None,
-        })
-        .collect()
-}
-
-fn events(outputs: &[AgentOutput]) -> Vec<Value> {
-    outputs
-        .iter()
-        .filter_map(|o| match o {
-            AgentOutput::Event { event } => Some(serde_json::to_value(event).unwrap()),
-            _ => None,
-        })
-        .collect()
-}
-
 fn can_use_tool(request_id: &str, tool: &str, input: Value, tool_use_id: &str) -> String {
     json!({
         "type": "control_request",
@@ -184,21 +164,13 @@ fn tools_call(request_id: &str, tool: &str, arguments: Value, tool_use_id: &str)
 
 /// The `response` of the one control_response line for `request_id`.
 fn control_response(outputs: &[AgentOutput], request_id: &str) -> Value {
-    let lines = writes(outputs);
+    let lines = sent(outputs);
     let line = lines
         .iter()
         .find(|l| l["type"] == "control_response" && l["response"]["request_id"] == request_id)
         .unwrap_or_else(|| panic!("no control_response for {request_id} in {lines:?}"));
     assert_eq!(line["response"]["subtype"], "success", "{line}");
     line["response"]["response"].clone()
-}
-
-fn permission_request(outputs: &[AgentOutput]) -> Value {
-    let found = events(outputs);
-    found
-        .into_iter()
-        .find(|e| e["type"] == "permissionRequest")
-        .unwrap_or_else(|| panic!("no permissionRequest in {outputs:?}"))
 }
 
 /// Read a file through the agent's MCP tool, as the CLI does before an edit.
@@ -218,7 +190,7 @@ fn pending_edit(ws: &Workspace) -> (ClaudeAgent, Value) {
     let agent = ws.agent();
     read_through_agent(&agent, &ws.path("src/lib.rs"));
     let out = block_on(agent.on_message(&can_use_tool("perm-1", "Edit", edit_input(ws), "toolu_edit")));
-    assert!(writes(&out).is_empty(), "nothing is answered before the user: {out:?}");
+    assert!(sent(&out).is_empty(), "nothing is answered before the user: {out:?}");
     (agent, permission_request(&out))
 }
 
@@ -227,7 +199,7 @@ fn start_sends_initialize_with_the_tether_manifest() {
     let ws = Workspace::new();
     let agent = new_agent(ws.config()).unwrap();
     let out = block_on(agent.start());
-    let lines = writes(&out);
+    let lines = sent(&out);
     assert_eq!(lines.len(), 1, "{lines:?}");
     let request = &lines[0]["request"];
     assert_eq!(request["subtype"], "initialize");
@@ -292,7 +264,7 @@ fn read_outside_the_workspace_asks() {
     let input = json!({"file_path": outside.path("notes.txt")});
     let out = block_on(agent.on_message(&can_use_tool("perm-1", "Read", input, "toolu_1")));
     let request = permission_request(&out);
-    assert!(writes(&out).is_empty());
+    assert!(sent(&out).is_empty());
     assert!(
         request["reason"].as_str().unwrap().contains("outside the workspace"),
         "{request}"
@@ -381,7 +353,7 @@ fn always_on_an_edit_switches_to_accept_edits_for_the_session() {
     );
     assert_eq!(agent.mode(), PermissionMode::AcceptEdits);
     assert!(
-        writes(&out).iter().all(|l| l["type"] == "control_response"),
+        sent(&out).iter().all(|l| l["type"] == "control_response"),
         "the CLI stays in default"
     );
     assert!(
@@ -540,7 +512,7 @@ fn malformed_project_settings_become_a_notice_and_the_other_files_still_apply() 
             .contains(".claude/settings.json"),
         "{notices:?}"
     );
-    assert_eq!(writes(&out)[0]["request"]["subtype"], "initialize");
+    assert_eq!(sent(&out)[0]["request"]["subtype"], "initialize");
     let line = json!({"type": "control_request", "request_id": "perm-1", "request": {
         "subtype": "can_use_tool", "tool_name": "WebFetch", "input": {"url": "https://example.com"}, "tool_use_id": "t1"}})
     .to_string();
@@ -574,7 +546,7 @@ fn settings_default_mode_applies_when_the_config_names_none() {
         .args
         .contains(&"--permission-mode=default".to_string()));
     let out = block_on(agent.start());
-    let lines = writes(&out);
+    let lines = sent(&out);
     assert_eq!(lines[0]["request"]["subtype"], "initialize");
     assert_eq!(
         lines[1]["request"],
@@ -590,14 +562,14 @@ fn initialize_goes_out_before_the_settings_are_read_and_start_then_applies_them(
     ws.write(".claude/settings.json", r#"{"permissions": {"defaultMode": "plan"}}"#);
     let agent = new_agent(ws.config()).unwrap();
     let early = agent.initialize();
-    let lines = writes(&early);
+    let lines = sent(&early);
     assert_eq!(lines.len(), 1, "{lines:?}");
     assert_eq!(lines[0]["request"]["subtype"], "initialize");
     assert_eq!(agent.mode(), PermissionMode::Default, "no settings read yet");
     assert!(agent.initialize().is_empty(), "initialize goes once");
     let out = block_on(agent.start());
     assert_eq!(
-        writes(&out),
+        sent(&out),
         vec![
             json!({"type": "control_request", "request_id": "tether-2", "request": {"subtype": "set_permission_mode", "mode": "plan"}})
         ]
@@ -696,9 +668,9 @@ fn an_unknown_mode_in_the_config_is_refused() {
 fn interrupt_set_model_and_set_mode_write_control_requests() {
     let ws = Workspace::new();
     let agent = ws.agent();
-    let interrupt = writes(&agent.operate(SessionOp::Interrupt).unwrap());
+    let interrupt = sent(&agent.operate(SessionOp::Interrupt).unwrap());
     assert_eq!(interrupt[0]["request"], json!({"subtype": "interrupt"}));
-    let model = writes(
+    let model = sent(
         &agent
             .operate(SessionOp::SetConfigOption {
                 option: "model".into(),
@@ -709,7 +681,7 @@ fn interrupt_set_model_and_set_mode_write_control_requests() {
     assert_eq!(model[0]["request"], json!({"subtype": "set_model", "model": "sonnet"}));
     let out = set_mode(&agent, PermissionMode::Plan);
     assert_eq!(
-        writes(&out)[0]["request"],
+        sent(&out)[0]["request"],
         json!({"subtype": "set_permission_mode", "mode": "plan"})
     );
     assert_eq!(events(&out), vec![json!({"type": "modeChanged", "mode": "plan"})]);
@@ -720,7 +692,7 @@ fn set_mode_to_accept_edits_stays_inside_tether_unless_leaving_plan() {
     let ws = Workspace::new();
     let agent = ws.agent();
     let out = set_mode(&agent, PermissionMode::AcceptEdits);
-    assert!(writes(&out).is_empty(), "{out:?}");
+    assert!(sent(&out).is_empty(), "{out:?}");
     assert_eq!(
         events(&out),
         vec![json!({"type": "modeChanged", "mode": "acceptEdits"})]
@@ -728,11 +700,11 @@ fn set_mode_to_accept_edits_stays_inside_tether_unless_leaving_plan() {
     set_mode(&agent, PermissionMode::Plan);
     let out = set_mode(&agent, PermissionMode::BypassPermissions);
     assert_eq!(
-        writes(&out)[0]["request"],
+        sent(&out)[0]["request"],
         json!({"subtype": "set_permission_mode", "mode": "default"})
     );
     // The CLI's confirmation that it is in default mode does not hide Tether's mode.
-    let id = writes(&out)[0]["request_id"].as_str().unwrap().to_string();
+    let id = sent(&out)[0]["request_id"].as_str().unwrap().to_string();
     let confirm = json!({"type": "control_response", "response": {"subtype": "success", "request_id": id, "response": {"mode": "default"}}});
     let out = block_on(agent.on_message(&confirm.to_string()));
     assert!(out.is_empty(), "{out:?}");
@@ -965,7 +937,7 @@ fn the_projects_subagents_go_into_initialize_with_tethers_tools_and_explore_stay
     ]);
     let agent = new_agent(config).unwrap();
     let out = block_on(agent.start());
-    let agents = &writes(&out)[0]["request"]["agents"];
+    let agents = &sent(&out)[0]["request"]["agents"];
     assert_eq!(agents["reviewer"]["prompt"], "Review the diff.");
     assert_eq!(
         agents["reviewer"]["tools"],
@@ -988,7 +960,7 @@ fn a_broken_subagent_file_becomes_a_notice_and_the_session_still_starts() {
     }]);
     let agent = new_agent(config).unwrap();
     let out = block_on(agent.start());
-    assert_eq!(writes(&out)[0]["request"]["subtype"], "initialize");
+    assert_eq!(sent(&out)[0]["request"]["subtype"], "initialize");
     let notices = events(&out);
     assert!(
         notices.iter().any(|e| e.to_string().contains("broken.md was skipped")),
@@ -1020,7 +992,7 @@ fn a_tools_call_the_cli_did_not_ask_about_waits_for_the_user_when_the_gate_asks(
     let input = json!({"file_path": outside.path("new.txt"), "content": "x\n"});
     let out = block_on(agent.on_message(&tools_call("call-1", "Write", input, "toolu_unasked")));
     let request = permission_request(&out);
-    assert!(writes(&out).is_empty(), "nothing answered before the user: {out:?}");
+    assert!(sent(&out).is_empty(), "nothing answered before the user: {out:?}");
     assert_eq!(outside.read("new.txt"), None);
     let out = answered(
         &agent,

@@ -1,9 +1,12 @@
 //! Claude Code and the chat's user messages: each prompt carries a transcript uuid made from the
 //! message's id, and a fork at a message starts the CLI with its fork options.
 
+mod common;
+
+use common::sent;
 use futures::executor::block_on;
 use serde_json::{json, Value};
-use tether_core::agent::{Agent, AgentOutput};
+use tether_core::agent::Agent;
 use tether_core::backend::Backend;
 use tether_core::native::NativeHost;
 use tether_core::registry::AgentConfig;
@@ -11,16 +14,6 @@ use tether_core::registry::AgentConfig;
 fn agent(config: Value) -> Agent<NativeHost, dyn Backend> {
     let AgentConfig { common, backend } = AgentConfig::from_json(&config).unwrap();
     Agent::new(NativeHost::new(), common, |context| backend.create(context)).unwrap()
-}
-
-fn sent(outputs: &[AgentOutput]) -> Vec<Value> {
-    outputs
-        .iter()
-        .filter_map(|o| match o {
-            AgentOutput::Send { message } => Some(serde_json::from_str(message).unwrap()),
-            _ => None,
-        })
-        .collect()
 }
 
 #[test]

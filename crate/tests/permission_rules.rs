@@ -14,7 +14,7 @@ use tether_core::tools::sha256_hex;
 
 mod common;
 
-use common::TempWorkspace;
+use common::{permission_request, sent, TempWorkspace};
 
 type ClaudeAgent = Agent<NativeHost, ClaudeBackend>;
 
@@ -41,16 +41,6 @@ fn agent_on(ws: &TempWorkspace, user_settings: Option<&str>) -> ClaudeAgent {
     agent
 }
 
-fn lines(outputs: &[AgentOutput]) -> Vec<Value> {
-    outputs
-        .iter()
-        .filter_map(|o| match o {
-            AgentOutput::Send { message } => Some(serde_json::from_str(message).unwrap()),
-            _ => None,
-        })
-        .collect()
-}
-
 fn audits(outputs: &[AgentOutput]) -> Vec<AuditRecord> {
     outputs
         .iter()
@@ -59,19 +49,6 @@ fn audits(outputs: &[AgentOutput]) -> Vec<AuditRecord> {
             _ => None,
         })
         .collect()
-}
-
-fn permission_request(outputs: &[AgentOutput]) -> Value {
-    outputs
-        .iter()
-        .find_map(|o| match o {
-            AgentOutput::Event { event } => {
-                let event = serde_json::to_value(event).unwrap();
-                (event["type"] == "permissionRequest").then_some(event)
-            }
-            _ => None,
-        })
-        .unwrap_or_else(|| panic!("no permissionRequest in {outputs:?}"))
 }
 
 fn can_use_tool(request_id: &str, tool: &str, input: Value, tool_use_id: &str) -> String {
@@ -108,7 +85,7 @@ fn tools_call(request_id: &str, tool: &str, arguments: Value, tool_use_id: &str)
 
 /// The control response to `request_id`.
 fn response(outputs: &[AgentOutput], request_id: &str) -> Value {
-    lines(outputs)
+    sent(outputs)
         .into_iter()
         .find(|l| l["type"] == "control_response" && l["response"]["request_id"] == request_id)
         .unwrap_or_else(|| panic!("no control_response for {request_id} in {outputs:?}"))["response"]["response"]

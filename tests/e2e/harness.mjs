@@ -338,6 +338,20 @@ export function launchRemoteVsCode({ name, api, remoteFiles = {}, settings = {},
 export const lazyInput = (fields) =>
   Object.defineProperties({}, Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, { get: typeof v === "function" ? v : () => v, enumerable: true }])));
 
+/** Files under `dir`, relative, POSIX, sorted (none when it does not exist). */
+export function listTree(dir) {
+  const out = [];
+  const walk = (d, rel) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const childRel = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) walk(path.join(d, e.name), childRel);
+      else out.push(childRel);
+    }
+  };
+  if (fs.existsSync(dir)) walk(dir, "");
+  return out.sort();
+}
+
 /** Files under `dirs` whose bytes contain `needle` (links not followed; files over 256 MiB skipped). */
 export function filesContaining(dirs, needle) {
   const bytes = Buffer.from(needle);

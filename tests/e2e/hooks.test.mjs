@@ -11,7 +11,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { after, before, test } from "node:test";
 import { startFakeApi } from "../fake-api/fake-anthropic.mjs";
-import { ACP_AGENT, launchRemoteVsCode, lazyInput, openTether, sendPrompt, shot, showPickers, waitFor } from "./harness.mjs";
+import { ACP_AGENT, launchRemoteVsCode, lazyInput, listTree, openTether, sendPrompt, shot, showPickers, waitFor } from "./harness.mjs";
 
 const LOG = ".hooks-ran.log";
 
@@ -58,19 +58,6 @@ const toolResultTexts = () =>
     .map((b) => (typeof b.content === "string" ? b.content : (b.content ?? []).map((c) => c.text ?? "").join("")));
 const logLines = () => (fs.existsSync(path.join(remote, LOG)) ? fs.readFileSync(path.join(remote, LOG), "utf8").trim().split("\n") : []);
 
-/** Every file under `dir`, relative. */
-function tree(dir) {
-  const out = [];
-  const walk = (d, rel) => {
-    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
-      const childRel = rel ? `${rel}/${e.name}` : e.name;
-      if (e.isDirectory()) walk(path.join(d, e.name), childRel);
-      else out.push(childRel);
-    }
-  };
-  if (fs.existsSync(dir)) walk(dir, "");
-  return out;
-}
 
 before(async () => {
   assert.ok(fs.existsSync(ACP_AGENT), `claude-agent-acp is not installed at ${ACP_AGENT} (./build.sh test installs it)`);
@@ -106,7 +93,7 @@ after(async () => {
 /** The laptop's side: the mirror folders and the window's local workspace. */
 function laptopFiles() {
   const base = path.join(vs.userData, "User/globalStorage/tether.tether/mirrors");
-  return [...tree(base).map((f) => path.join(base, f)), ...tree(vs.workspace).map((f) => path.join(vs.workspace, f))];
+  return [...listTree(base).map((f) => path.join(base, f)), ...listTree(vs.workspace).map((f) => path.join(vs.workspace, f))];
 }
 
 async function hooksTurn(tag, file) {

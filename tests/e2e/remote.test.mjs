@@ -10,7 +10,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { after, before, test } from "node:test";
 import { resultText, startFakeApi } from "../fake-api/fake-anthropic.mjs";
-import { launchRemoteVsCode, lazyInput, openTether, runTurn, shot, waitFor } from "./harness.mjs";
+import { launchRemoteVsCode, lazyInput, listTree, openTether, runTurn, shot, waitFor } from "./harness.mjs";
 
 let api;
 let vs;
@@ -19,19 +19,6 @@ let remote;
 
 const systemText = (request) => JSON.stringify(request.body?.system ?? "");
 
-/** Files under `dir`, relative, POSIX. */
-function listTree(dir) {
-  const out = [];
-  const walk = (d, rel) => {
-    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
-      const childRel = rel ? `${rel}/${e.name}` : e.name;
-      if (e.isDirectory()) walk(path.join(d, e.name), childRel);
-      else out.push(childRel);
-    }
-  };
-  if (fs.existsSync(dir)) walk(dir, "");
-  return out.sort();
-}
 
 function mirrorDir() {
   const base = path.join(vs.userData, "User/globalStorage/tether.tether/mirrors");

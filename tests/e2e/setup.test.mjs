@@ -13,7 +13,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { after, before, test } from "node:test";
 import { startFakeApi } from "../fake-api/fake-anthropic.mjs";
-import { CLAUDE, launchVsCode, openTether, sendPrompt, shot, waitFor } from "./harness.mjs";
+import { CLAUDE, filesContaining, launchVsCode, openTether, sendPrompt, shot, waitFor } from "./harness.mjs";
 
 const FAKE_REMOTE = path.join(path.dirname(fileURLToPath(import.meta.url)), "fake-remote");
 const MARKER = `TETHER-SETUP-MARKER-${randomUUID()}`;
@@ -29,23 +29,6 @@ let secondMirror;
 const messageRequests = () => api.requests.filter((r) => r.path === "/v1/messages" && Array.isArray(r.body?.messages));
 const read = (rel) => fs.readFileSync(path.join(remote, rel), "utf8");
 
-/** Files under `dirs` whose bytes contain `needle` (links not followed). */
-function filesContaining(dirs, needle) {
-  const bytes = Buffer.from(needle);
-  const hits = [];
-  const walk = (p) => {
-    let stat;
-    try {
-      stat = fs.lstatSync(p);
-    } catch {
-      return;
-    }
-    if (stat.isDirectory()) for (const name of fs.readdirSync(p)) walk(path.join(p, name));
-    else if (stat.isFile() && stat.size < 64 * 1024 * 1024 && fs.readFileSync(p).includes(bytes)) hits.push(p);
-  };
-  for (const d of dirs) walk(d);
-  return hits;
-}
 
 /** The mirror folders Tether made under the run's global storage. */
 function mirrors(runDir) {

@@ -15,7 +15,7 @@ use tether_core::native::NativeHost;
 #[path = "../common/mod.rs"]
 mod common;
 
-pub use common::TempWorkspace;
+pub use common::{events, sent, TempWorkspace};
 
 pub type AcpAgent = Agent<NativeHost, AcpBackend>;
 
@@ -62,26 +62,6 @@ pub fn session_with(acp: AcpConfig, remote: bool, mode: Option<&str>) -> Result<
 
 pub fn session(profile: Option<&str>, remote: bool) -> Session {
     session_with(config(profile), remote, None).unwrap()
-}
-
-pub fn sent(outputs: &[AgentOutput]) -> Vec<Value> {
-    outputs
-        .iter()
-        .filter_map(|o| match o {
-            AgentOutput::Send { message } => Some(serde_json::from_str(message).unwrap()),
-            _ => None,
-        })
-        .collect()
-}
-
-pub fn events(outputs: &[AgentOutput]) -> Vec<Value> {
-    outputs
-        .iter()
-        .filter_map(|o| match o {
-            AgentOutput::Event { event } => Some(serde_json::to_value(event).unwrap()),
-            _ => None,
-        })
-        .collect()
 }
 
 pub fn of_type<'a>(events: &'a [Value], kind: &str) -> Vec<&'a Value> {

@@ -2,9 +2,11 @@
 // Each test crate compiles this module and uses part of it.
 #![allow(dead_code)]
 
+use serde_json::Value;
 use std::fs;
 use std::path::Path;
 use tempfile::TempDir;
+use tether_core::agent::AgentOutput;
 use tether_core::native::NativeHost;
 use tether_core::tools::{Toolset, ToolsetConfig};
 
@@ -63,4 +65,34 @@ impl TempWorkspace {
     pub fn toolset_with(&self, config: ToolsetConfig) -> Toolset<NativeHost> {
         Toolset::new(NativeHost::new(), config).expect("toolset")
     }
+}
+
+/// The messages the agent sent to its process, parsed.
+pub fn sent(outputs: &[AgentOutput]) -> Vec<Value> {
+    outputs
+        .iter()
+        .filter_map(|o| match o {
+            AgentOutput::Send { message } => Some(serde_json::from_str(message).unwrap()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The UI events the agent emitted, as JSON.
+pub fn events(outputs: &[AgentOutput]) -> Vec<Value> {
+    outputs
+        .iter()
+        .filter_map(|o| match o {
+            AgentOutput::Event { event } => Some(serde_json::to_value(event).unwrap()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The permission question among the agent's UI events.
+pub fn permission_request(outputs: &[AgentOutput]) -> Value {
+    events(outputs)
+        .into_iter()
+        .find(|e| e["type"] == "permissionRequest")
+        .unwrap_or_else(|| panic!("no permissionRequest in {outputs:?}"))
 }

@@ -7,7 +7,7 @@ mod backend;
 mod common;
 
 use backend::{acp_options, ScriptedBackend};
-use common::TempWorkspace;
+use common::{events, sent, TempWorkspace};
 use futures::executor::block_on;
 use serde_json::{json, Value};
 use tether_core::agent::{Agent, AgentOutput};
@@ -28,26 +28,6 @@ fn agent(ws: &TempWorkspace) -> ScriptedAgent {
     let agent = Agent::new(NativeHost::new(), config, |_| Ok(Box::new(ScriptedBackend::new()))).unwrap();
     block_on(agent.start());
     agent
-}
-
-fn sent(outputs: &[AgentOutput]) -> Vec<Value> {
-    outputs
-        .iter()
-        .filter_map(|o| match o {
-            AgentOutput::Send { message } => Some(serde_json::from_str(message).unwrap()),
-            _ => None,
-        })
-        .collect()
-}
-
-fn events(outputs: &[AgentOutput]) -> Vec<Value> {
-    outputs
-        .iter()
-        .filter_map(|o| match o {
-            AgentOutput::Event { event } => Some(serde_json::to_value(event).unwrap()),
-            _ => None,
-        })
-        .collect()
 }
 
 /// The agent's side: one message of its protocol.
