@@ -3,8 +3,9 @@
 // served over HTTPS with a CA made here and reached only through a CONNECT proxy on 127.0.0.1:
 // - first run: `tether.claudePath` names no file; the official extension's layout (made in the
 //   extensions folder) is offered, and taking it starts the session;
-// - getDiagnostics returns the TypeScript language server's error, and getDefinition's answer
-//   reaches the model (the next request's body);
+// - getDiagnostics (server `ide`) returns the TypeScript language server's error, and
+//   getDefinition (server `vscode`) the file and line the language server names, to the model
+//   (the next request's body);
 // - the proxy saw the CLI's CONNECT and the HTTPS API was trusted through the test CA;
 // - the untrusted workspace refuses a Write and a Bash (nothing written), and the chat says why;
 // - "Run the Agent on the Remote" writes remote.extensionKind and prompts for a reload.
@@ -72,9 +73,12 @@ before(async () => {
   api = await startFakeApi(
     [
       { when: { lastUserText: /IDE check/ }, toolUse: () => ({ name: "mcp__ide__getDiagnostics", input: { uri: `file://${ws("src/app.ts")}` } }) },
-      // Claude Code 2.1.330 offers the model only getDiagnostics of a server named `ide` (measured:
-      // getDefinition is "No such tool available"), so the other IDE tools are not driven here.
       { when: { lastToolResult: /not assignable to type 'number'/ }, text: "The file has a type error." },
+      // Claude Code 2.1.330 offers the model only getDiagnostics of a server named `ide`, so the
+      // language tools are served as `vscode`: `greet` in app.ts line 2, column 20.
+      { when: { lastUserText: /DEFINITION check/ }, toolUse: () => ({ name: "mcp__vscode__getDefinition", input: { filePath: ws("src/app.ts"), line: 2, character: 20 } }) },
+      { when: { lastToolResult: /types\.ts:1:17/ }, text: "greet is defined in src/types.ts, line 1." },
+      { when: { lastToolResult: /No definition found|No such tool|Unknown tool/ }, text: "The definition was not found." },
       {
         when: { lastUserText: /TRUST write/ },
         // Getters: the workspace's path is known once VS Code runs.
@@ -154,6 +158,22 @@ test("IDE tools: getDiagnostics returns the TypeScript error from the language s
   // The tools reach the CLI through the bridge: the model is offered them by their official names.
   assert.match(sent, /mcp__ide__getDiagnostics/);
   await shot(vs, "idetools-ide-tools");
+});
+
+test("IDE tools: getDefinition (the vscode server) gives the model the file and line the TypeScript language server names", { timeout: 120_000 }, async () => {
+  await sendPrompt(vs, "DEFINITION check");
+  const answer = vs.webview.getByText(/greet is defined in src\/types\.ts, line 1\.|The definition was not found\./);
+  await answer.waitFor({ timeout: 90_000 });
+  const requests = bodies();
+  const last = requests.at(-1);
+  // The model was offered the language tools by the server name the CLI passes through.
+  assert.match(last, /mcp__vscode__getDefinition/);
+  assert.match(last, /mcp__vscode__findReferences/);
+  // The tool result that reached the API: `greet` is declared in types.ts at line 1, column 17.
+  const result = JSON.stringify(path.join(vs.workspace, "src/types.ts") + ":1:17").slice(1, -1);
+  assert.ok(last.includes(result), `the definition's place in the model's request; got: ${last.slice(-600)}`);
+  assert.equal(await answer.innerText(), "greet is defined in src/types.ts, line 1.");
+  await shot(vs, "idetools-definition");
 });
 
 test("network: the CLI reached the HTTPS fake API through the proxy, trusting the test CA", () => {
