@@ -114,8 +114,9 @@ const listed = (tools: Tool[]) => tools.map((tool) => ({ ...tool, _meta: { "anth
  * official extension's): it offers the model only `mcp__ide__getDiagnostics` and
  * `mcp__ide__executeCode` of it and drops its other tools (measured with the real CLI against the
  * fake API: `mcp__ide__getDefinition` was not among the tools sent to the model and calling it
- * was "No such tool available"; the same tools under `vscode` were offered and ran). So only
- * getDiagnostics stays under `ide`, and the language tools are served under `vscode`.
+ * was "No such tool available"; the same tools under `vscode` were offered and ran; claude-agent-acp
+ * 0.101.0, given both in `session/new`, offers the model the same). So only getDiagnostics stays
+ * under `ide`, and the language tools are served under `vscode`.
  */
 export const IDE_TOOLS_BY_SERVER: Record<IdeServerName, ReturnType<typeof listed>> = {
   [IDE_SERVERS.diagnostics]: listed(DIAGNOSTICS_TOOLS),
