@@ -206,6 +206,13 @@ fn generated() -> String {
             crate::mcp::MCP_PREFIX,
             crate::mcp::MCP_PREFIX
         ),
+        format!(
+            "/** The MCP servers the extension's IDE tools are served as: `getDiagnostics` under `{}` (Claude Code offers\n * the model no other tool of a server so named), the language features under `{}`. */\nexport const IDE_SERVERS = {{ diagnostics: {:?}, language: {:?} }} as const;\n",
+            crate::mcp::IDE_DIAGNOSTICS_SERVER,
+            crate::mcp::IDE_LANGUAGE_SERVER,
+            crate::mcp::IDE_DIAGNOSTICS_SERVER,
+            crate::mcp::IDE_LANGUAGE_SERVER
+        ),
     ];
     format!(
         "// Generated from the Rust types by `cargo test` (crate/src/typescript.rs). Do not edit: change the\n\

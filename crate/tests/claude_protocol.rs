@@ -854,12 +854,14 @@ fn guard_lets_tether_tools_through() {
 #[test]
 fn guard_lets_the_ide_tools_through_in_read_only_agents_too() {
     let mut session = started_session();
-    for agent in [None, Some("Explore")] {
-        let mut input = json!({"hook_event_name":"PreToolUse","tool_name":"mcp__ide__getDiagnostics","tool_input":{}});
-        if let Some(agent) = agent {
-            input["agent_type"] = json!(agent);
+    for tool in ["mcp__ide__getDiagnostics", "mcp__vscode__getDefinition"] {
+        for agent in [None, Some("Explore")] {
+            let mut input = json!({"hook_event_name":"PreToolUse","tool_name":tool,"tool_input":{}});
+            if let Some(agent) = agent {
+                input["agent_type"] = json!(agent);
+            }
+            assert_eq!(guard_response(&mut session, input), json!({"continue": true}));
         }
-        assert_eq!(guard_response(&mut session, input), json!({"continue": true}));
     }
 }
 

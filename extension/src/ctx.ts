@@ -123,6 +123,7 @@ export class Ctx implements vscode.Disposable {
         return this.workspace.source(folder);
       },
       startAgent: (start) => this.startAgent(start, place),
+      remedy: (agent, methodId) => this.firstRun.remedy(agent, methodId),
       defaultMode: () => this.current.defaultMode,
       checkpoints: {
         keyFor: async (conversation) => {

@@ -1,10 +1,14 @@
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { test } from "node:test";
+import { PassThrough } from "node:stream";
 import { containedPaths } from "../src/ide/containment";
+import { ideBridgeHandler, ideServerEntries } from "../src/ide/servers";
 import { fileUri, IdeToolsServer, pathOfUri, type LanguagePort } from "../src/ide/tools";
+import { relay } from "../src/mcpBridge/client";
+import { BridgeServer } from "../src/mcpBridge/server";
 
 /** A language port that records what it was asked and answers from a table. */
 function recordingPort(asked: string[]): LanguagePort {
@@ -30,25 +34,89 @@ const workspaceOnly = async (p: string): Promise<string> => {
   return p;
 };
 
+const LANGUAGE_TOOLS = ["getDefinition", "findReferences", "getHover", "getDocumentSymbols", "getWorkspaceSymbols", "openFile"];
+
+/** The server a tool is served by: getDiagnostics under `ide`, the language tools under `vscode`. */
+const serverOf = (name: string): string => (name === "getDiagnostics" ? "ide" : "vscode");
+
 async function call(server: IdeToolsServer, name: string, args: unknown): Promise<{ text: string; isError: boolean }> {
-  const reply = JSON.parse((await server.handle(JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name, arguments: args } })))!);
+  const reply = JSON.parse((await server.handle(JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name, arguments: args } }), serverOf(name)))!);
   return { text: reply.result.content[0].text, isError: reply.result.isError === true };
 }
 
-test("the ide server lists its tools under the official names, getDiagnostics first with an optional uri", async () => {
+const toolNames = async (server: IdeToolsServer, name: string): Promise<string[]> =>
+  JSON.parse((await server.handle('{"jsonrpc":"2.0","id":2,"method":"tools/list"}', name))!).result.tools.map((t: { name: string }) => t.name);
+
+test("the ide server lists getDiagnostics alone, under the official name, with an optional uri", async () => {
   const server = new IdeToolsServer(recordingPort([]), workspaceOnly);
-  const init = JSON.parse((await server.handle('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18"}}'))!);
+  const init = JSON.parse((await server.handle('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18"}}', "ide"))!);
   assert.equal(init.result.protocolVersion, "2025-06-18");
   assert.equal(init.result.serverInfo.name, "ide");
-  const list = JSON.parse((await server.handle('{"jsonrpc":"2.0","id":2,"method":"tools/list"}'))!);
-  const names = list.result.tools.map((t: { name: string }) => t.name);
-  assert.deepEqual(names, ["getDiagnostics", "getDefinition", "findReferences", "getHover", "getDocumentSymbols", "getWorkspaceSymbols", "openFile"]);
+  const list = JSON.parse((await server.handle('{"jsonrpc":"2.0","id":2,"method":"tools/list"}', "ide"))!);
+  assert.deepEqual(await toolNames(server, "ide"), ["getDiagnostics"]);
   assert.equal(list.result.tools[0].description, "Get language diagnostics from VS Code");
   assert.deepEqual(list.result.tools[0].inputSchema.required, undefined);
-  assert.equal(await server.handle('{"jsonrpc":"2.0","method":"notifications/initialized"}'), undefined);
-  assert.equal(JSON.parse((await server.handle('{"jsonrpc":"2.0","id":3,"method":"nope"}'))!).error.code, -32601);
-  assert.equal(JSON.parse((await server.handle("{not json"))!).error.code, -32700);
+  assert.equal(await server.handle('{"jsonrpc":"2.0","method":"notifications/initialized"}', "ide"), undefined);
+  assert.equal(JSON.parse((await server.handle('{"jsonrpc":"2.0","id":3,"method":"nope"}', "ide"))!).error.code, -32601);
+  assert.equal(JSON.parse((await server.handle("{not json", "ide"))!).error.code, -32700);
 });
+
+test("the language tools are served under vscode, which Claude Code passes through, and not under ide", async () => {
+  const server = new IdeToolsServer(recordingPort([]), workspaceOnly);
+  const init = JSON.parse((await server.handle('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}', "vscode"))!);
+  assert.equal(init.result.serverInfo.name, "vscode");
+  assert.deepEqual(await toolNames(server, "vscode"), LANGUAGE_TOOLS);
+  // Each server runs only its own tools.
+  const asIde = JSON.parse((await server.handle(JSON.stringify({ jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "getDefinition", arguments: { filePath: "/w/a.ts", line: 1, character: 1 } } }), "ide"))!);
+  assert.match(asIde.error.message, /Unknown tool: getDefinition/);
+  const asVscode = JSON.parse((await server.handle(JSON.stringify({ jsonrpc: "2.0", id: 5, method: "tools/call", params: { name: "getDiagnostics", arguments: {} } }), "vscode"))!);
+  assert.match(asVscode.error.message, /Unknown tool: getDiagnostics/);
+  // A bridge that names no server, or another one, is told which there are.
+  const unnamed = JSON.parse((await server.handle('{"jsonrpc":"2.0","id":6,"method":"tools/list"}', ""))!);
+  assert.match(unnamed.error.message, /No IDE tools server named "" \(there are ide and vscode\)/);
+});
+
+test("both IDE servers are entries of the mcpServers list, bridges to one endpoint told apart by --server", async () => {
+  const server = new IdeToolsServer(recordingPort([]), workspaceOnly);
+  const bridge = await BridgeServer.start({ handler: ideBridgeHandler(async () => server) });
+  try {
+    const entries = ideServerEntries({ command: "node", script: "tether-mcp-bridge.js", connectionFile: bridge.connectionFile(), env: {} });
+    assert.deepEqual(entries.map((e) => e.name), ["ide", "vscode"]);
+    const listed: Record<string, string[]> = {};
+    for (const entry of entries) {
+      assert.equal(entry.type, "stdio");
+      const args = (entry as { args: string[] }).args;
+      assert.deepEqual(args.slice(0, 2), ["tether-mcp-bridge.js", "--connection"]);
+      // As the bridge process reads its flags: the connection file, then the server's name.
+      const { endpoint, token } = JSON.parse(readFileSync(args[args.indexOf("--connection") + 1]!, "utf8")) as { endpoint: string; token: string };
+      assert.equal(endpoint, bridge.address);
+      const reply = await throughBridge({ endpoint, token, server: args[args.indexOf("--server") + 1]! }, { method: "tools/list" });
+      listed[entry.name] = (reply["result"] as { tools: { name: string }[] }).tools.map((t) => t.name);
+    }
+    assert.deepEqual(listed, { ide: ["getDiagnostics"], vscode: LANGUAGE_TOOLS });
+  } finally {
+    await bridge.close();
+  }
+});
+
+/** One MCP request through a bridge relay, as an agent's bridge process sends it. */
+async function throughBridge(target: { endpoint: string; token: string; server: string }, message: object): Promise<Record<string, unknown>> {
+  const input = new PassThrough();
+  const output = new PassThrough();
+  const done = relay({ ...target, input, output, log: () => undefined });
+  const line = new Promise<string>((resolve) => {
+    let text = "";
+    output.on("data", (chunk: Buffer) => {
+      text += chunk.toString("utf8");
+      if (text.includes("\n")) resolve(text.slice(0, text.indexOf("\n")));
+    });
+  });
+  input.write(JSON.stringify({ jsonrpc: "2.0", id: 1, ...message }) + "\n");
+  const reply = JSON.parse(await line) as Record<string, unknown>;
+  input.end();
+  await done;
+  return reply;
+}
 
 test("getDiagnostics answers in the official shape: file URIs with 0-based ranges and severity names", async () => {
   const asked: string[] = [];

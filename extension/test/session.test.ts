@@ -3,6 +3,7 @@ import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { after, test } from "node:test";
+import { NotLoggedInError } from "../src/backends/backend";
 import type { AgentStart } from "../src/chat/session";
 import { SessionManager } from "../src/chat/sessions";
 import type { UiEvent } from "../src/generated/core";
@@ -14,7 +15,7 @@ after(() => rmSync(tmp, { recursive: true, force: true }));
 
 /** A chat over a real (local, empty) project whose agent is a ScriptedAgent; `turn`: the events
  * of each agent's first turn. */
-function chat(options: { failStart?: Error; turn?: UiEvent[]; agent?: string; hold?: Promise<void> } = {}) {
+function chat(options: { failStart?: Error; turn?: UiEvent[]; agent?: string; hold?: Promise<void>; remedy?: (agent: string, methodId: string) => Promise<{ done: boolean } | undefined> } = {}) {
   const view = new RecordingView();
   const reviews = new RecordingReviews();
   const agents: ScriptedAgent[] = [];
@@ -22,6 +23,7 @@ function chat(options: { failStart?: Error; turn?: UiEvent[]; agent?: string; ho
   /** Starts that reached startAgent. */
   const begun: AgentStart[] = [];
   const root = mkdtempSync(path.join(tmp, "project-"));
+  let loggedIn = false;
   const manager = new SessionManager(
     {
       reviews,
@@ -34,12 +36,17 @@ function chat(options: { failStart?: Error; turn?: UiEvent[]; agent?: string; ho
         begun.push(start);
         await options.hold;
         await settle();
-        if (options.failStart) throw options.failStart;
+        const failure = options.failStart;
+        if (failure) {
+          // A remedy may fix it (the first run's login buttons).
+          if (!(failure instanceof NotLoggedInError) || !loggedIn) throw failure;
+        }
         const agent = new ScriptedAgent(start);
         agent.turn = [...(options.turn ?? [])];
         agents.push(agent);
         return agent;
       },
+      ...(options.remedy ? { remedy: options.remedy } : {}),
       defaultMode: () => "default",
       fail: () => undefined,
       log: (m) => log.push(m),
@@ -49,7 +56,7 @@ function chat(options: { failStart?: Error; turn?: UiEvent[]; agent?: string; ho
   const sidebar = manager.addView(view, "sidebar");
   manager.show(sidebar, manager.create(options.agent ?? "claude"));
   const session = manager.focused!.session;
-  return { view, sidebar, feed: session.feed, broker: session.broker, session, manager, agents, log, root, begun };
+  return { view, sidebar, feed: session.feed, broker: session.broker, session, manager, agents, log, root, begun, logIn: () => (loggedIn = true) };
 }
 
 test("a permission request reaches the view once, and its answer once", async () => {
@@ -90,6 +97,49 @@ test("a start that fails is an error in the chat that can be retried, and the vi
   assert.equal(error?.message, "Could not start Claude Code: claude not found");
   assert.equal(error?.retryable, true);
   assert.equal(feed.state.busy, false);
+});
+
+test("not logged in: the chat shows the login buttons and the reason with Retry; a remedy done, Retry sends the message", async () => {
+  const remedies = [{ id: "tether.firstRun.apiKey", name: "Enter an API Key", description: null }];
+  const asked: string[] = [];
+  const { view, session, agents, logIn } = chat({
+    failStart: new NotLoggedInError("Claude Code is not logged in.", "Log in in a terminal (claude auth login), or enter an API key.", remedies),
+    remedy: async (agent, methodId) => {
+      asked.push(`${agent} ${methodId}`);
+      if (methodId !== "tether.firstRun.apiKey") return undefined;
+      logIn();
+      return { done: true };
+    },
+    turn: [done("s1")],
+  });
+  await session.send("hi", []);
+  const [login] = view.entriesOf("authMethods");
+  assert.deepEqual(login?.methods, remedies);
+  assert.equal(login?.message, "Claude Code is not logged in. Log in in a terminal (claude auth login), or enter an API key.");
+  const [error] = view.entriesOf("error");
+  assert.equal(error?.kind, "notLoggedIn");
+  assert.equal(error?.message, "Claude Code is not logged in.");
+  assert.match(error?.hint ?? "", /enter an API key\. Then Retry\.$/);
+  assert.equal(error?.retryable, true);
+  assert.equal(agents.length, 0);
+  // The button: the remedy runs (not the agent's own authenticate), and the agent starts ahead.
+  await session.authenticate("tether.firstRun.apiKey");
+  assert.deepEqual(asked, ["claude tether.firstRun.apiKey"]);
+  await until(() => agents.length === 1);
+  await session.retry();
+  assert.deepEqual(agents[0]!.prompts, ["hi"]);
+});
+
+test("not logged in when the chat opens: the login buttons are shown once, before any prompt", async () => {
+  const remedies = [{ id: "tether.firstRun.login", name: "Log In in a Terminal", description: null }];
+  const { view, session, begun } = chat({ failStart: new NotLoggedInError("Claude Code is not logged in.", "Log in.", remedies) });
+  session.warm();
+  await until(() => view.entriesOf("authMethods").length === 1);
+  session.warm();
+  await until(() => begun.length === 2);
+  await settle();
+  assert.equal(view.entriesOf("authMethods").length, 1);
+  assert.deepEqual(view.entriesOf("error"), []);
 });
 
 test("after a crash the next prompt starts the agent again, resuming the same conversation", async () => {

@@ -4,8 +4,7 @@
 
 use super::builtin_name;
 use crate::claude::protocol::HookOutput;
-use crate::mcp::MCP_PREFIX;
-use crate::permissions::IDE_TOOL_PREFIX;
+use crate::mcp::{is_ide_tool, MCP_PREFIX};
 use serde_json::Value;
 
 /// The callback id registered for the guard in `initialize.hooks`.
@@ -39,7 +38,7 @@ pub fn decide(input: &Value, allowed_builtins: &[String], project_servers: &[Str
         return HookOutput::proceed();
     }
     // The extension's IDE tools read what VS Code knows of the workspace (and show a file).
-    if tool.starts_with(IDE_TOOL_PREFIX) {
+    if is_ide_tool(tool) {
         return HookOutput::proceed();
     }
     let is_agent_tool = tool == "Agent" || tool == "Task";

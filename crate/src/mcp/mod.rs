@@ -27,6 +27,25 @@ pub const SERVER_NAME: &str = "tether";
 /// How an agent sees Tether's tools: `mcp__tether__Read`, … (MCP clients prefix a server's tools
 /// with `mcp__<server>__`).
 pub const MCP_PREFIX: &str = "mcp__tether__";
+/// The extension's IDE tools (`extension/src/ide/tools.ts`) are served as two MCP servers.
+/// `ide` holds `getDiagnostics`, named as the official extension names its own. Claude Code
+/// 2.1.330 special-cases a server of that name: of its tools the model is offered only
+/// `mcp__ide__getDiagnostics` and `mcp__ide__executeCode` (measured against the fake API: a
+/// `getDefinition` served under `ide` is "No such tool available"). So the language tools
+/// (definition, references, hover, symbols, open a file) are served under `vscode`, which the CLI
+/// passes through as any other server.
+pub const IDE_DIAGNOSTICS_SERVER: &str = "ide";
+/// The IDE tools' language features (see [`IDE_DIAGNOSTICS_SERVER`]).
+pub const IDE_LANGUAGE_SERVER: &str = "vscode";
+
+/// A tool of the IDE servers as an agent names it (`mcp__ide__…`, `mcp__vscode__…`).
+pub fn is_ide_tool(name: &str) -> bool {
+    [IDE_DIAGNOSTICS_SERVER, IDE_LANGUAGE_SERVER].iter().any(|server| {
+        name.strip_prefix("mcp__")
+            .and_then(|rest| rest.strip_prefix(server))
+            .is_some_and(|rest| rest.starts_with("__") && rest.len() > 2)
+    })
+}
 /// Where Claude Code (and claude-agent-acp, which runs it) names the tool use a `tools/call` is
 /// for, in its `_meta`: the permission card then joins the agent's tool card.
 pub const TOOL_USE_ID_META: &str = "claudecode/toolUseId";
@@ -84,5 +103,15 @@ mod tests {
     #[test]
     fn the_prefix_is_the_server_name_as_clients_write_it() {
         assert_eq!(MCP_PREFIX, format!("mcp__{SERVER_NAME}__"));
+    }
+
+    #[test]
+    fn ide_tools_are_those_of_both_ide_servers() {
+        assert!(is_ide_tool("mcp__ide__getDiagnostics"));
+        assert!(is_ide_tool("mcp__vscode__getDefinition"));
+        assert!(!is_ide_tool("mcp__vscode__"));
+        assert!(!is_ide_tool("mcp__ideas__x"));
+        assert!(!is_ide_tool("mcp__tether__Read"));
+        assert!(!is_ide_tool("getDefinition"));
     }
 }

@@ -23,7 +23,7 @@ mod shell;
 mod suggestions;
 
 pub use engine::PermissionEngine;
-pub use request::{Access, Target, ToolRequest, IDE_TOOL_PREFIX};
+pub use request::{Access, Target, ToolRequest};
 pub use rules::{canonical_tool_name, Rule};
 pub use scope::{remove_rule_from_settings, RuleBehavior, RuleEntry, RuleScope};
 pub use settings::{persist_rules, PersistError};

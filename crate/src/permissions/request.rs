@@ -4,6 +4,7 @@
 //! described by [`ToolRequest::for_tool`].
 
 use super::rules::canonical_tool_name;
+use crate::mcp::is_ide_tool;
 use serde_json::Value;
 
 /// One tool call, as the engine sees it.
@@ -44,10 +45,6 @@ pub enum Target {
     /// The argument that names the path is missing or empty (its name, for the reason).
     Missing(String),
 }
-
-/// The prefix of the IDE tools' names as the model sees them (the extension's `ide` MCP server,
-/// named as the official extension names its own).
-pub const IDE_TOOL_PREFIX: &str = "mcp__ide__";
 
 impl ToolRequest {
     pub fn new(tool: &str, access: Access) -> ToolRequest {
@@ -95,7 +92,7 @@ impl ToolRequest {
             "NotebookEdit" => Access::Write(path("notebook_path", false)),
             "Bash" => Access::Execute(text("command").unwrap_or_default().to_string()),
             "BashOutput" | "KillShell" => Access::Harmless,
-            name if name.starts_with(IDE_TOOL_PREFIX) => {
+            name if is_ide_tool(name) => {
                 // The IDE tools read what the language servers know of a file (or of the whole
                 // workspace when they name none): judged as reads of that place.
                 let place = text("uri").or_else(|| text("filePath"));
@@ -156,8 +153,15 @@ mod tests {
             }])
         );
         assert_eq!(
-            ToolRequest::for_tool("mcp__ide__getWorkspaceSymbols", &json!({"query": "x"})).access,
+            ToolRequest::for_tool("mcp__vscode__getWorkspaceSymbols", &json!({"query": "x"})).access,
             Access::Read(vec![Target::Root])
+        );
+        assert_eq!(
+            ToolRequest::for_tool("mcp__vscode__getDefinition", &json!({"filePath": "/w/a.ts", "line": 2})).access,
+            Access::Read(vec![Target::Path {
+                path: "/w/a.ts".into(),
+                directory: false
+            }])
         );
         assert_eq!(
             ToolRequest::for_tool("Read", &json!({})).access,

@@ -7,7 +7,7 @@
 
 import type { TetherHost } from "../core/host";
 import type { ChatEntry, HistorySession } from "../contract/protocol";
-import type { AgentConfig, AgentOutput, CheckpointsConfig, CommonConfig, FolderConfig, McpServerEntry, RemoteConfig, UiEvent } from "../generated/core";
+import type { AgentConfig, AgentOutput, AuthMethodInfo, CheckpointsConfig, CommonConfig, FolderConfig, McpServerEntry, RemoteConfig, UiEvent } from "../generated/core";
 import type { SecretStore } from "./openclaw/deviceKey";
 import type { Transport } from "../session/transport";
 import type { TetherAgent } from "../session/agent";
@@ -168,6 +168,19 @@ export type SetupProblem =
       /** Where an API key the user gives is kept (SecretStorage); the module reads it at launch. */
       apiKeySecret: string;
     };
+
+/** A start refused because the agent is not logged in: the chat shows the message with `remedies`
+ * as buttons (each an `authenticate` method the first run answers), and Retry. */
+export class NotLoggedInError extends Error {
+  constructor(
+    message: string,
+    /** What to do, in a sentence. */
+    readonly hint: string,
+    readonly remedies: AuthMethodInfo[],
+  ) {
+    super(message);
+  }
+}
 
 export interface BackendSetup {
   /** What is missing before a session can start, if anything. */

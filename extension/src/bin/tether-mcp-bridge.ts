@@ -7,11 +7,12 @@ import { readFileSync } from "node:fs";
 import { relay } from "../mcpBridge/client";
 import { BRIDGE_ENDPOINT_ENV, BRIDGE_TOKEN_ENV } from "../mcpBridge/protocol";
 
-const USAGE = `Usage: tether-mcp-bridge [--connection FILE]
+const USAGE = `Usage: tether-mcp-bridge [--connection FILE] [--server NAME]
 
 Relays MCP JSON-RPC lines between stdio and Tether's extension host. Started by an agent with
 the environment Tether gives it, or with --connection: a file, readable by this user only, that
-holds {"endpoint", "token"} (for agents whose MCP config is on a command line).
+holds {"endpoint", "token"} (for agents whose MCP config is on a command line). --server names
+which of the host's servers to reach when its endpoint serves several (the IDE tools).
 
 Environment:
   ${BRIDGE_ENDPOINT_ENV}   the host's socket path or pipe name
@@ -40,13 +41,19 @@ async function main(): Promise<number> {
       return 2;
     }
   }
+  const serverFlag = process.argv.indexOf("--server");
+  const server = serverFlag === -1 ? undefined : process.argv[serverFlag + 1];
+  if (serverFlag !== -1 && !server) {
+    log("--server needs a name");
+    return 2;
+  }
   if (!endpoint || !token) {
     log(`${BRIDGE_ENDPOINT_ENV} and ${BRIDGE_TOKEN_ENV} must be set (Tether sets them when it starts an agent).`);
     return 2;
   }
   // Nothing this process starts should inherit the token.
   delete process.env[BRIDGE_TOKEN_ENV];
-  return relay({ endpoint, token, input: process.stdin, output: process.stdout, log });
+  return relay({ endpoint, token, ...(server ? { server } : {}), input: process.stdin, output: process.stdout, log });
 }
 
 main().then(

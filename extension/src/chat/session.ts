@@ -19,6 +19,7 @@ import type { PermissionBroker } from "./permissionBroker";
 import { buildPrompt, type PromptImage } from "./prompt";
 import { composePrompt, type IdeSources } from "./compose";
 import { MessageQueue } from "./queue";
+import { loginNeeded, startFailure } from "./startFailure";
 
 /** A running agent session, as the chat drives it (SessionDriver's public methods). */
 export interface AgentSession {
@@ -86,6 +87,9 @@ export interface ChatSessionDeps {
   checkpoints?: CheckpointIndex;
   /** Terminals and the Problems list, for @-mentions (absent outside VS Code). */
   ide?: IdeSources;
+  /** A first-run remedy (`NotLoggedInError.remedies`) for `agent`: whether it is done; undefined
+   * when `methodId` is the agent's own login method. */
+  remedy?(agent: string, methodId: string): Promise<{ done: boolean } | undefined>;
   log(message: string): void;
 }
 
@@ -123,6 +127,8 @@ export class ChatSession implements RestartableSession {
   private readonly queue: MessageQueue;
   /** A turn is being sent or runs (from the user's send until the agent's answer). */
   private turnRunning = false;
+  /** The login buttons are in the chat (shown once). */
+  private loginShown = false;
   /** The folder key of this conversation's checkpoints. */
   private checkpointKey = newCheckpointKey();
   /** The workspace folder the session works in (by name): picked before it starts, else the
@@ -249,7 +255,7 @@ export class ChatSession implements RestartableSession {
     try {
       session = await this.ensure();
     } catch (error) {
-      feed.show([startFailure(error, this.deps.agent.displayName)]);
+      this.tellStartFailure(error, true);
       feed.setState({ busy: false });
       this.turnRunning = false;
       return false;
@@ -304,7 +310,19 @@ export class ChatSession implements RestartableSession {
    * (that start is tried again then); an agent started ahead and never used shows nothing. */
   warm(): void {
     if (this.session?.running || this.starting) return;
-    this.ensure().catch((error) => this.deps.log(`starting ${this.deps.agent.displayName} ahead failed (told on the next prompt): ${messageOf(error)}`));
+    this.ensure().catch((error) => {
+      this.deps.log(`starting ${this.deps.agent.displayName} ahead failed (told on the next prompt): ${messageOf(error)}`);
+      // What the user must do first (log in) is shown at once.
+      this.tellStartFailure(error, false);
+    });
+  }
+
+  /** A failed start in the chat: the login buttons when it needs a login (once), and, for a start
+   * a message needed (`turn`), why, with Retry. */
+  private tellStartFailure(error: unknown, turn: boolean): void {
+    const login = this.loginShown ? [] : loginNeeded(error);
+    this.loginShown ||= login.length > 0;
+    this.deps.feed.show([...login, ...(turn ? startFailure(error, this.deps.agent.displayName) : [])]);
   }
 
   /** A backend's own command on the running session (a gateway's `connect` / `disconnect`, a
@@ -321,8 +339,11 @@ export class ChatSession implements RestartableSession {
     if (this.session?.running) this.session.operate({ op: "setConfigOption", option: id, value });
   }
 
-  /** Log in with one of the agent's methods (the agent starts if it is not running). */
+  /** Log in with one of the agent's methods (the agent starts if it is not running), or with a
+   * first-run remedy (then the agent starts ahead once it is done). */
   async authenticate(methodId: string): Promise<void> {
+    const remedy = await this.deps.remedy?.(this.deps.agent.name, methodId);
+    if (remedy) return remedy.done ? this.warm() : undefined;
     const session = await this.ensure();
     session.operate({ op: "authenticate", method: methodId });
   }
@@ -446,7 +467,7 @@ export class ChatSession implements RestartableSession {
       try {
         await this.ensure();
       } catch (error) {
-        this.deps.feed.show([startFailure(error, this.deps.agent.displayName)]);
+        this.tellStartFailure(error, true);
       }
     } else this.warm();
   }
@@ -567,13 +588,3 @@ function userMessage(id: string, text: string, attachments: Attachment[]): ChatE
   return { type: "userMessage", id, text, ...(attachments.length ? { attachments } : {}) };
 }
 
-function startFailure(error: unknown, agent: string): UiEvent {
-  return {
-    type: "error",
-    kind: "other",
-    severity: "error",
-    message: `Could not start ${agent}: ${messageOf(error)}`,
-    hint: null,
-    retryable: true,
-  };
-}

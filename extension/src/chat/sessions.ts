@@ -34,6 +34,8 @@ export interface SessionManagerDeps {
   agent(name: string): ChatAgent;
   workspace(folder?: string): Promise<ProjectSource>;
   startAgent(start: AgentStart): Promise<AgentSession>;
+  /** A first-run remedy for `agent` (a login button in the chat). */
+  remedy?(agent: string, methodId: string): Promise<{ done: boolean } | undefined>;
   defaultMode(): PermissionMode;
   /** Where conversations keep their checkpoints (absent: none). */
   checkpoints?: CheckpointIndex;
@@ -159,6 +161,7 @@ export class SessionManager {
       broker,
       workspace: this.deps.workspace,
       startAgent: this.deps.startAgent,
+      ...(this.deps.remedy ? { remedy: this.deps.remedy } : {}),
       defaultMode: this.deps.defaultMode,
       ...(this.deps.checkpoints ? { checkpoints: this.deps.checkpoints } : {}),
       ...(this.deps.ide ? { ide: this.deps.ide } : {}),

@@ -1050,3 +1050,7 @@ export const CONNECTED_BACKENDS = {
 
 /** How an agent sees Tether's tools: `mcp__tether__Read`, ... */
 export const MCP_PREFIX = "mcp__tether__";
+
+/** The MCP servers the extension's IDE tools are served as: `getDiagnostics` under `ide` (Claude Code offers
+ * the model no other tool of a server so named), the language features under `vscode`. */
+export const IDE_SERVERS = { diagnostics: "ide", language: "vscode" } as const;

@@ -1,8 +1,11 @@
-// The IDE tools Tether gives the model as its `ide` MCP server (named and shaped as the official
-// extension's, whose model sees `mcp__ide__getDiagnostics`): the workspace's diagnostics, and the
-// language servers' definitions, references, hovers and symbols, and opening a file for the user.
-// No vscode import: the editor is reached through `LanguagePort` (vscode/ideTools.ts), and every
-// path the model gives meets `resolve`, the file tools' own containment (outside: refused).
+// The IDE tools Tether gives the model, as two MCP servers: the workspace's diagnostics under
+// `ide` (named and shaped as the official extension's `mcp__ide__getDiagnostics`), and the
+// language servers' definitions, references, hovers and symbols, and opening a file for the user,
+// under `vscode` (why two: IDE_TOOLS_BY_SERVER). No vscode import: the editor is reached through
+// `LanguagePort` (vscode/ideTools.ts), and every path the model gives meets `resolve`, the file
+// tools' own containment (outside: refused).
+
+import { IDE_SERVERS } from "../generated/core";
 
 /** A place in a file: 1-based line and column, as the Read tool numbers lines. */
 export interface Position {
@@ -52,7 +55,9 @@ export interface LanguagePort {
 /** A path from the model as a workspace path inside the session's folder; throws saying why not. */
 export type Resolve = (path: string) => Promise<string>;
 
-export const IDE_SERVER_NAME = "ide";
+/** The IDE tools' MCP server names (declared in the core: `crate/src/mcp/mod.rs`). */
+export type IdeServerName = (typeof IDE_SERVERS)[keyof typeof IDE_SERVERS];
+export const IDE_SERVER_NAMES: readonly IdeServerName[] = [IDE_SERVERS.diagnostics, IDE_SERVERS.language];
 const MCP_VERSIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
 
 const POSITION_PROPS = {
@@ -63,7 +68,7 @@ const POSITION_PROPS = {
 const AT_POSITION = { type: "object", properties: POSITION_PROPS, required: ["filePath", "line", "character"], additionalProperties: false };
 const ON_FILE = { type: "object", properties: { filePath: POSITION_PROPS.filePath }, required: ["filePath"], additionalProperties: false };
 
-export const IDE_TOOLS = [
+const DIAGNOSTICS_TOOLS = [
   {
     name: "getDiagnostics",
     description: "Get language diagnostics from VS Code",
@@ -73,6 +78,9 @@ export const IDE_TOOLS = [
       additionalProperties: false,
     },
   },
+];
+
+const LANGUAGE_TOOLS = [
   { name: "getDefinition", description: "Go to definition: where the symbol at a position is defined, from VS Code's language servers.", inputSchema: AT_POSITION },
   { name: "findReferences", description: "Find references: every place the symbol at a position is used, from VS Code's language servers.", inputSchema: AT_POSITION },
   { name: "getHover", description: "The type and documentation VS Code shows on hover for the symbol at a position.", inputSchema: AT_POSITION },
@@ -96,18 +104,36 @@ export const IDE_TOOLS = [
       additionalProperties: false,
     },
   },
-].map((tool) => ({ ...tool, _meta: { "anthropic/alwaysLoad": true } }));
+];
+
+type Tool = (typeof LANGUAGE_TOOLS)[number] | (typeof DIAGNOSTICS_TOOLS)[number];
+const listed = (tools: Tool[]) => tools.map((tool) => ({ ...tool, _meta: { "anthropic/alwaysLoad": true } }));
+
+/**
+ * Which server lists which tools. Claude Code 2.1.330 special-cases a server named `ide` (the
+ * official extension's): it offers the model only `mcp__ide__getDiagnostics` and
+ * `mcp__ide__executeCode` of it and drops its other tools (measured with the real CLI against the
+ * fake API: `mcp__ide__getDefinition` was not among the tools sent to the model and calling it
+ * was "No such tool available"; the same tools under `vscode` were offered and ran; claude-agent-acp
+ * 0.101.0, given both in `session/new`, offers the model the same). So only getDiagnostics stays
+ * under `ide`, and the language tools are served under `vscode`.
+ */
+export const IDE_TOOLS_BY_SERVER: Record<IdeServerName, ReturnType<typeof listed>> = {
+  [IDE_SERVERS.diagnostics]: listed(DIAGNOSTICS_TOOLS),
+  [IDE_SERVERS.language]: listed(LANGUAGE_TOOLS),
+};
 
 type ToolResult = { content: { type: "text"; text: string }[]; isError?: boolean };
 
-/** The IDE tools' MCP server: one JSON-RPC line in, the answer out (undefined for notifications). */
+/** The IDE tools' MCP servers: one JSON-RPC line in for one of them (by name), the answer out
+ * (undefined for notifications). */
 export class IdeToolsServer {
   constructor(
     private readonly port: LanguagePort,
     private readonly resolve: Resolve,
   ) {}
 
-  async handle(line: string): Promise<string | undefined> {
+  async handle(line: string, server: string): Promise<string | undefined> {
     let message: { id?: unknown; method?: unknown; params?: unknown };
     try {
       message = JSON.parse(line) as typeof message;
@@ -120,23 +146,25 @@ export class IdeToolsServer {
     // Notifications and responses get no answer.
     if (id === undefined || typeof method !== "string") return undefined;
     if (typeof id !== "string" && typeof id !== "number") return rpcError(null, -32600, "Invalid Request: the id must be a string or a number");
+    const tools = IDE_SERVER_NAMES.includes(server as IdeServerName) ? IDE_TOOLS_BY_SERVER[server as IdeServerName] : undefined;
+    if (!tools) return rpcError(id, -32601, `No IDE tools server named ${JSON.stringify(server)} (there are ${IDE_SERVER_NAMES.join(" and ")})`);
     switch (method) {
       case "initialize": {
         const asked = typeof params["protocolVersion"] === "string" ? params["protocolVersion"] : "";
         return rpcResult(id, {
           protocolVersion: MCP_VERSIONS.includes(asked) ? asked : MCP_VERSIONS[MCP_VERSIONS.length - 1],
           capabilities: { tools: {} },
-          serverInfo: { name: IDE_SERVER_NAME, title: "Tether IDE tools", version: "1" },
+          serverInfo: { name: server, title: server === IDE_SERVERS.diagnostics ? "Tether IDE diagnostics" : "Tether language features (VS Code)", version: "1" },
         });
       }
       case "ping":
         return rpcResult(id, {});
       case "tools/list":
-        return rpcResult(id, { tools: IDE_TOOLS });
+        return rpcResult(id, { tools });
       case "tools/call": {
         const name = params["name"];
         const args = (params["arguments"] ?? {}) as Record<string, unknown>;
-        if (typeof name !== "string" || !IDE_TOOLS.some((t) => t.name === name)) return rpcError(id, -32602, `Unknown tool: ${String(name)}`);
+        if (typeof name !== "string" || !tools.some((t) => t.name === name)) return rpcError(id, -32602, `Unknown tool: ${String(name)}`);
         if (typeof args !== "object" || Array.isArray(args)) return rpcError(id, -32602, "Invalid params: arguments must be an object");
         return rpcResult(id, await this.call(name, args));
       }

@@ -8,6 +8,8 @@ import { helloLine, MAX_HELLO_BYTES, parseAnswer, readFirstLine } from "./protoc
 export interface RelayOptions {
   endpoint: string;
   token: string;
+  /** The host's server to reach, when its endpoint serves several. */
+  server?: string;
   input: NodeJS.ReadableStream;
   output: NodeJS.WritableStream;
   log: (message: string) => void;
@@ -17,7 +19,7 @@ export interface RelayOptions {
  * Relay until one side ends. Resolves with the exit code: 0 when the agent closed our stdin and
  * the host finished answering, 1 when the host could not be reached, refused the token or went away.
  */
-export async function relay({ endpoint, token, input, output, log }: RelayOptions): Promise<number> {
+export async function relay({ endpoint, token, server, input, output, log }: RelayOptions): Promise<number> {
   const socket = net.connect(endpoint);
   try {
     await new Promise<void>((resolve, reject) => {
@@ -28,7 +30,7 @@ export async function relay({ endpoint, token, input, output, log }: RelayOption
     log(`cannot reach Tether at ${endpoint}: ${(error as Error).message}`);
     return 1;
   }
-  socket.write(helloLine(token));
+  socket.write(helloLine(token, server));
   let first: { line: string; rest: Buffer };
   try {
     first = await readFirstLine(socket, MAX_HELLO_BYTES);

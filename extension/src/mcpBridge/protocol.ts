@@ -16,12 +16,15 @@ export const MAX_HELLO_BYTES = 1024;
 export interface Hello {
   tetherBridge: number;
   token: string;
+  /** Which of the host's MCP servers this bridge stands for, when one endpoint serves several
+   * (the IDE tools' `ide` and `vscode`: `--server NAME`). */
+  server?: string;
 }
 
 export type HelloAnswer = { tetherBridge: number; ok: true } | { tetherBridge: number; ok: false; error: string };
 
-export function helloLine(token: string): string {
-  const hello: Hello = { tetherBridge: BRIDGE_PROTOCOL_VERSION, token };
+export function helloLine(token: string, server?: string): string {
+  const hello: Hello = { tetherBridge: BRIDGE_PROTOCOL_VERSION, token, ...(server !== undefined ? { server } : {}) };
   return JSON.stringify(hello) + "\n";
 }
 
@@ -29,11 +32,13 @@ export function answerLine(answer: { ok: true } | { ok: false; error: string }):
   return JSON.stringify({ tetherBridge: BRIDGE_PROTOCOL_VERSION, ...answer }) + "\n";
 }
 
-/** The token of a hello line, or undefined when the line is not one. */
-export function tokenOf(line: string): string | undefined {
+/** A hello line read, or undefined when the line is not one. */
+export function parseHello(line: string): Hello | undefined {
   try {
     const hello = JSON.parse(line) as Partial<Hello>;
-    return hello.tetherBridge === BRIDGE_PROTOCOL_VERSION && typeof hello.token === "string" ? hello.token : undefined;
+    if (hello.tetherBridge !== BRIDGE_PROTOCOL_VERSION || typeof hello.token !== "string") return undefined;
+    if (hello.server !== undefined && typeof hello.server !== "string") return undefined;
+    return { tetherBridge: hello.tetherBridge, token: hello.token, ...(hello.server !== undefined ? { server: hello.server } : {}) };
   } catch {
     return undefined;
   }

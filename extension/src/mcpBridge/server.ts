@@ -11,12 +11,14 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { serveNdjson } from "../node/ndjson";
 import { createEndpoint, randomHex, type BridgeEndpoint } from "./endpoint";
-import { answerLine, BRIDGE_ENDPOINT_ENV, BRIDGE_TOKEN_ENV, MAX_HELLO_BYTES, readFirstLine, tokenOf } from "./protocol";
+import { answerLine, BRIDGE_ENDPOINT_ENV, BRIDGE_TOKEN_ENV, MAX_HELLO_BYTES, parseHello, readFirstLine } from "./protocol";
 
 /** One authenticated bridge process. */
 export interface BridgeConnection {
   /** 1, 2, … in the order they connected. */
   readonly id: number;
+  /** The server its hello named (`--server NAME`), if any. */
+  readonly server?: string;
   /** Write a line to the bridge (a server-to-client MCP notification). */
   send(line: string): void;
 }
@@ -145,14 +147,15 @@ export class BridgeServer {
     readFirstLine(socket, MAX_HELLO_BYTES).then(
       ({ line, rest }) => {
         clearTimeout(timer);
-        if (!this.tokenMatches(tokenOf(line))) {
+        const hello = parseHello(line);
+        if (!this.tokenMatches(hello?.token)) {
           this.log("refused a connection with a wrong token");
           socket.end(answerLine({ ok: false, error: "wrong token" }));
           setTimeout(() => socket.destroy(), 1000).unref();
           return;
         }
         socket.write(answerLine({ ok: true }));
-        void this.serve(socket, rest);
+        void this.serve(socket, rest, hello?.server);
       },
       (error: Error) => {
         clearTimeout(timer);
@@ -169,12 +172,12 @@ export class BridgeServer {
     return timingSafeEqual(digest(token), digest(this.token));
   }
 
-  private async serve(socket: net.Socket, rest: Buffer): Promise<void> {
+  private async serve(socket: net.Socket, rest: Buffer, server: string | undefined): Promise<void> {
     const id = this.nextId++;
     const write = (data: string): void => {
       if (!socket.destroyed && socket.writable) socket.write(data);
     };
-    const connection: BridgeConnection = { id, send: (line) => write(line.endsWith("\n") ? line : line + "\n") };
+    const connection: BridgeConnection = { id, ...(server !== undefined ? { server } : {}), send: (line) => write(line.endsWith("\n") ? line : line + "\n") };
     this.connections.set(id, connection);
     const handler = this.options.handler;
     async function* input(): AsyncGenerator<Buffer> {

@@ -5,7 +5,7 @@
 import { spawn } from "node:child_process";
 import * as path from "node:path";
 import * as vscode from "vscode";
-import type { AgentEntry, SetupProblem } from "../backends/backend";
+import { NotLoggedInError, type AgentEntry, type SetupProblem } from "../backends/backend";
 import type { TetherSettings } from "../settings";
 
 export const USE_BUNDLED = "Use the Bundled One";
@@ -13,9 +13,20 @@ export const INSTALL = "Install It";
 export const LOG_IN = "Log In in a Terminal";
 export const ENTER_API_KEY = "Enter an API Key";
 
+/** The logged-out remedies, as the chat's login buttons (`authenticate` methods). */
+const REMEDY_LOGIN = "tether.firstRun.login";
+const REMEDY_API_KEY = "tether.firstRun.apiKey";
+
+/** A remedy may lead to the next problem (the bundled program, then its login): checked again. */
+const MAX_CHECKS = 3;
+
+type LoggedOut = Extract<SetupProblem, { kind: "loggedOut" }>;
+
 export class FirstRun {
   /** Agents whose check passed in this window: not asked again. */
   private readonly ready = new Set<string>();
+  /** The login problem each agent last had, for the chat's remedy buttons. */
+  private readonly loggedOut = new Map<string, { entry: AgentEntry; problem: LoggedOut }>();
 
   constructor(
     private readonly extension: vscode.ExtensionContext,
@@ -28,40 +39,60 @@ export class FirstRun {
     if (!setup || this.ready.has(entry.name)) return false;
     // Where extensions are installed: the official extension sits beside this one.
     const extensionDirs = [path.dirname(this.extension.extensionPath)];
-    const problem = await setup.check({ settings, extensionDirs, secrets: this.extension.secrets });
-    if (problem) await this.remedy(entry, problem);
+    let remedied = false;
+    for (let checks = 0; ; checks++) {
+      const problem = await setup.check({ settings, extensionDirs, secrets: this.extension.secrets });
+      if (!problem) break;
+      this.log(`first run: ${entry.displayName}: ${problem.message}`);
+      if (problem.kind === "loggedOut") {
+        // Told in the chat, with the remedies as buttons (`remedy`) and Retry.
+        this.loggedOut.set(entry.name, { entry, problem });
+        const login = [problem.login.command, ...problem.login.args].map((a) => path.basename(a)).join(" ");
+        throw new NotLoggedInError(problem.message, `Log in in a terminal (${login}), or enter an API key.`, [
+          { id: REMEDY_LOGIN, name: LOG_IN, description: "Opens a terminal running the login" },
+          { id: REMEDY_API_KEY, name: ENTER_API_KEY, description: "Kept in VS Code's SecretStorage and given to the agent" },
+        ]);
+      }
+      if (checks + 1 >= MAX_CHECKS) throw new Error(problem.message);
+      settings = await this.remedyMissing(entry, problem, settings);
+      remedied = true;
+    }
     this.ready.add(entry.name);
-    return problem !== undefined;
+    this.loggedOut.delete(entry.name);
+    return remedied;
   }
 
-  private async remedy(entry: AgentEntry, problem: SetupProblem): Promise<void> {
-    this.log(`first run: ${entry.displayName}: ${problem.message}`);
-    if (problem.kind === "missing") {
-      const offers = [...(problem.bundled ? [USE_BUNDLED] : []), ...(problem.install ? [INSTALL] : [])];
-      const where = problem.bundled ? ` It is bundled with an installed extension: ${problem.bundled}.` : "";
-      const choice = await vscode.window.showWarningMessage(`Tether: ${problem.message.replace(/\.?$/, ".")}${where}`, ...offers);
-      if (choice === USE_BUNDLED && problem.bundled) {
-        await vscode.workspace.getConfiguration("tether").update(problem.pathSetting, problem.bundled, vscode.ConfigurationTarget.Global);
-        return;
-      }
-      if (choice === INSTALL && problem.install) {
-        await install(entry.displayName, problem.install, this.log);
-        return;
-      }
-      throw new Error(problem.message);
-    }
-    const choice = await vscode.window.showWarningMessage(`Tether: ${problem.message}`, LOG_IN, ENTER_API_KEY);
-    if (choice === LOG_IN) {
+  /** A login remedy the chat's button names for `agent`: whether it is done (the terminal opened,
+   * the key stored); undefined when `methodId` is none of them (an agent's own login method). */
+  async remedy(agent: string, methodId: string): Promise<{ done: boolean } | undefined> {
+    if (methodId !== REMEDY_LOGIN && methodId !== REMEDY_API_KEY) return undefined;
+    const found = this.loggedOut.get(agent);
+    if (!found) return { done: false };
+    const { entry, problem } = found;
+    if (methodId === REMEDY_LOGIN) {
       const terminal = vscode.window.createTerminal({ name: `${entry.displayName} login`, shellPath: problem.login.command, shellArgs: problem.login.args });
       terminal.show();
-      throw new Error(`Log in to ${entry.displayName} in the terminal that opened, then send your message again.`);
+      return { done: true };
     }
-    if (choice === ENTER_API_KEY) {
-      const key = await vscode.window.showInputBox({ title: `${entry.displayName} API key`, prompt: "Kept in VS Code's SecretStorage and given to the agent.", password: true, ignoreFocusOut: true });
-      if (key?.trim()) {
-        await this.extension.secrets.store(problem.apiKeySecret, key.trim());
-        return;
-      }
+    const key = await vscode.window.showInputBox({ title: `${entry.displayName} API key`, prompt: "Kept in VS Code's SecretStorage and given to the agent.", password: true, ignoreFocusOut: true });
+    if (!key?.trim()) return { done: false };
+    await this.extension.secrets.store(problem.apiKeySecret, key.trim());
+    this.log(`first run: ${entry.displayName}: an API key was stored`);
+    return { done: true };
+  }
+
+  /** The program offered and taken; the settings as the remedy left them (the path it wrote). */
+  private async remedyMissing(entry: AgentEntry, problem: Extract<SetupProblem, { kind: "missing" }>, settings: TetherSettings): Promise<TetherSettings> {
+    const offers = [...(problem.bundled ? [USE_BUNDLED] : []), ...(problem.install ? [INSTALL] : [])];
+    const where = problem.bundled ? ` It is bundled with an installed extension: ${problem.bundled}.` : "";
+    const choice = await vscode.window.showWarningMessage(`Tether: ${problem.message.replace(/\.?$/, ".")}${where}`, ...offers);
+    if (choice === USE_BUNDLED && problem.bundled) {
+      await vscode.workspace.getConfiguration("tether").update(problem.pathSetting, problem.bundled, vscode.ConfigurationTarget.Global);
+      return { ...settings, [problem.pathSetting]: problem.bundled };
+    }
+    if (choice === INSTALL && problem.install) {
+      await install(entry.displayName, problem.install, this.log);
+      return settings;
     }
     throw new Error(problem.message);
   }

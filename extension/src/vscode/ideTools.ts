@@ -1,14 +1,16 @@
-// The IDE tools in VS Code: the `ide` MCP server (ide/tools.ts) answered with the editor's own
-// language features — vscode.languages.getDiagnostics and the vscode.execute*Provider commands —
-// so on a remote workspace the answers come from the language servers running there. Served to
-// every agent of the window through one private bridge endpoint (a Unix socket or named pipe with
-// a token, never a TCP port): each agent starts `dist/tether-mcp-bridge.js` as a stdio server.
+// The IDE tools in VS Code: the `ide` and `vscode` MCP servers (ide/tools.ts) answered with the
+// editor's own language features — vscode.languages.getDiagnostics and the vscode.execute*Provider
+// commands — so on a remote workspace the answers come from the language servers running there.
+// Served to every agent of the window through one private bridge endpoint (a Unix socket or named
+// pipe with a token, never a TCP port): each agent starts `dist/tether-mcp-bridge.js` once per
+// server name, as a stdio server, and the bridge's hello says which one it stands for.
 
 import * as vscode from "vscode";
 import type { McpServerEntry } from "../generated/core";
 import type { ProjectSource } from "../chat/contextSync";
 import { containedPaths } from "../ide/containment";
-import { IDE_SERVER_NAME, IdeToolsServer, type DiagnosticInfo, type FileLocation, type LanguagePort, type Position, type SymbolInfo } from "../ide/tools";
+import { ideBridgeHandler, ideServerEntries } from "../ide/servers";
+import { IdeToolsServer, type DiagnosticInfo, type FileLocation, type LanguagePort, type Position, type SymbolInfo } from "../ide/tools";
 import { BridgeServer } from "../mcpBridge/server";
 
 /** How long getDiagnostics waits for a file's language server to report once it is opened. */
@@ -25,10 +27,10 @@ export class IdeTools implements vscode.Disposable {
     private readonly log: (message: string) => void,
   ) {}
 
-  /** The MCP servers an agent of this window gets besides Tether's own: the IDE tools. */
+  /** The MCP servers an agent of this window gets besides Tether's own: the IDE tools' two. */
   async servers(): Promise<McpServerEntry[]> {
     this.bridge ??= BridgeServer.start({
-      handler: { handle: (line) => this.handle(line) },
+      handler: ideBridgeHandler(() => this.toolsServer()),
       log: this.log,
     });
     const bridge = await this.bridge;
@@ -37,17 +39,20 @@ export class IdeTools implements vscode.Disposable {
     const env: Record<string, string> = {};
     if (process.versions["electron"]) env["ELECTRON_RUN_AS_NODE"] = "1";
     const script = vscode.Uri.joinPath(this.extensionUri, "dist", "tether-mcp-bridge.js").fsPath;
-    return [{ type: "stdio", name: IDE_SERVER_NAME, command: process.execPath, args: [script, "--connection", bridge.connectionFile()], env }];
+    return ideServerEntries({ command: process.execPath, script, connectionFile: bridge.connectionFile(), env });
   }
 
-  private async handle(line: string): Promise<string | undefined> {
-    this.server ??= this.source().then(({ host, root, remote }) => {
+  /** Made at the first call; a failure (no folder yet) is tried again at the next. */
+  private toolsServer(): Promise<IdeToolsServer> {
+    if (this.server) return this.server;
+    const server = this.source().then(({ host, root, remote }) => {
       const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
       if (!folder) throw new Error("no workspace folder");
       return new IdeToolsServer(new VscodeLanguage(folder), containedPaths(host, root, remote?.mirror));
     });
-    this.server.catch(() => (this.server = undefined));
-    return (await this.server).handle(line);
+    server.catch(() => (this.server = undefined));
+    this.server = server;
+    return server;
   }
 
   dispose(): void {

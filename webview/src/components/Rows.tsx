@@ -169,7 +169,7 @@ const ERROR_TITLES: Partial<Record<ErrorKind, string>> = {
 /** An error as one line (what happened, Details, Retry); the rest on demand. A kind with a title
  * of its own shows the title and keeps the message for Details; any other error's line is its
  * message's first line (a generic "Error" would make the user click to learn anything). Not
- * being logged in shows its hint at once: it says what to do. */
+ * being logged in shows its hint at once: it says what to do (a general one when it has none). */
 function ErrorRowView({ row }: { row: ErrorRow }) {
   const ev = row.ev;
   const [open, setOpen] = useState(ev.kind === "notLoggedIn");
@@ -203,7 +203,7 @@ function ErrorRowView({ row }: { row: ErrorRow }) {
         ) : null}
       </div>
       {open ? <div class="error-message">{message}</div> : null}
-      {open && ev.kind === "notLoggedIn" ? (
+      {open && ev.kind === "notLoggedIn" && !ev.hint ? (
         <div class="error-hint">
           Run <code class="inline-code">claude</code> once in a terminal on this machine and log in (or set{" "}
           <code class="inline-code">ANTHROPIC_API_KEY</code>), then retry.
@@ -247,7 +247,7 @@ function AuthRowView({ row }: { row: AuthRow }) {
   return (
     <div class="auth-row" role="group" aria-label="Log in">
       <Icon name="account" />
-      <span>{row.message}</span>
+      <span class="auth-message">{row.message}</span>
       <span class="auth-methods">
         {row.methods.map((m) => (
           <button key={m.id} type="button" class="button button-secondary" title={m.description ?? m.name} onClick={() => post({ type: "authenticate", methodId: m.id })}>
