@@ -6,7 +6,10 @@ use futures::executor::block_on;
 use serde_json::json;
 use std::fs;
 use tempfile::TempDir;
+use tether_core::agent::{Agent, AgentOutput};
+use tether_core::backend::Backend;
 use tether_core::native::NativeHost;
+use tether_core::registry::AgentConfig;
 use tether_core::tools::checkpoints::rewind::{self, RewindAction};
 use tether_core::tools::checkpoints::CheckpointStore;
 use tether_core::tools::{Toolset, ToolsetConfig};
@@ -280,4 +283,36 @@ fn without_a_user_message_nothing_is_recorded() {
     s.flush();
     assert_eq!(s.blobs(), 0);
     assert!(!s.store.path().join("journal.json").exists());
+}
+
+#[test]
+fn a_checkpoint_failure_is_told_once_a_session_not_every_turn() {
+    let files = TempWorkspace::new();
+    // The checkpoint folder cannot be made: a file stands where it would go.
+    let blocked = files.write("not-a-folder", "x");
+    let config = json!({"backend": "claude", "root": files.root(), "homeDir": files.root(),
+        "checkpoints": {"dir": format!("{blocked}/checkpoints")}});
+    let AgentConfig { common, backend } = AgentConfig::from_json(&config).unwrap();
+    let agent: Agent<NativeHost, dyn Backend> =
+        Agent::new(NativeHost::new(), common, |context| backend.create(context)).unwrap();
+    let told = |outputs: Vec<AgentOutput>| {
+        common::events(&outputs)
+            .iter()
+            .filter(|e| {
+                e["message"]
+                    .as_str()
+                    .is_some_and(|m| m.starts_with("Checkpoints could not be saved"))
+            })
+            .count()
+    };
+    assert_eq!(
+        told(block_on(agent.begin_message("user-1"))),
+        1,
+        "the first failure is told"
+    );
+    assert_eq!(
+        told(block_on(agent.begin_message("user-2"))),
+        0,
+        "the same failure next turn is not"
+    );
 }

@@ -70,6 +70,30 @@ describe("narrow panels", () => {
     await finish(page);
   });
 
+  test("a notice with a long path wraps inside a 300 px panel", T, async () => {
+    const page = await chat.open({ width: 300 });
+    await init(page);
+    const path = "/tmp/tether-e2e-idetools-iKkHdx/workspace/.tether/checkpoints/smwz1u4fu1";
+    // After a turn's end, where the checkpoint notice comes.
+    await events(page, [
+      ev.user("u1", "hi"),
+      ev.messageStart("m1"),
+      ev.text("m1", "The workspace is not trusted, so nothing was changed."),
+      ev.messageStop("m1"),
+      ev.done(),
+      ev.error("other", `Checkpoints could not be saved: The workspace is not trusted, so Tether cannot write ${path}. Ask the user to trust the workspace (Manage Workspace Trust).`, { severity: "notice" }),
+    ]);
+    const notice = page.locator(".notice", { hasText: "Checkpoints could not be saved" });
+    await notice.waitFor();
+    const overflow = await notice.evaluate((el) => {
+      const text = el.querySelector(":scope > span:last-child");
+      return { right: text.getBoundingClientRect().right, width: document.documentElement.clientWidth, scroll: text.scrollWidth - text.clientWidth };
+    });
+
+    assert.ok(overflow.right <= overflow.width && overflow.scroll <= 0, `the notice stays inside the panel: ${JSON.stringify(overflow)}`);
+    await finish(page);
+  });
+
   test("an error of no titled kind says its first line; the rest and the hint are in Details", T, async () => {
     const page = await chat.open({ width: 300 });
     await init(page);

@@ -92,6 +92,9 @@ pub struct Agent<H: Host, B: Backend + ?Sized> {
     audit: RefCell<Vec<AuditRecord>>,
     /// The questions put to the user, by request id, for the audit record of the answer.
     asked: RefCell<HashMap<String, Asked>>,
+    /// A checkpoint failure was told: once a session, since what fails one turn (an untrusted
+    /// workspace, a read-only folder) fails every turn alike.
+    checkpoint_failure_told: Cell<bool>,
 }
 
 impl<H: Host, B: Backend + ?Sized> Agent<H, B> {
@@ -143,6 +146,7 @@ impl<H: Host, B: Backend + ?Sized> Agent<H, B> {
             hooks: hooks::SessionHooks::default(),
             audit: RefCell::new(Vec::new()),
             asked: RefCell::new(HashMap::new()),
+            checkpoint_failure_told: Cell::new(false),
         })
     }
 
@@ -215,7 +219,7 @@ impl<H: Host, B: Backend + ?Sized> Agent<H, B> {
         let tools = self.toolset();
         match tools.checkpoints.begin(&tools.host, message_id).await {
             Ok(()) => Vec::new(),
-            Err(e) => vec![notice(format!("Checkpoints could not be saved: {}", e.message))],
+            Err(e) => self.checkpoint_failure(&e.message),
         }
     }
 
@@ -277,12 +281,22 @@ impl<H: Host, B: Backend + ?Sized> Agent<H, B> {
             // The turn ended: its before-images go to the checkpoint folder.
             let tools = self.toolset();
             if let Err(e) = tools.checkpoints.flush(&tools.host).await {
-                out.push(notice(format!("Checkpoints could not be saved: {}", e.message)));
+                out.extend(self.checkpoint_failure(&e.message));
             }
             self.turn_ended(&mut out).await;
         }
         out.extend(self.written());
         out
+    }
+
+    /// The notice that checkpoints failed, the first time only.
+    fn checkpoint_failure(&self, message: &str) -> Vec<AgentOutput> {
+        if self.checkpoint_failure_told.replace(true) {
+            return Vec::new();
+        }
+        vec![notice(format!(
+            "Checkpoints could not be saved: {message} (Said once: later turns are not checkpointed either while this lasts.)"
+        ))]
     }
 
     /// The audit records since the last call: tool calls, then the files written.
