@@ -720,11 +720,9 @@ run_tests() {
   suite webview node --needs needs_chromium --needs needs_webview_playwright --expect 'webview/test/*.test.mjs' -- \
     npm test --prefix webview
   # Its expected count includes acp.test.mjs (a real claude-agent-acp on the emulated remote).
-  # Two files at a time: each has its own code-server, browser, ports and temp folders, and much of
-  # a file's time is spent waiting on agents and the fake API, so two share the two cores well.
   suite e2e node --needs needs_chromium --needs needs_vscode_tools --needs needs_vsix --needs needs_claude --needs needs_openclaw_gateway \
     --needs needs_claude_agent_acp --expect 'tests/e2e/*.test.mjs' -- \
-    node --test --test-reporter=tap --test-concurrency=2 --test-timeout=300000 tests/e2e/*.test.mjs
+    node --test --test-reporter=tap --test-concurrency=1 --test-timeout=300000 tests/e2e/*.test.mjs
   suite integration node --needs needs_dist --needs needs_claude --expect 'tests/integration/*.test.mjs' -- \
     node --test --test-reporter=tap --test-timeout=180000 tests/integration/*.test.mjs
   suite differential node --needs needs_dist --needs needs_claude --expect 'tests/differential/*.test.mjs' -- \
