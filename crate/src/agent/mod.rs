@@ -7,6 +7,7 @@
 //! messages come in, and messages to send and UI events go out; files and commands go through `H`.
 
 mod audit;
+mod checkpoints;
 mod hooks;
 mod mcp;
 mod rules;
@@ -28,7 +29,6 @@ use crate::host::Host;
 use crate::mcp::McpServer;
 use crate::paths::PathStyle;
 use crate::permissions::{AlwaysAllow, PermissionEngine, PermissionMode};
-use crate::tools::checkpoints::rewind::{self, RewindOutcome, RewindPreview};
 use crate::tools::checkpoints::CheckpointStore;
 use crate::tools::{ToolOutput, Toolset, ToolsetConfig};
 use mcp::{McpRoute, PendingMcpCall};
@@ -212,27 +212,6 @@ impl<H: Host, B: Backend + ?Sized> Agent<H, B> {
         self.emit(outputs)
     }
 
-    /// The user message `message_id` starts a turn: the files Tether changes from now on are
-    /// checkpointed under it (when the session keeps checkpoints).
-    pub async fn begin_message(&self, message_id: &str) -> Vec<AgentOutput> {
-        self.backend().begin_message(message_id);
-        let tools = self.toolset();
-        match tools.checkpoints.begin(&tools.host, message_id).await {
-            Ok(()) => Vec::new(),
-            Err(e) => self.checkpoint_failure(&e.message),
-        }
-    }
-
-    /// What rewinding the files to before `message_id` would do.
-    pub async fn rewind_preview(&self, message_id: &str) -> Result<RewindPreview, String> {
-        rewind::preview(self.toolset(), message_id).await
-    }
-
-    /// Rewind the files to before `message_id` (refused, nothing written, if any changed since).
-    pub async fn rewind(&self, message_id: &str) -> Result<RewindOutcome, String> {
-        rewind::rewind(self.toolset(), message_id).await
-    }
-
     /// One message from the agent.
     pub async fn on_message(&self, message: &str) -> Vec<AgentOutput> {
         let actions = self.backend().on_message(message);
@@ -278,25 +257,11 @@ impl<H: Host, B: Backend + ?Sized> Agent<H, B> {
                 }
             )
         }) {
-            // The turn ended: its before-images go to the checkpoint folder.
-            let tools = self.toolset();
-            if let Err(e) = tools.checkpoints.flush(&tools.host).await {
-                out.extend(self.checkpoint_failure(&e.message));
-            }
+            out.extend(self.flush_checkpoints().await);
             self.turn_ended(&mut out).await;
         }
         out.extend(self.written());
         out
-    }
-
-    /// The notice that checkpoints failed, the first time only.
-    fn checkpoint_failure(&self, message: &str) -> Vec<AgentOutput> {
-        if self.checkpoint_failure_told.replace(true) {
-            return Vec::new();
-        }
-        vec![notice(format!(
-            "Checkpoints could not be saved: {message} (Said once: later turns are not checkpointed either while this lasts.)"
-        ))]
     }
 
     /// The audit records since the last call: tool calls, then the files written.
