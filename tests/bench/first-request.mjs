@@ -6,9 +6,14 @@
 //          the user types for a while (TYPING_MS), then sends
 //   cold   the same prompt sent to a session whose agent is not running (the baseline: every
 //          first prompt before; still the case for a session the view never showed)
-// Both are timed from ChatSession.send (what the view's sendPrompt message calls) to the fake
-// API seeing the first /v1/messages request; runs interleaved, TETHER_BENCH_RUNS (default 7)
-// each. Also checks that an agent started ahead and never prompted leaves no conversation behind
+//   bare   the floor: the claude binary alone with Tether's launch (argv, environment, cwd) and
+//          an initialize that declares nothing (no MCP server, no hooks, no agents), no Tether
+//          code, started as long ahead; the prompt's line written to its stdin. What the CLI
+//          itself takes from a prompt to its request. (Without any initialize the CLI does its
+//          set-up on the first prompt instead, ~60 ms more, so that is no floor.)
+// Timed from ChatSession.send (what the view's sendPrompt message calls), or the bare line's
+// write, to the fake API seeing the first /v1/messages request; runs interleaved,
+// TETHER_BENCH_RUNS (default 7) each. Also checks that an agent started ahead and never prompted leaves no conversation behind
 // (the history lists nothing new).
 //
 //   node tests/bench/first-request.mjs           the figures
@@ -166,9 +171,50 @@ if (process.argv.includes("--trace")) {
   process.exit(0);
 }
 
-// Warm-up: first-run files in HOME, the page cache, the code JIT-compiled.
+/** The bare CLI with Tether's launch (captured from a warm session), started ahead, prompted with
+ *  the line a host writes; resolves with write → first API request (ms). */
+async function bare(launch) {
+  const child = childProcess.spawn(launch.file, launch.args, { cwd: launch.cwd, env: launch.env, stdio: ["pipe", "pipe", "pipe"] });
+  child.stdout.on("data", () => undefined);
+  child.stderr.on("data", () => undefined);
+  child.stdin.on("error", () => undefined);
+  child.stdin.write(JSON.stringify({ type: "control_request", request_id: "bench-1", request: { subtype: "initialize" } }) + "\n");
+  const exited = new Promise((resolve) => child.on("close", resolve));
+  try {
+    await sleep(TYPING_MS);
+    requests = [];
+    const sent = performance.now();
+    child.stdin.write(JSON.stringify({ type: "user", session_id: "", message: { role: "user", content: [{ type: "text", text: "hi" }] }, parent_tool_use_id: null }) + "\n");
+    const deadline = Date.now() + LIMIT_MS;
+    while (requests.length === 0) {
+      if (Date.now() > deadline) throw new Error("the bare CLI made no API request within a minute of the prompt");
+      if (await Promise.race([exited.then(() => true), sleep(1).then(() => false)])) throw new Error("the bare CLI exited before any API request");
+    }
+    return requests[0] - sent;
+  } finally {
+    child.stdin.end();
+    await Promise.race([exited, sleep(5_000)]);
+    try {
+      process.kill(child.pid, "SIGKILL");
+    } catch {
+      // Already gone.
+    }
+  }
+}
+
+// Warm-up: first-run files in HOME, the page cache, the code JIT-compiled; the warm session's
+// launch is kept for the bare runs.
 await cold();
+let launch;
+const spawnFunction = childProcess.spawn;
+childProcess.spawn = (file, args, options) => {
+  launch ??= { file, args, cwd: options.cwd, env: options.env };
+  return spawnFunction(file, args, options);
+};
 await warm();
+childProcess.spawn = spawnFunction;
+if (!launch) throw new Error("the warm session spawned nothing");
+await bare(launch);
 
 // An agent started ahead and never prompted: no conversation left for the history.
 const before = transcripts().length;
@@ -182,9 +228,11 @@ const leftBehind = transcripts().length - before;
 
 const warmMs = [];
 const coldMs = [];
+const bareMs = [];
 for (let i = 0; i < runs; i++) {
   coldMs.push(await cold());
   warmMs.push(await warm());
+  bareMs.push(await bare(launch));
 }
 host.dispose();
 await api.close();
@@ -194,10 +242,18 @@ const fmt = (xs) => xs.map((x) => x.toFixed(0)).join(", ");
 console.log(`send → first model request (ChatSession.send → the fake API's first /v1/messages), ${runs} runs each, interleaved:`);
 console.log(`  agent started ahead (the view showed the session; sent ${TYPING_MS} ms later): median ${median(warmMs).toFixed(0)} ms, min ${min(warmMs).toFixed(0)} [${fmt(warmMs)}]`);
 console.log(`  baseline, agent not running (it starts on the send):                    median ${median(coldMs).toFixed(0)} ms, min ${min(coldMs).toFixed(0)} [${fmt(coldMs)}]`);
+console.log(`  floor, the bare CLI started as long ahead (empty initialize, no Tether):  median ${median(bareMs).toFixed(0)} ms, min ${min(bareMs).toFixed(0)} [${fmt(bareMs)}]`);
+const added = bareMs.map((b, i) => warmMs[i] - b);
+console.log(`  Tether's own share, started ahead minus the floor (paired by round):     median ${median(added).toFixed(0)} ms`);
 console.log(`  an agent started ahead and never prompted: ${idleRunning ? "ran" : "did NOT run"}, left ${leftBehind} conversation file(s) behind`);
 if (leftBehind !== 0) console.log("  (a conversation file from an unused start shows in the history: not the goal)");
 record("send-first-request", {
   ratio: median(warmMs) / median(coldMs), ratioMin: min(warmMs) / min(coldMs),
   value: median(warmMs), valueMin: min(warmMs), goal: GOAL_MS, unit: "ms",
   what: "send → first model request with the agent started ahead (ratio: vs the same send to a session not started)",
+});
+record("send-first-request-vs-bare", {
+  ratio: median(warmMs) / median(bareMs), ratioMin: min(warmMs) / min(bareMs),
+  value: median(added), valueMin: min(warmMs) - min(bareMs), goal: 25, unit: "+ms",
+  what: "send → first model request, agent started ahead, added to the bare CLI's own prompt → request (same launch, no Tether)",
 });
