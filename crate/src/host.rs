@@ -6,7 +6,9 @@
 //! workspace). The core never hands a host a relative path.
 
 use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
 use std::fmt;
+use std::fmt::Write as _;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
@@ -96,6 +98,12 @@ pub trait FileSystem {
     /// Replace the file's content atomically: a reader sees the old or the new bytes, never a mix,
     /// and a failed write leaves the old file in place. Missing parent directories are an error.
     async fn write_file(&self, path: &str, data: &[u8]) -> HostResult<()>;
+    /// The SHA-256 of `data` in lowercase hex (the audit log's digest of every file written, on
+    /// the write's path). A host with a native hasher gives it: in wasm the core's own takes
+    /// about 9 ms a megabyte, Node's 1.3 ms.
+    fn sha256_hex(&self, data: &[u8]) -> String {
+        sha256_hex(data)
+    }
     /// Follows symlinks.
     async fn stat(&self, path: &str) -> HostResult<Metadata>;
     /// Does not follow symlinks: a link reports `FileKind::Symlink`.
@@ -192,3 +200,13 @@ pub trait Clock {
 /// Everything a tool set needs.
 pub trait Host: FileSystem + Exec + Search + Clock {}
 impl<T: FileSystem + Exec + Search + Clock> Host for T {}
+
+/// The SHA-256 of `bytes` in lowercase hex, computed by the core (see [`FileSystem::sha256_hex`]).
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    let digest = Sha256::digest(bytes);
+    let mut hex = String::with_capacity(64);
+    for byte in digest.iter() {
+        let _ = write!(hex, "{byte:02x}");
+    }
+    hex
+}

@@ -8,9 +8,9 @@ use tether_core::agent::{Agent, AgentOutput, AuditRecord, Decider};
 use tether_core::claude::{ClaudeBackend, ClaudeConfig};
 use tether_core::config::CommonConfig;
 use tether_core::gate::{UserAnswer, UserDecision};
+use tether_core::host::sha256_hex;
 use tether_core::native::NativeHost;
 use tether_core::permissions::{remove_rule_from_settings, Rule, RuleBehavior, RuleEntry, RuleScope};
-use tether_core::tools::sha256_hex;
 
 mod common;
 

@@ -20,7 +20,7 @@ pub mod text;
 pub mod write;
 mod written;
 
-pub use written::{sha256_hex, WriteLog, WriteNote};
+pub use written::{WriteLog, WriteNote};
 
 use crate::cache::{CachedRead, FileCache, FileState};
 pub use crate::host::Host;
@@ -445,7 +445,7 @@ impl<H: Host> Toolset<H> {
     /// (see [`FileCache::write`]).
     pub async fn write_file_seen(&self, path: &str, bytes: Vec<u8>, before: Option<FileState>) -> ToolResult<Metadata> {
         let hash = content_hash(&bytes);
-        let note = WriteNote::of(path, &bytes);
+        let note = WriteNote::of(path, &bytes, self.host.sha256_hex(&bytes));
         let bytes = Rc::new(bytes);
         let failed = |e: HostError| ToolError(format!("Could not write {path}: {}", e.message));
         // Parent directories are made only when the write says they are missing: a `stat` of the

@@ -1,8 +1,6 @@
 //! The files the tools wrote, noted for the audit log: path, size and SHA-256, never the bytes.
 
-use sha2::{Digest, Sha256};
 use std::cell::RefCell;
-use std::fmt::Write as _;
 
 /// One file written.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -18,11 +16,12 @@ pub struct WriteNote {
 pub struct WriteLog(RefCell<Vec<WriteNote>>);
 
 impl WriteNote {
-    pub fn of(path: &str, bytes: &[u8]) -> WriteNote {
+    /// `sha256`: the digest of `bytes`, from the host ([`crate::host::FileSystem::sha256_hex`]).
+    pub fn of(path: &str, bytes: &[u8], sha256: String) -> WriteNote {
         WriteNote {
             path: path.to_string(),
             bytes: bytes.len() as u64,
-            sha256: sha256_hex(bytes),
+            sha256,
         }
     }
 }
@@ -35,13 +34,4 @@ impl WriteLog {
     pub fn take(&self) -> Vec<WriteNote> {
         std::mem::take(&mut *self.0.borrow_mut())
     }
-}
-
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    let digest = Sha256::digest(bytes);
-    let mut hex = String::with_capacity(64);
-    for byte in digest.iter() {
-        let _ = write!(hex, "{byte:02x}");
-    }
-    hex
 }

@@ -11,6 +11,23 @@ use serde::de::DeserializeOwned;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
+/// Node's hashing (the extension host and the CLIs run in Node), for [`FileSystem::sha256_hex`].
+mod node_crypto {
+    use js_sys::Uint8Array;
+    use wasm_bindgen::prelude::*;
+
+    #[wasm_bindgen(module = "node:crypto")]
+    extern "C" {
+        pub type Hash;
+        #[wasm_bindgen(js_name = createHash)]
+        pub fn create_hash(algorithm: &str) -> Hash;
+        #[wasm_bindgen(method)]
+        pub fn update(this: &Hash, data: &Uint8Array) -> Hash;
+        #[wasm_bindgen(method)]
+        pub fn digest(this: &Hash, encoding: &str) -> String;
+    }
+}
+
 #[wasm_bindgen]
 extern "C" {
     /// The host object (TypeScript: `TetherHost`). Every method may return a promise or a plain
@@ -185,6 +202,13 @@ impl FileSystem for WasmHost {
         // memory grows (which detaches views).
         let copy = Uint8Array::from(data);
         settle(self.0.write_file(path, &copy)).await.map(drop)
+    }
+
+    fn sha256_hex(&self, data: &[u8]) -> String {
+        // SAFETY: the view lives only through this synchronous call, which neither allocates in
+        // wasm memory nor calls back into the module, so the memory cannot grow under it.
+        let view = unsafe { Uint8Array::view(data) };
+        node_crypto::create_hash("sha256").update(&view).digest("hex")
     }
 
     async fn stat(&self, path: &str) -> HostResult<Metadata> {

@@ -69,6 +69,20 @@ async fn write_file_through_a_symlink_updates_the_target_and_keeps_the_link() {
 }
 
 #[wasm_bindgen_test]
+fn sha256_hex_from_node_matches_the_cores_own() {
+    let fx = Fixture::new();
+    let host = fx.host();
+    // FIPS 180-2's "abc", then a megabyte of every byte value (the audit log's digest of a write).
+    assert_eq!(
+        host.sha256_hex(b"abc"),
+        "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+    );
+    let big: Vec<u8> = (0..1 << 20).map(|i: u32| (i % 251) as u8).collect();
+    assert_eq!(host.sha256_hex(&big), tether_core::host::sha256_hex(&big));
+    assert_eq!(host.sha256_hex(b""), tether_core::host::sha256_hex(b""));
+}
+
+#[wasm_bindgen_test]
 async fn write_file_into_a_missing_directory_is_not_found() {
     let fx = Fixture::new();
     let err = fx
