@@ -1,8 +1,8 @@
 //! BashOutput and KillShell: the output and the end of a command Bash started in the background.
 
 use super::output::{iso_timestamp, truncate_middle};
-use super::MAX_OUTPUT_CHARS;
 use super::ShellRecord;
+use super::MAX_OUTPUT_CHARS;
 use crate::host::{BackgroundStatus, HostError};
 use crate::tools::{parse_input, Host, ToolError, ToolOutput, ToolResult, ToolSpec, Toolset};
 use serde::Deserialize;

@@ -28,7 +28,11 @@ impl Tail {
         }
         let lines = self.text.matches('\n').count();
         if lines > TAIL_LINES * 2 {
-            let cut = self.text.match_indices('\n').nth(lines - TAIL_LINES * 2).map_or(0, |(i, _)| i + 1);
+            let cut = self
+                .text
+                .match_indices('\n')
+                .nth(lines - TAIL_LINES * 2)
+                .map_or(0, |(i, _)| i + 1);
             self.text.drain(..cut);
         }
     }
