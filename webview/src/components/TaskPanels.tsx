@@ -80,6 +80,11 @@ function endIcon(status: string): string {
 
 function TaskPanel({ task }: { task: TaskEntry }) {
   const [open, setOpen] = useState(false);
+  const panel = useRef<HTMLDivElement>(null);
+  // Opened: shown whole where the panels scroll (its output may be the newest thing there).
+  useLayoutEffect(() => {
+    if (open) panel.current?.scrollIntoView({ block: "nearest" });
+  }, [open]);
   const running = isRunning(task);
   const stop = () => {
     store.tasks.markStopping(task.id);
@@ -87,7 +92,7 @@ function TaskPanel({ task }: { task: TaskEntry }) {
     post({ type: "stopTask", taskId: task.id });
   };
   return (
-    <div class={`task-panel${running ? " running" : ""}`} data-task-id={task.id}>
+    <div class={`task-panel${running ? " running" : ""}`} data-task-id={task.id} ref={panel}>
       <div class="task-panel-head">
         <button type="button" class="panel-toggle task-panel-toggle" aria-expanded={open} onClick={() => setOpen(!open)}>
           <Icon name={open ? "chevron-down" : "chevron-right"} />
