@@ -155,13 +155,20 @@ pub enum UiEvent {
         trigger: Option<String>,
         pre_tokens: Option<u64>,
     },
-    /// A subagent or background task started or ended.
+    /// A subagent or background task started, ended, or (a background shell) printed more.
+    /// `status`: `started` or `running` while it runs, then how it ended (`completed`, `failed`,
+    /// `stopped`; a shell also `timed_out`).
     TaskUpdate {
         task_id: String,
         tool_use_id: Option<String>,
         status: String,
         description: Option<String>,
         summary: Option<String>,
+        /// A background shell's last lines of output (stdout and stderr as they came, bounded):
+        /// the whole tail each time. None for a subagent, whose output is its Agent call's.
+        output: Option<String>,
+        /// How a background shell exited, when it did by itself.
+        exit_code: Option<i32>,
     },
     McpStatus {
         servers: Vec<McpServerStatus>,

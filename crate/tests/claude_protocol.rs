@@ -1426,6 +1426,8 @@ fn system_messages_map_to_events() {
                 status: "started".into(),
                 description: Some("Find".into()),
                 summary: None,
+                output: None,
+                exit_code: None,
             },
         ),
         (

@@ -2,16 +2,21 @@
 // Messages API: a message sent while a turn runs waits in the queue, is edited there, and goes
 // with its new text when the turn ends; "Send now" steers a message into a running turn (the CLI
 // cuts the turn short and answers it); a background subagent gets a panel with its live output,
-// and its Stop ends it (stop_task). One code-server for all of them.
+// and its Stop ends it (stop_task); so does a background shell Bash started (Tether kills it, and
+// the model's BashOutput says so). One code-server for all of them.
 
 import assert from "node:assert/strict";
+import fs from "node:fs";
 import path from "node:path";
 import { after, before, test } from "node:test";
 import { startFakeApi } from "../fake-api/fake-anthropic.mjs";
-import { CLAUDE, launchVsCode, openTether, sendPrompt, shot, waitFor } from "./harness.mjs";
+import { ARTIFACTS, CLAUDE, FAKE_REMOTE, findOverflow, launchVsCode, openTether, sendPrompt, setSidebarWidth, shot, waitFor } from "./harness.mjs";
 
 let api;
 let vs;
+
+/** Writes its pid, then a marker line every 0.3 s. */
+const MARKER_COMMAND = 'echo $$ > shell.pid; i=0; while true; do i=$((i+1)); echo "SHELL-MARK-$i"; sleep 0.3; done';
 
 /** The user texts of every main-loop request the fake API got, in order. */
 function userTexts() {
@@ -42,10 +47,21 @@ before(async () => {
     { when: { lastToolResult: /Async agent launched/ }, text: "The survey runs in the background." },
     { when: { lastUserText: /SUBTASK/ }, text: "Reading the parser first.", toolUse: { name: "mcp__tether__Read", input: { get file_path() { return parser(); } } } },
     { when: { lastToolResult: /three entry points/ }, delayMs: 30_000, text: "The survey is complete." },
+    // A background shell: a marker line every 0.3 s until it is stopped.
+    {
+      when: { lastUserText: /start the marker printer/ },
+      text: "Starting it in the background.",
+      toolUse: { name: "mcp__tether__Bash", input: { command: MARKER_COMMAND, run_in_background: true, description: "Print a marker every 0.3 s" } },
+    },
+    { when: { lastToolResult: /Command running in background with ID: bash_1/ }, text: "The marker printer runs." },
+    { when: { lastUserText: /check on the marker printer/ }, text: "Checking.", toolUse: { name: "mcp__tether__BashOutput", input: { bash_id: "bash_1" } } },
+    { when: { lastToolResult: /<status>killed<\/status>[\s\S]*SHELL-MARK-1\n/ }, text: "The marker printer was killed." },
     { repeat: true, text: "Noted." },
   ]);
   vs = await launchVsCode({
     name: "turns",
+    // For its control port (the theme toggle); the workspace stays a local folder.
+    extensions: [FAKE_REMOTE],
     files: { "parser.txt": "the parser has three entry points\n" },
     settings: {
       "tether.claudePath": CLAUDE,
@@ -54,6 +70,9 @@ before(async () => {
         ANTHROPIC_API_KEY: "dummy",
         CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
       },
+      "workbench.colorTheme": "Default Dark Modern",
+      "workbench.preferredDarkColorTheme": "Default Dark Modern",
+      "workbench.preferredLightColorTheme": "Default Light Modern",
     },
   });
   await openTether(vs);
@@ -117,3 +136,72 @@ test("a background subagent gets a panel with its live output, and Stop ends it"
   assert.equal(await vs.webview.getByText("The survey is complete.").count(), 0);
   await shot(vs, "turns-05-subagent-stopped");
 });
+
+/** The theme switched with VS Code's own toggle between its preferred light and dark themes. */
+async function setTheme(kind) {
+  const bodyClass = async () => (await vs.webview.locator("body").getAttribute("class")) ?? "";
+  const want = kind === "light" ? "vscode-light" : "vscode-dark";
+  if (!(await bodyClass()).includes(want)) await vs.control("workbench.action.toggleLightDarkThemes");
+  await waitFor(async () => (await bodyClass()).includes(want), 20_000, `the ${kind} theme in the chat`);
+}
+
+/** The side bar with the chat at 300 and 500 px, dark and light; what overflows, if anything. */
+async function shellGallery(name) {
+  const problems = [];
+  for (const kind of ["dark", "light"]) {
+    await setTheme(kind);
+    for (const width of [300, 500]) {
+      await setSidebarWidth(vs, width);
+      await vs.page.waitForTimeout(100);
+      fs.mkdirSync(ARTIFACTS, { recursive: true });
+      await vs.page.locator(".part.sidebar").screenshot({ path: path.join(ARTIFACTS, `${name}-${width}-${kind}.png`) });
+      for (const o of await findOverflow(vs.webview)) problems.push(`${width}px ${kind}: ${o.selector} "${o.text}"`);
+    }
+  }
+  await setTheme("dark");
+  return problems;
+}
+
+test("a background shell gets a panel with its live output; Stop kills it and the model's BashOutput says so", { timeout: 180_000 }, async () => {
+  await turnEnded();
+  await sendPrompt(vs, "start the marker printer");
+  const allow = vs.webview.getByRole("button", { name: "Allow", exact: true });
+  await allow.waitFor({ timeout: 60_000 });
+  await allow.click();
+  const panel = vs.webview.locator(".task-panel", { hasText: "Print a marker every 0.3 s" });
+  await panel.waitFor({ timeout: 60_000 });
+  await panel.locator(".task-panel-toggle").click();
+  const output = panel.locator(".task-output");
+  await output.getByText("SHELL-MARK-3").waitFor({ timeout: 30_000 });
+  // Live: later lines keep coming while it runs.
+  await output.getByText("SHELL-MARK-8").waitFor({ timeout: 30_000 });
+  assert.match(await panel.locator(".task-status").innerText(), /running/);
+  await turnEnded();
+  const problems = await shellGallery("turns-06-shell-panel");
+  assert.deepEqual(problems, [], "nothing overflows");
+  await setSidebarWidth(vs, 300);
+
+  const pid = Number(fs.readFileSync(path.join(vs.workspace, "shell.pid"), "utf8").trim());
+  await panel.getByRole("button", { name: /^Stop / }).click();
+  await waitFor(async () => /stopped/.test(await panel.locator(".task-status").innerText()), 30_000, "the shell stopped");
+  assert.equal(await panel.locator(".task-stop").count(), 0);
+  await waitFor(async () => !isAlive(pid), 10_000, "the shell's process gone");
+  await shot(vs, "turns-07-shell-stopped");
+
+  await sendPrompt(vs, "check on the marker printer");
+  const answer = vs.webview.getByText("The marker printer was killed.");
+  await waitFor(async () => {
+    if (await allow.isVisible()) await allow.click();
+    return (await answer.count()) > 0;
+  }, 60_000, "the model's BashOutput saying the shell was killed");
+  await turnEnded();
+});
+
+function isAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -70,4 +70,36 @@ describe("turn control", () => {
     assert.equal(await page.locator(".task-panel").count(), 0);
     await finish(page);
   });
+
+  test("a background shell's panel shows its last lines, wrapped at 300 px, and its Stop asks for the task", T, async () => {
+    const page = await chat.open({ width: 300 });
+    await init(page, { busy: true });
+    const command = "npm run dev -- --host 127.0.0.1 --port 5173 --strictPort --clearScreen false";
+    const shell = (status, output, extra = {}) => ({ type: "taskUpdate", taskId: "bash_1", toolUseId: "toolu_bash", status, description: command, summary: null, output, exitCode: null, ...extra });
+    await events(page, [shell("started", "")]);
+    const panel = page.locator(".task-panel");
+    await panel.locator(".task-panel-toggle").click();
+    assert.match(await panel.locator(".task-panel-body").innerText(), /No output yet/);
+    const lines = Array.from({ length: 30 }, (_, i) => `[vite] page reload src/components/VeryLongComponentName${i}.tsx?t=1764709179891&import`);
+    await events(page, [shell("running", ["  VITE v5.4.0  ready in 312 ms", ...lines].join("\n"))]);
+    const output = panel.locator(".task-output");
+    assert.match(await output.innerText(), /VeryLongComponentName29/);
+    // Long lines wrap inside the panel, the newest line is in view, and nothing runs past the edge.
+    const box = await output.boundingBox();
+    const panelBox = await panel.boundingBox();
+    assert.ok(box.x + box.width <= panelBox.x + panelBox.width + 0.5, "the output fits the panel");
+    const scroll = await output.evaluate((el) => ({ width: el.scrollWidth, client: el.clientWidth, bottom: el.scrollTop + el.clientHeight, height: el.scrollHeight }));
+    assert.ok(scroll.width <= scroll.client, "no sideways scrolling");
+    assert.ok(scroll.bottom >= scroll.height - 2, "kept scrolled to the newest line");
+    assert.match(await panel.locator(".task-status").innerText(), /running/);
+    await screenshot(page, "turns-shell-300");
+    await panel.locator(".task-stop").click();
+    assert.deepEqual(await posted(page, "stopTask"), [{ type: "stopTask", taskId: "bash_1" }]);
+    await events(page, [shell("stopped", "  VITE v5.4.0  ready in 312 ms")]);
+    assert.match(await panel.locator(".task-status").innerText(), /stopped/);
+    assert.equal(await panel.locator(".task-stop").count(), 0);
+    await events(page, [shell("failed", "Error: port 5173 is in use", { taskId: "bash_2", exitCode: 1 })]);
+    assert.match(await page.locator(".task-panel[data-task-id=bash_2] .task-status").innerText(), /failed \(exit 1\)/);
+    await finish(page);
+  });
 });

@@ -160,7 +160,7 @@ impl<H: Host, B: Backend + ?Sized> Agent<H, B> {
             Verdict::Denied { message } => (ToolOutput::error(message), Vec::new()),
         };
         out.extend(self.mcp_reply(&route, Some(tool_call_response(&call.id, output))));
-        out.extend(self.written());
+        out.extend(self.news());
         out
     }
 

@@ -11,10 +11,12 @@ mod checkpoints;
 mod hooks;
 mod mcp;
 mod rules;
+mod shells;
 mod turn_hooks;
 mod workspace;
 
 pub use audit::{AuditRecord, Decider};
+pub use shells::WATCH_INTERVAL_MS;
 
 use audit::Asked;
 
@@ -41,7 +43,7 @@ use std::collections::{HashMap, VecDeque};
 #[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
-#[serde(tag = "type", rename_all = "camelCase")]
+#[serde(tag = "type", rename_all = "camelCase", rename_all_fields = "camelCase")]
 pub enum AgentOutput {
     /// Send `message` to the agent (for a stdio agent: write it and a newline to its stdin).
     Send {
@@ -68,6 +70,11 @@ pub enum AgentOutput {
     /// live where the driver runs; then hand the file's new text to `setUserSettings`.
     SaveUserRules {
         rules: Vec<String>,
+    },
+    /// Call `watchShells` after `after_ms` (a background shell runs: its panel shows its output).
+    /// An earlier call already due stands.
+    WatchShells {
+        after_ms: u64,
     },
 }
 
@@ -260,19 +267,22 @@ impl<H: Host, B: Backend + ?Sized> Agent<H, B> {
             out.extend(self.flush_checkpoints().await);
             self.turn_ended(&mut out).await;
         }
-        out.extend(self.written());
+        out.extend(self.news());
         out
     }
 
-    /// The audit records since the last call: tool calls, then the files written.
-    fn written(&self) -> Vec<AgentOutput> {
+    /// What the tools did since the last call: the audit records (tool calls, then the files
+    /// written), then the panels of the background shells started.
+    fn news(&self) -> Vec<AgentOutput> {
         let calls: Vec<AuditRecord> = self.audit.borrow_mut().drain(..).collect();
         let writes = self.toolset().written.take().into_iter().map(AuditRecord::write);
-        calls
+        let mut out: Vec<AgentOutput> = calls
             .into_iter()
             .chain(writes)
             .map(|record| AgentOutput::Audit { record })
-            .collect()
+            .collect();
+        out.extend(self.shells_started());
+        out
     }
 
     /// The user's answer to a `permissionRequest` event; unknown or already answered ids are
@@ -342,12 +352,19 @@ impl<H: Host, B: Backend + ?Sized> Agent<H, B> {
     }
 
     /// One operation on the session. Tether's permission mode is the gate's (the backend hears
-    /// of a change); the others go to the backend if it offers them. Stopping the turn also
-    /// withdraws Tether's tool calls still waiting for the user (answered as not run).
+    /// of a change), and so are the background shells Bash started (`stopTask` with a shell's
+    /// id); the others go to the backend if it offers them. Stopping the turn also withdraws
+    /// Tether's tool calls still waiting for the user (answered as not run).
     pub fn operate(&self, op: SessionOp) -> Supported<Vec<AgentOutput>> {
         let kind = op.kind();
-        if let SessionOp::SetMode { mode } = op {
-            return Ok(self.set_mode(mode));
+        match &op {
+            SessionOp::SetMode { mode } => return Ok(self.set_mode(*mode)),
+            SessionOp::StopTask { id } => {
+                if let Some(out) = self.stop_shell(id) {
+                    return Ok(out);
+                }
+            }
+            _ => {}
         }
         let outputs = {
             let mut backend = self.backend();
@@ -508,7 +525,7 @@ impl<H: Host, B: Backend + ?Sized> Agent<H, B> {
         }
         let outputs = self.backend().tool_result(&run.call, output);
         let mut out = self.emit(outputs);
-        out.extend(self.written());
+        out.extend(self.news());
         out
     }
 
@@ -526,6 +543,10 @@ impl<H: Host, B: Backend + ?Sized> Agent<H, B> {
                 let output = tools.call(tool, input).await;
                 if tool == "Bash" {
                     self.gate.set_shell_cwd(&tools.cwd());
+                    let shell = output.structured.as_ref().and_then(|s| s["backgroundTaskId"].as_str());
+                    if let (Some(shell), Some(tool_use_id)) = (shell, tool_use_id) {
+                        tools.shells.set_tool_use_id(shell, tool_use_id);
+                    }
                 }
                 output
             }

@@ -24,7 +24,7 @@ impl<H: Host, B: Backend + ?Sized> Agent<H, B> {
             behavior: entry.behavior,
             scope: entry.scope,
         });
-        Ok(self.written())
+        Ok(self.news())
     }
 
     /// The user's settings file's text changed (None: it is gone): its rules apply from now on.

@@ -163,6 +163,8 @@ impl EventMapper {
                 status: "started".into(),
                 description: task.description,
                 summary: None,
+                output: None,
+                exit_code: None,
             },
             SystemMessage::TaskNotification(task) => UiEvent::TaskUpdate {
                 task_id: task.task_id,
@@ -170,6 +172,8 @@ impl EventMapper {
                 status: task.status,
                 description: None,
                 summary: task.summary,
+                output: None,
+                exit_code: None,
             },
             SystemMessage::Other { .. } => return Vec::new(),
         };

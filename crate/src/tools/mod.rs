@@ -274,14 +274,6 @@ pub struct ReadRecord {
     pub content_hash: u64,
 }
 
-/// A background shell started by Bash with `run_in_background`.
-#[derive(Clone, Debug)]
-pub struct ShellRecord {
-    pub host_id: String,
-    pub command: String,
-    pub started_ms: f64,
-}
-
 /// The tools bound to one host and workspace, with the per-session state they share.
 pub struct Toolset<H: Host> {
     pub host: H,
@@ -295,8 +287,8 @@ pub struct Toolset<H: Host> {
     reads: RefCell<HashMap<String, ReadRecord>>,
     /// Writes to one path run one at a time (the write pipeline holds the path).
     pub(crate) writes: locks::PathLocks,
-    shells: RefCell<HashMap<String, ShellRecord>>,
-    next_shell: RefCell<u64>,
+    /// The background shells Bash started, with their output.
+    pub shells: bash::Shells,
     real_root: RefCell<Option<String>>,
     /// The shell's working directory, carried from one Bash call to the next like the built-in's.
     cwd: RefCell<String>,
@@ -321,8 +313,7 @@ impl<H: Host> Toolset<H> {
             config,
             reads: RefCell::new(HashMap::new()),
             writes: locks::PathLocks::default(),
-            shells: RefCell::new(HashMap::new()),
-            next_shell: RefCell::new(0),
+            shells: bash::Shells::default(),
             real_root: RefCell::new(None),
             cwd,
         })
@@ -512,30 +503,6 @@ impl<H: Host> Toolset<H> {
     /// model could read the file without asking, which for Tether is anywhere in the workspace.
     pub fn may_write_unread(&self, path: &str) -> bool {
         self.paths.contains(path)
-    }
-
-    /// Register a background shell; returns the id the model uses (`bash_1`, `bash_2`, ...).
-    pub fn add_shell(&self, record: ShellRecord) -> String {
-        let mut n = self.next_shell.borrow_mut();
-        *n += 1;
-        let id = format!("bash_{n}");
-        self.shells.borrow_mut().insert(id.clone(), record);
-        id
-    }
-
-    pub fn shell(&self, id: &str) -> Option<ShellRecord> {
-        self.shells.borrow().get(id).cloned()
-    }
-
-    pub fn remove_shell(&self, id: &str) -> Option<ShellRecord> {
-        self.shells.borrow_mut().remove(id)
-    }
-
-    /// The ids of all registered background shells, oldest first.
-    pub fn shell_ids(&self) -> Vec<String> {
-        let mut ids: Vec<String> = self.shells.borrow().keys().cloned().collect();
-        ids.sort_by_key(|id| id.trim_start_matches("bash_").parse::<u64>().unwrap_or(u64::MAX));
-        ids
     }
 
     /// The directory the next Bash command starts in (the workspace root until a `cd` moves it).

@@ -203,6 +203,21 @@ impl TetherAgent {
         spawn(Box::pin(async move { outputs_to_js(agent.wake().await) }))
     }
 
+    /// Read the background shells' new output for their panels (when a `watchShells` output
+    /// asked for it); asks again while one runs.
+    #[wasm_bindgen(js_name = watchShells, unchecked_return_type = "Promise<AgentOutput[]>")]
+    pub fn watch_shells(&self) -> Promise {
+        let agent = self.inner.clone();
+        spawn(Box::pin(async move { outputs_to_js(agent.watch_shells().await) }))
+    }
+
+    /// The session ends: kill the background shells still running.
+    #[wasm_bindgen(js_name = endShells, unchecked_return_type = "Promise<AgentOutput[]>")]
+    pub fn end_shells(&self) -> Promise {
+        let agent = self.inner.clone();
+        spawn(Box::pin(async move { outputs_to_js(agent.end_shells().await) }))
+    }
+
     /// One operation on the session (`{op: "load", id}`, `{op: "setMode", mode}`, …). Throws
     /// for a malformed operation and for one the agent does not offer (saying so, with its name).
     #[wasm_bindgen(unchecked_return_type = "AgentOutput[]")]

@@ -34,7 +34,16 @@ structured: JsonValue | null, parentToolUseId: string | null, }
   | { "type": "apiRetry", attempt: number, maxRetries: number, delayMs: number, errorStatus: number | null, error: string, }
   | { "type": "rateLimit", status: string, resetsAt: number | null, limitType: string | null, }
   | { "type": "compacted", trigger: string | null, preTokens: number | null, }
-  | { "type": "taskUpdate", taskId: string, toolUseId: string | null, status: string, description: string | null, summary: string | null, }
+  | { "type": "taskUpdate", taskId: string, toolUseId: string | null, status: string, description: string | null, summary: string | null, 
+/**
+ * A background shell's last lines of output (stdout and stderr as they came, bounded):
+ * the whole tail each time. None for a subagent, whose output is its Agent call's.
+ */
+output: string | null, 
+/**
+ * How a background shell exited, when it did by itself.
+ */
+exitCode: number | null, }
   | { "type": "mcpStatus", servers: Array<McpServerStatus>, }
   | { "type": "usage", inputTokens: number, outputTokens: number, cacheReadTokens: number, cacheCreationTokens: number, costUsd: number | null, }
   | { "type": "done", subtype: string, isError: boolean, durationMs: number, numTurns: number, sessionId: string, result: string | null, stopReason: string | null, }
@@ -375,7 +384,8 @@ export type AgentOutput = { "type": "send", message: string, }
   | { "type": "mcpReply", connection: number, message: string, }
   | { "type": "transport", request: TransportRequest, }
   | { "type": "audit", record: AuditRecord, }
-  | { "type": "saveUserRules", rules: Array<string>, };
+  | { "type": "saveUserRules", rules: Array<string>, }
+  | { "type": "watchShells", afterMs: number, };
 
 /**
  * What a backend that steers its own connections asks of the driver. A connection is named by

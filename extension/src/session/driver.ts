@@ -19,6 +19,8 @@ import type { Transport, TransportExit } from "./transport";
 
 /** When the agent exits, how long the messages it sent last may take before the exit is reported. */
 const EXIT_REPORT_WAIT_MS = 500;
+/** When the session ends, how long killing its background shells may hold up its end. */
+const SHELLS_END_WAIT_MS = 3_000;
 
 export interface SessionDriverOptions {
   host: TetherHost;
@@ -79,6 +81,8 @@ export class SessionDriver {
   private readonly turns: TurnWaiter[] = [];
   private readonly openPermissions = new Map<string, AbortController>();
   private readonly inFlight = new Set<Promise<void>>();
+  /** The next `watchShells` call the core asked for (a background shell runs), and when. */
+  private shellWatch: { timer: ReturnType<typeof setTimeout>; due: number } | undefined;
   private readonly log: (message: string) => void;
   private readonly connector: Connector;
   /** The agent's name for people, and for log lines. */
@@ -245,8 +249,10 @@ export class SessionDriver {
         const settled = Promise.allSettled([...this.inFlight]);
         void Promise.race([settled, delay(EXIT_REPORT_WAIT_MS)]).then(() => {
           this.onExit(exit);
-          resolve();
-          void this.freeAgentWhenIdle();
+          void this.endShells().then(() => {
+            resolve();
+            void this.freeAgentWhenIdle();
+          });
         });
       });
     });
@@ -270,6 +276,7 @@ export class SessionDriver {
       else if (output.type === "event") this.emit(output.event);
       else if (output.type === "audit") this.options.onAudit?.(output.record);
       else if (output.type === "saveUserRules") this.track(this.saveUserRules(output.rules));
+      else if (output.type === "watchShells") this.watchShells(output.afterMs);
       else this.connector.deliver?.(output);
     }
   }
@@ -291,6 +298,33 @@ export class SessionDriver {
     } catch (error) {
       this.emit({ type: "error", kind: "other", severity: "notice", message: `The rule applies for this session only: ${describe(error)}`, hint: null });
     }
+  }
+
+  /** Have the core read the background shells' output after `afterMs` (an earlier call already
+   * due stands), for their panels. */
+  private watchShells(afterMs: number): void {
+    const due = Date.now() + afterMs;
+    if (this.hasExited || (this.shellWatch && this.shellWatch.due <= due)) return;
+    if (this.shellWatch) clearTimeout(this.shellWatch.timer);
+    const timer = setTimeout(() => {
+      this.shellWatch = undefined;
+      const agent = this.agent;
+      if (!agent || this.hasExited) return;
+      this.track(agent.watchShells().then((outputs) => this.apply(outputs), (error: unknown) => this.internalError("reading the background shells' output", error)));
+    }, afterMs);
+    this.shellWatch = { timer, due };
+  }
+
+  /** The session is over: its background shells are killed (their panels say so). Settles once
+   * they are, or after SHELLS_END_WAIT_MS. */
+  private endShells(): Promise<void> {
+    if (this.shellWatch) clearTimeout(this.shellWatch.timer);
+    this.shellWatch = undefined;
+    const agent = this.agent;
+    if (!agent) return Promise.resolve();
+    const ended = agent.endShells().then((outputs) => this.apply(outputs), (error: unknown) => this.internalError("stopping the background shells", error));
+    this.track(ended);
+    return Promise.race([ended, delay(SHELLS_END_WAIT_MS)]);
   }
 
   private emit(event: UiEvent): void {

@@ -1,9 +1,10 @@
 // A panel for each subagent and background task the agent reports (taskUpdate): what it is, its
-// live output (a subagent's tool calls and text, newest last), how it ended, and Stop while it
-// runs. Folded to one line each until opened, so several fit above the composer at 300 px.
+// live output (a subagent's tool calls and text, newest last; a background shell's last lines),
+// how it ended, and Stop while it runs. Folded to one line each until opened, so several fit
+// above the composer at 300 px.
 
-import { useState } from "preact/hooks";
-import { isRunning, store, type TaskEntry, type ToolChild } from "../store";
+import { useLayoutEffect, useRef, useState } from "preact/hooks";
+import { isRunning, statusLabel, store, type TaskEntry, type ToolChild } from "../store";
 import { post } from "../vscode";
 import { Icon } from "./common";
 
@@ -24,7 +25,35 @@ function stepText(child: ToolChild): { icon: string; text: string } {
   return { icon: "comment", text };
 }
 
+/** A shell's last lines, kept scrolled to the newest unless the user scrolled up to read. */
+function ShellOutput({ task }: { task: TaskEntry }) {
+  const ref = useRef<HTMLPreElement>(null);
+  const following = useRef(true);
+  const text = task.output ?? "";
+  useLayoutEffect(() => {
+    const pre = ref.current;
+    if (pre && following.current) pre.scrollTop = pre.scrollHeight;
+  }, [text]);
+  const onScroll = () => {
+    const pre = ref.current;
+    if (pre) following.current = pre.scrollTop + pre.clientHeight >= pre.scrollHeight - 4;
+  };
+  return (
+    <div class="task-panel-body">
+      {text ? (
+        <pre class="task-output" ref={ref} onScroll={onScroll} tabIndex={0} aria-label={`Output of ${task.description}`}>
+          {text}
+        </pre>
+      ) : (
+        <div class="muted small">{isRunning(task) ? "No output yet." : "No output."}</div>
+      )}
+      {task.summary ? <div class="task-summary">{task.summary}</div> : null}
+    </div>
+  );
+}
+
 function TaskOutput({ task }: { task: TaskEntry }) {
+  if (task.output !== null) return <ShellOutput task={task} />;
   const call = store.call(task.toolUseId);
   const steps = (call?.children ?? []).map(stepText).filter((s) => s.text);
   const shown = steps.slice(-SHOWN_STEPS);
@@ -43,8 +72,19 @@ function TaskOutput({ task }: { task: TaskEntry }) {
   );
 }
 
+function endIcon(status: string): string {
+  if (status === "completed") return "pass";
+  if (status === "failed" || status === "timed_out") return "error";
+  return "circle-slash";
+}
+
 function TaskPanel({ task }: { task: TaskEntry }) {
   const [open, setOpen] = useState(false);
+  const panel = useRef<HTMLDivElement>(null);
+  // Opened: shown whole where the panels scroll (its output may be the newest thing there).
+  useLayoutEffect(() => {
+    if (open) panel.current?.scrollIntoView({ block: "nearest" });
+  }, [open]);
   const running = isRunning(task);
   const stop = () => {
     store.tasks.markStopping(task.id);
@@ -52,14 +92,16 @@ function TaskPanel({ task }: { task: TaskEntry }) {
     post({ type: "stopTask", taskId: task.id });
   };
   return (
-    <div class={`task-panel${running ? " running" : ""}`} data-task-id={task.id}>
+    <div class={`task-panel${running ? " running" : ""}`} data-task-id={task.id} ref={panel}>
       <div class="task-panel-head">
         <button type="button" class="panel-toggle task-panel-toggle" aria-expanded={open} onClick={() => setOpen(!open)}>
           <Icon name={open ? "chevron-down" : "chevron-right"} />
-          <Icon name={running ? "loading" : task.status === "completed" ? "pass" : "circle-slash"} className={running ? "codicon-modifier-spin" : undefined} />
-          <span class="task-panel-title">{task.description}</span>
+          <Icon name={running ? "loading" : endIcon(task.status)} className={running ? "codicon-modifier-spin" : undefined} />
+          <span class="task-panel-title" title={task.description}>
+            {task.description}
+          </span>
         </button>
-        <span class="task-status muted small">{task.stopping ? "stopping…" : running ? "running" : task.status}</span>
+        <span class="task-status muted small">{statusLabel(task)}</span>
         {running ? (
           <button type="button" class="button button-secondary button-small task-stop" disabled={task.stopping} aria-label={`Stop ${task.description}`} onClick={stop}>
             <Icon name="debug-stop" /> Stop

@@ -15,7 +15,7 @@ import { RewindState } from "./rewind";
 
 export * from "./model";
 export { atPointer, bound, type Surface } from "./canvas";
-export { isRunning, type TaskEntry } from "./tasks";
+export { isRunning, statusLabel, type TaskEntry } from "./tasks";
 
 type Listener = () => void;
 type ComposerCommand = { type: "prefill"; text: string } | { type: "attachment"; attachment: Attachment } | { type: "focus" };

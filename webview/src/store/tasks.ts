@@ -1,6 +1,7 @@
 // Subagents and background tasks, from the agent's `taskUpdate` events: each gets a panel with its
-// live output (a subagent's calls and text nest under its Agent call) and a stop control while
-// it runs. Finished ones stay until the user dismisses them or the chat is cleared.
+// live output (a subagent's calls and text nest under its Agent call; a background shell's last
+// lines come with its updates) and a stop control while it runs. Finished ones stay until the
+// user dismisses them or the chat is cleared.
 
 import type { AgentEvent } from "./model";
 
@@ -12,6 +13,10 @@ export interface TaskEntry {
   /** `started` while it runs; then how it ended (completed, failed, stopped). */
   status: string;
   summary: string | null;
+  /** A background shell's last lines of output; null for a subagent. */
+  output: string | null;
+  /** How a background shell exited by itself. */
+  exitCode: number | null;
   /** The user asked to stop it; the agent confirms with its end. */
   stopping: boolean;
   v: number;
@@ -19,6 +24,15 @@ export interface TaskEntry {
 
 export function isRunning(task: TaskEntry): boolean {
   return task.status === "started" || task.status === "running";
+}
+
+/** What the panel says of a task's state. */
+export function statusLabel(task: TaskEntry): string {
+  if (task.stopping) return "stopping…";
+  if (isRunning(task)) return "running";
+  if (task.status === "timed_out") return "timed out";
+  if (task.status === "failed" && task.exitCode !== null) return `failed (exit ${task.exitCode})`;
+  return task.status;
 }
 
 export class Tasks {
@@ -39,6 +53,8 @@ export class Tasks {
         description: ev.description ?? "Task",
         status: ev.status,
         summary: ev.summary,
+        output: ev.output ?? null,
+        exitCode: ev.exitCode ?? null,
         stopping: false,
         v: 0,
       });
@@ -48,6 +64,8 @@ export class Tasks {
     task.toolUseId ??= ev.toolUseId;
     if (ev.description) task.description = ev.description;
     if (ev.summary) task.summary = ev.summary;
+    if (ev.output != null) task.output = ev.output;
+    if (ev.exitCode != null) task.exitCode = ev.exitCode;
     if (!isRunning(task)) task.stopping = false;
     task.v++;
   }

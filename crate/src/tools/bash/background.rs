@@ -1,9 +1,10 @@
 //! BashOutput and KillShell: the output and the end of a command Bash started in the background.
 
 use super::output::{iso_timestamp, truncate_middle};
+use super::ShellRecord;
 use super::MAX_OUTPUT_CHARS;
 use crate::host::{BackgroundStatus, HostError};
-use crate::tools::{parse_input, Host, ShellRecord, ToolError, ToolOutput, ToolResult, ToolSpec, Toolset};
+use crate::tools::{parse_input, Host, ToolError, ToolOutput, ToolResult, ToolSpec, Toolset};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -97,8 +98,8 @@ pub async fn run_bash_output<H: Host>(ts: &Toolset<H>, args: Value) -> ToolResul
     };
     let shell = find_shell(ts, &input.bash_id)?;
     let status = ts
-        .host
-        .read_background(&shell.host_id)
+        .shells
+        .read(&ts.host, &input.bash_id, ts.host.now_ms())
         .await
         .map_err(|e| lost_shell(&input.bash_id, e))?;
     let BackgroundStatus {
@@ -159,11 +160,7 @@ pub async fn run_kill_shell<H: Host>(ts: &Toolset<H>, args: Value) -> ToolResult
     let input: KillShellInput = parse_input("KillShell", args)?;
     let id = input.shell_id;
     let shell = find_shell(ts, &id)?;
-    let killed = ts
-        .host
-        .kill_background(&shell.host_id)
-        .await
-        .map_err(|e| lost_shell(&id, e))?;
+    let killed = ts.shells.kill(&ts.host, &id).await.map_err(|e| lost_shell(&id, e))?;
     if !killed {
         return Err(ToolError(format!(
             "Shell {id} is not running, so cannot be killed (it has already exited; BashOutput shows its remaining output and exit code)"
@@ -177,8 +174,8 @@ pub async fn run_kill_shell<H: Host>(ts: &Toolset<H>, args: Value) -> ToolResult
 }
 
 fn find_shell<H: Host>(ts: &Toolset<H>, id: &str) -> ToolResult<ShellRecord> {
-    ts.shell(id).ok_or_else(|| {
-        let known = ts.shell_ids();
+    ts.shells.get(id).ok_or_else(|| {
+        let known = ts.shells.ids();
         ToolError(if known.is_empty() {
             format!("No shell found with ID: {id}. No background shells have been started in this session; start one with Bash and run_in_background: true.")
         } else {

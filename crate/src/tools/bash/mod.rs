@@ -8,11 +8,14 @@
 
 mod background;
 mod output;
+mod shells;
+mod tail;
 
 pub use background::{run_bash_output, run_kill_shell, BASH_OUTPUT_SPEC, KILL_SHELL_SPEC};
 pub use output::{iso_timestamp, truncate_middle};
+pub use shells::{ShellRecord, Shells};
 
-use super::{content_hash, parse_input, Host, ShellRecord, ToolError, ToolOutput, ToolResult, ToolSpec, Toolset};
+use super::{content_hash, parse_input, Host, ToolError, ToolOutput, ToolResult, ToolSpec, Toolset};
 use crate::host::{ExecOutput, ExecRequest, HostError, HostErrorKind};
 use crate::paths::{normalize, PathStyle};
 use output::{exit_semantics, format_duration, join_lines, no_output_expected, trim_stdout};
@@ -139,6 +142,7 @@ struct BashInput {
     command: String,
     /// A number in the schema; models send integers and occasionally fractions.
     timeout: Option<f64>,
+    description: Option<String>,
     run_in_background: Option<bool>,
 }
 
@@ -389,10 +393,18 @@ async fn start_background<H: Host>(ts: &Toolset<H>, input: &BashInput, command: 
         }
         other => other.map_err(|e| exec_error(ts, e))?,
     };
-    let id = ts.add_shell(ShellRecord {
+    let title = input
+        .description
+        .as_deref()
+        .map(str::trim)
+        .filter(|d| !d.is_empty())
+        .unwrap_or(&input.command);
+    let id = ts.shells.add(ShellRecord {
         host_id,
         command: input.command.clone(),
+        title: title.to_string(),
         started_ms: ts.host.now_ms(),
+        lifetime_ms,
     });
     let mut lines = vec![format!(
         "Command running in background with ID: {id}. Check its output with BashOutput and stop it with KillShell."
