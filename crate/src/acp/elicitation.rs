@@ -165,7 +165,7 @@ mod tests {
 
     /// What claude-agent-acp 0.101.0 sends for an AskUserQuestion of two questions.
     fn schema() -> ElicitationSchema {
-        serde_json::from_value(json!({
+        crate::json::from_value(json!({
             "type": "object",
             "properties": {
                 "question_0": {"type": "string", "title": "Color", "description": "Which color?",

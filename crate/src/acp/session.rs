@@ -115,7 +115,7 @@ impl AcpBackend {
 
     pub(super) fn on_initialized(&mut self, result: Result<Value, RpcError>) -> Vec<Output> {
         let reply = match result {
-            Ok(value) => serde_json::from_value::<InitializeResponse>(value).map_err(|e| e.to_string()),
+            Ok(value) => crate::json::from_value::<InitializeResponse>(value).map_err(|e| e.to_string()),
             Err(error) => Err(error.to_string()),
         };
         let reply = match reply {

@@ -35,8 +35,8 @@ impl SessionOptions {
     /// What `session/new`, `load` or `resume` answered.
     pub fn replace_from(&mut self, answer: &Value) {
         let read = |key: &str| answer.get(key).cloned().filter(|v| !v.is_null());
-        self.modes = read("modes").and_then(|v| serde_json::from_value(v).ok());
-        self.models = read("models").and_then(|v| serde_json::from_value(v).ok());
+        self.modes = read("modes").and_then(|v| crate::json::from_value(v).ok());
+        self.models = read("models").and_then(|v| crate::json::from_value(v).ok());
         self.config = Vec::new();
         self.replace_config(answer);
     }
@@ -46,7 +46,7 @@ impl SessionOptions {
         if let Some(Value::Array(options)) = answer.get("configOptions") {
             self.config = options
                 .iter()
-                .filter_map(|o| serde_json::from_value(o.clone()).ok())
+                .filter_map(|o| crate::json::from_value(o.clone()).ok())
                 .collect();
         }
     }

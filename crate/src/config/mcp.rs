@@ -84,7 +84,7 @@ impl McpServerEntry {
 
 /// The `mcpServers` key of the config: a list of entries.
 pub fn entries(value: &Value) -> Result<Vec<McpServerEntry>, String> {
-    serde_json::from_value(value.clone()).map_err(|e| format!("`mcpServers`: {e}"))
+    crate::json::from_value(value.clone()).map_err(|e| format!("`mcpServers`: {e}"))
 }
 
 /// Claude Code's `--mcp-config` value for `entries` (none: None).
@@ -105,7 +105,7 @@ mod tests {
 
     #[test]
     fn a_stdio_entry_becomes_claude_and_acp_config() {
-        let entry: McpServerEntry = serde_json::from_value(json!({
+        let entry: McpServerEntry = crate::json::from_value(json!({
             "type": "stdio", "name": "db", "command": "node", "args": ["bridge.js"], "env": {"T": "1"}
         }))
         .unwrap();
@@ -121,7 +121,7 @@ mod tests {
 
     #[test]
     fn an_http_entry_keeps_its_address_and_headers() {
-        let entry: McpServerEntry = serde_json::from_value(
+        let entry: McpServerEntry = crate::json::from_value(
             json!({"type": "http", "name": "docs", "url": "https://x/mcp", "headers": {"A": "b"}}),
         )
         .unwrap();

@@ -550,7 +550,7 @@ pub fn parse_input<T: DeserializeOwned>(tool: &str, args: Value) -> ToolResult<T
         Some(spec) => input::check(tool, &(spec.input_schema)(), args)?,
         None => args,
     };
-    serde_json::from_value(args).map_err(|e| {
+    crate::json::from_value(args).map_err(|e| {
         ToolError::invalid(format!(
             "InputValidationError: {tool} failed due to the following issue:\n{e}"
         ))

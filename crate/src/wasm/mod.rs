@@ -55,7 +55,7 @@ pub(crate) fn json_from_js(value: JsValue) -> Result<serde_json::Value, String> 
 /// A JS value as `T`, through JSON so a misspelt field is refused (serde-wasm-bindgen reads only
 /// the fields a struct names).
 pub(crate) fn value_from_js<T: DeserializeOwned>(value: JsValue) -> Result<T, String> {
-    serde_json::from_value(json_from_js(value)?).map_err(|e| e.to_string())
+    crate::json::from_value(json_from_js(value)?).map_err(|e| e.to_string())
 }
 
 /// A Rust value as a plain JS value (maps become objects), through JSON.

@@ -54,7 +54,7 @@ pub fn settings_with_rules(
     #[wasm_bindgen(unchecked_param_type = "string[]")] rules: JsValue,
 ) -> Result<String, JsError> {
     let texts: Vec<String> = json_from_js(rules)
-        .and_then(|v| serde_json::from_value(v).map_err(|e| e.to_string()))
+        .and_then(|v| crate::json::from_value(v).map_err(|e| e.to_string()))
         .map_err(|e| error(format!("settingsWithRules: {e}")))?;
     let rules = texts
         .iter()

@@ -186,7 +186,7 @@ mod tests {
     #[test]
     fn agent_terminal_and_unknown_methods_are_told_apart() {
         // gemini-cli 0.61.0's methods (reference/acp-gemini-codex-offline.md §7), plus a terminal one.
-        let methods: Vec<AuthMethod> = serde_json::from_value(json!([
+        let methods: Vec<AuthMethod> = crate::json::from_value(json!([
             {"id": "oauth-personal", "name": "Log in with Google", "description": null},
             {"id": "gemini-api-key", "name": "Use Gemini API key", "description": "Requires GEMINI_API_KEY"},
             {"id": "gateway", "name": "Gateway", "type": "agent"},

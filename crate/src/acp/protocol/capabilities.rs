@@ -331,7 +331,7 @@ mod tests {
 
     #[test]
     fn present_means_supported_and_absent_means_not() {
-        let caps: AgentCapabilities = serde_json::from_value(json!({
+        let caps: AgentCapabilities = crate::json::from_value(json!({
             "loadSession": true,
             "promptCapabilities": {"image": true, "embeddedContext": {}},
             "mcpCapabilities": {"http": true, "sse": false},
@@ -352,7 +352,7 @@ mod tests {
     #[test]
     fn capabilities_of_the_wrong_shape_read_as_unsupported() {
         let caps: AgentCapabilities =
-            serde_json::from_value(json!({"loadSession": "yes", "promptCapabilities": [], "sessionCapabilities": 3}))
+            crate::json::from_value(json!({"loadSession": "yes", "promptCapabilities": [], "sessionCapabilities": 3}))
                 .unwrap();
         assert_eq!(caps, AgentCapabilities::default());
     }

@@ -223,7 +223,7 @@ mod tests {
 
     #[test]
     fn options_read_by_kind_and_unknown_kinds_are_dropped() {
-        let update: ConfigOptionUpdate = serde_json::from_value(json!({"configOptions": claude_options()})).unwrap();
+        let update: ConfigOptionUpdate = crate::json::from_value(json!({"configOptions": claude_options()})).unwrap();
         assert_eq!(update.config_options.len(), 3);
         let model = &update.config_options[1];
         assert_eq!(model.category, Some(ConfigOptionCategory::Model));
@@ -245,7 +245,7 @@ mod tests {
 
     #[test]
     fn grouped_choices_read_as_groups() {
-        let option: SessionConfigOption = serde_json::from_value(json!({
+        let option: SessionConfigOption = crate::json::from_value(json!({
             "id": "model", "name": "Model", "type": "select", "currentValue": "b",
             "options": [{"group": "g1", "name": "Fast", "options": [{"value": "a", "name": "A"}]},
                         {"group": "g2", "name": "Smart", "options": [{"value": "b", "name": "B"}]}]
@@ -281,7 +281,7 @@ mod tests {
             json!({"sessionId": "s1", "configId": "fast", "type": "boolean", "value": true})
         );
         assert_eq!(
-            serde_json::from_value::<SetSessionConfigOptionRequest>(written).unwrap(),
+            crate::json::from_value::<SetSessionConfigOptionRequest>(written).unwrap(),
             toggle
         );
     }

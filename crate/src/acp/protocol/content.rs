@@ -281,7 +281,7 @@ mod tests {
             {"type": "resource", "resource": {"uri": "file:///p/a.rs", "text": "fn main() {}", "mimeType": "text/x-rust"}},
             {"type": "resource", "resource": {"uri": "file:///p/a.bin", "blob": "AAE="}},
         ]);
-        let read: Vec<ContentBlock> = serde_json::from_value(blocks.clone()).unwrap();
+        let read: Vec<ContentBlock> = crate::json::from_value(blocks.clone()).unwrap();
         assert!(matches!(read[3], ContentBlock::ResourceLink(ref l) if l.size == Some(12)));
         assert!(matches!(&read[5], ContentBlock::Resource(r) if matches!(r.resource, ResourceContents::Blob(_))));
         assert_eq!(read[4].as_text(), Some("fn main() {}"));
@@ -291,20 +291,20 @@ mod tests {
     #[test]
     fn a_block_of_an_unknown_type_is_kept_as_sent() {
         let raw = json!({"type": "hologram", "depth": 3});
-        let read: ContentBlock = serde_json::from_value(raw.clone()).unwrap();
+        let read: ContentBlock = crate::json::from_value(raw.clone()).unwrap();
         assert_eq!(read, ContentBlock::Unknown(raw.clone()));
         assert_eq!(serde_json::to_value(&read).unwrap(), raw);
     }
 
     #[test]
     fn a_malformed_known_block_is_an_error_naming_it() {
-        let err = serde_json::from_value::<ContentBlock>(json!({"type": "text"})).unwrap_err();
+        let err = crate::json::from_value::<ContentBlock>(json!({"type": "text"})).unwrap_err();
         assert!(err.to_string().contains("text: missing field `text`"), "{err}");
     }
 
     #[test]
     fn annotations_of_the_wrong_shape_are_dropped_not_fatal() {
-        let read: ContentBlock = serde_json::from_value(
+        let read: ContentBlock = crate::json::from_value(
             json!({"type": "text", "text": "x", "annotations": {"audience": ["user", 3], "priority": "high"}}),
         )
         .unwrap();

@@ -62,7 +62,7 @@ impl fmt::Display for InvalidParams {
 impl std::error::Error for InvalidParams {}
 
 fn read<T: DeserializeOwned>(method: &str, params: Value) -> Result<T, InvalidParams> {
-    serde_json::from_value(params).map_err(|e| InvalidParams {
+    crate::json::from_value(params).map_err(|e| InvalidParams {
         method: method.to_string(),
         reason: e.to_string(),
     })

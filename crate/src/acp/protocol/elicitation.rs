@@ -180,7 +180,7 @@ mod tests {
 
     #[test]
     fn reads_a_form_and_a_url_elicitation() {
-        let form: CreateElicitationRequest = serde_json::from_value(json!({
+        let form: CreateElicitationRequest = crate::json::from_value(json!({
             "mode": "form", "message": "Which branch?", "sessionId": "s1", "toolCallId": "c1",
             "requestedSchema": {"type": "object", "properties": {"branch": {"type": "string", "enum": ["main", "dev"]}}, "required": ["branch"]}
         }))
@@ -189,7 +189,7 @@ mod tests {
         let schema = form.requested_schema.unwrap();
         assert_eq!(schema.kind, "object");
         assert_eq!(schema.properties["branch"]["enum"][1], "dev");
-        let url: CreateElicitationRequest = serde_json::from_value(json!({
+        let url: CreateElicitationRequest = crate::json::from_value(json!({
             "mode": "url", "message": "Log in", "requestId": 7, "elicitationId": "e1", "url": "https://example.com/login"
         }))
         .unwrap();

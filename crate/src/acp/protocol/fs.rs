@@ -93,10 +93,10 @@ mod tests {
     #[test]
     fn a_read_with_a_bad_range_reads_the_whole_file() {
         let read: ReadTextFileRequest =
-            serde_json::from_value(json!({"sessionId": "s", "path": "/p/a.txt", "line": -3, "limit": "ten"})).unwrap();
+            crate::json::from_value(json!({"sessionId": "s", "path": "/p/a.txt", "line": -3, "limit": "ten"})).unwrap();
         assert_eq!((read.line, read.limit), (None, None));
         let read: ReadTextFileRequest =
-            serde_json::from_value(json!({"sessionId": "s", "path": "/p/a.txt", "line": 5, "limit": 10})).unwrap();
+            crate::json::from_value(json!({"sessionId": "s", "path": "/p/a.txt", "line": 5, "limit": 10})).unwrap();
         assert_eq!((read.line, read.limit), (Some(5), Some(10)));
     }
 

@@ -89,7 +89,7 @@ mod tests {
     /// claude-agent-acp 0.101.0's reply (reference/acp-claude-agent-offline.md §6).
     #[test]
     fn reads_claude_agent_acps_reply() {
-        let reply: InitializeResponse = serde_json::from_value(json!({
+        let reply: InitializeResponse = crate::json::from_value(json!({
             "protocolVersion": 1,
             "agentCapabilities": {
                 "loadSession": true,
@@ -117,7 +117,7 @@ mod tests {
     /// codex-acp 2.6.0 and gemini-cli 0.61.0 (reference/acp-gemini-codex-offline.md §7).
     #[test]
     fn reads_codex_and_gemini_replies() {
-        let codex: InitializeResponse = serde_json::from_value(json!({
+        let codex: InitializeResponse = crate::json::from_value(json!({
             "protocolVersion": 1,
             "agentCapabilities": {"loadSession": true, "promptCapabilities": {"image": true, "audio": false, "embeddedContext": true},
                 "mcpCapabilities": {"http": true, "sse": false},
@@ -135,7 +135,7 @@ mod tests {
             ["api-key", "gateway"]
         );
 
-        let gemini: InitializeResponse = serde_json::from_value(json!({
+        let gemini: InitializeResponse = crate::json::from_value(json!({
             "protocolVersion": 1,
             "authMethods": [{"id": "oauth-personal", "name": "Log in with Google"}, {"id": "gemini-api-key", "name": "Use Gemini API key"},
                             {"id": "vertex-ai", "name": "Vertex AI"}, {"id": "gateway", "name": "Gateway"}],

@@ -4,8 +4,9 @@
 //! and an enum value or union tag this version does not know is kept as sent. Writing stays exact:
 //! every helper here is for `deserialize_with` only.
 //!
-//! Everything reads through [`serde_json::Value`] (messages arrive as JSON and are parsed once), so
-//! each type's deserializer is instantiated for one deserializer type only: that keeps the wasm small.
+//! Everything reads through [`serde_json::Value`] (messages arrive as JSON and are parsed once) with
+//! [`crate::json::from_value`], so each type's deserializer is instantiated for one deserializer
+//! type only: that keeps the wasm small.
 
 use serde::de::{DeserializeOwned, Error as _};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -16,7 +17,7 @@ pub type Meta = Map<String, Value>;
 
 /// A field read as its type, or its default when it has another shape (`null` included).
 pub fn or_default<'de, D: Deserializer<'de>, T: DeserializeOwned + Default>(d: D) -> Result<T, D::Error> {
-    Ok(T::deserialize(Value::deserialize(d)?).unwrap_or_default())
+    Ok(crate::json::from_value(Value::deserialize(d)?).unwrap_or_default())
 }
 
 /// A list whose unreadable items are dropped; anything but an array reads as empty.
@@ -31,7 +32,12 @@ pub fn opt_list<'de, D: Deserializer<'de>, T: DeserializeOwned>(d: D) -> Result<
 
 fn items<T: DeserializeOwned>(value: Value) -> Option<Vec<T>> {
     match value {
-        Value::Array(values) => Some(values.into_iter().filter_map(|v| T::deserialize(v).ok()).collect()),
+        Value::Array(values) => Some(
+            values
+                .into_iter()
+                .filter_map(|v| crate::json::from_value(v).ok())
+                .collect(),
+        ),
         _ => None,
     }
 }
@@ -52,7 +58,7 @@ pub struct Supported {
 pub fn presence<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Supported>, D::Error> {
     Ok(match Value::deserialize(d)? {
         Value::Null | Value::Bool(false) => None,
-        value => Some(Supported::deserialize(value).unwrap_or_default()),
+        value => Some(crate::json::from_value(value).unwrap_or_default()),
     })
 }
 
@@ -69,7 +75,7 @@ pub fn flag<'de, D: Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
 /// Read one member of a tagged union: its variant's own type is read from the whole object (which
 /// ignores the tag field); a malformed known member is an error that names it.
 pub fn variant<T: DeserializeOwned, E: serde::de::Error>(value: Value, name: &str) -> Result<T, E> {
-    T::deserialize(value).map_err(|e| E::custom(format_args!("{name}: {e}")))
+    crate::json::from_value(value).map_err(|e| E::custom(format_args!("{name}: {e}")))
 }
 
 /// `Deserialize` for a union tagged by a string field, whose unknown tags become
@@ -176,7 +182,7 @@ mod tests {
     }
 
     fn sample(value: Value) -> Sample {
-        serde_json::from_value(value).unwrap()
+        crate::json::from_value(value).unwrap()
     }
 
     #[test]
@@ -225,12 +231,12 @@ mod tests {
 
     #[test]
     fn an_open_enum_keeps_unknown_values_and_writes_them_back() {
-        let read: Vec<Colour> = serde_json::from_value(json!(["red", "dark_blue", "mauve"])).unwrap();
+        let read: Vec<Colour> = crate::json::from_value(json!(["red", "dark_blue", "mauve"])).unwrap();
         assert_eq!(read, [Colour::Red, Colour::DarkBlue, Colour::Unknown("mauve".into())]);
         assert_eq!(
             serde_json::to_value(&read).unwrap(),
             json!(["red", "dark_blue", "mauve"])
         );
-        assert!(serde_json::from_value::<Colour>(json!(3)).is_err());
+        assert!(crate::json::from_value::<Colour>(json!(3)).is_err());
     }
 }

@@ -125,7 +125,7 @@ mod tests {
 
     #[test]
     fn a_message_carries_an_inner_mcp_call() {
-        let message: McpMessage = serde_json::from_value(json!({
+        let message: McpMessage = crate::json::from_value(json!({
             "connectionId": "c1", "method": "tools/call", "params": {"name": "Read", "arguments": {"file_path": "/p/a"}}
         }))
         .unwrap();
@@ -133,7 +133,7 @@ mod tests {
             message.to_jsonrpc(Some(json!(7))),
             json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "Read", "arguments": {"file_path": "/p/a"}}})
         );
-        let note: McpMessage = serde_json::from_value(
+        let note: McpMessage = crate::json::from_value(
             json!({"connectionId": "c1", "method": "notifications/initialized", "params": null}),
         )
         .unwrap();

@@ -158,12 +158,12 @@ mod tests {
                 {"type": "acp", "name": "tether", "serverId": "tether-1"},
             ])
         );
-        assert_eq!(serde_json::from_value::<Vec<McpServer>>(written).unwrap(), servers);
+        assert_eq!(crate::json::from_value::<Vec<McpServer>>(written).unwrap(), servers);
     }
 
     #[test]
     fn stdio_with_an_explicit_type_and_unknown_transports_are_read() {
-        let servers: Vec<McpServer> = serde_json::from_value(json!([
+        let servers: Vec<McpServer> = crate::json::from_value(json!([
             {"type": "stdio", "name": "a", "command": "x", "args": [], "env": []},
             {"type": "websocket", "name": "b", "url": "ws://127.0.0.1:1"},
         ]))

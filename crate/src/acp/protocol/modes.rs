@@ -107,7 +107,7 @@ mod tests {
 
     #[test]
     fn modes_without_a_name_are_dropped() {
-        let state: SessionModeState = serde_json::from_value(json!({
+        let state: SessionModeState = crate::json::from_value(json!({
             "currentModeId": "auto",
             "availableModes": [{"id": "default", "name": "Manual"}, {"id": "broken"}, {"id": "plan", "name": "Plan", "description": 4}]
         }))

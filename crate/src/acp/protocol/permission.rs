@@ -136,7 +136,7 @@ mod tests {
     /// this version does not know.
     #[test]
     fn reads_the_agents_own_options() {
-        let request: RequestPermissionRequest = serde_json::from_value(json!({
+        let request: RequestPermissionRequest = crate::json::from_value(json!({
             "sessionId": "s1",
             "toolCall": {"toolCallId": "call_2", "title": "mcp.tether.Write", "kind": "execute"},
             "options": [

@@ -65,14 +65,14 @@ mod tests {
             {"content": "Flip debug", "priority": "medium", "status": "in_progress"},
             {"content": "Run the tests", "priority": "low", "status": "pending"},
         ]});
-        let plan: Plan = serde_json::from_value(raw.clone()).unwrap();
+        let plan: Plan = crate::json::from_value(raw.clone()).unwrap();
         assert_eq!(plan.entries[1].status, PlanEntryStatus::InProgress);
         assert_eq!(serde_json::to_value(&plan).unwrap(), raw);
     }
 
     #[test]
     fn entries_without_content_are_dropped_and_odd_fields_defaulted() {
-        let plan: Plan = serde_json::from_value(json!({"entries": [
+        let plan: Plan = crate::json::from_value(json!({"entries": [
             {"priority": "high"},
             {"content": "Ship", "priority": 3, "status": "blocked"},
         ]}))

@@ -130,7 +130,7 @@ mod tests {
 
     #[test]
     fn reads_the_stop_reasons_and_usage_agents_send() {
-        let claude: PromptResponse = serde_json::from_value(json!({
+        let claude: PromptResponse = crate::json::from_value(json!({
             "stopReason": "end_turn",
             "usage": {"inputTokens": 42, "outputTokens": 7, "cachedReadTokens": 0, "cachedWriteTokens": 0, "totalTokens": 49},
             "_meta": {"quota": {}}
@@ -139,9 +139,10 @@ mod tests {
         assert_eq!(claude.stop_reason, StopReason::EndTurn);
         assert_eq!(claude.usage.unwrap().total_tokens, Some(49));
         let gemini: PromptResponse =
-            serde_json::from_value(json!({"stopReason": "cancelled", "_meta": {"quota": {"token_count": 3}}})).unwrap();
+            crate::json::from_value(json!({"stopReason": "cancelled", "_meta": {"quota": {"token_count": 3}}}))
+                .unwrap();
         assert_eq!(gemini.stop_reason, StopReason::Cancelled);
-        let future: PromptResponse = serde_json::from_value(json!({"stopReason": "paused", "usage": "n/a"})).unwrap();
+        let future: PromptResponse = crate::json::from_value(json!({"stopReason": "paused", "usage": "n/a"})).unwrap();
         assert_eq!(future.stop_reason, StopReason::Unknown("paused".into()));
         assert_eq!(future.usage, None);
     }

@@ -40,14 +40,14 @@ mod tests {
 
     #[test]
     fn request_ids_keep_their_type() {
-        let ids: Vec<Option<Id>> = serde_json::from_value(json!([0, "a-1", null])).unwrap();
+        let ids: Vec<Option<Id>> = crate::json::from_value(json!([0, "a-1", null])).unwrap();
         assert_eq!(ids, [Some(Id::Number(0.into())), Some(Id::String("a-1".into())), None]);
         assert_eq!(serde_json::to_value(&ids).unwrap(), json!([0, "a-1", null]));
     }
 
     #[test]
     fn reads_claude_agent_acps_cancel_request() {
-        let cancel: CancelRequestNotification = serde_json::from_value(json!({"requestId": 0})).unwrap();
+        let cancel: CancelRequestNotification = crate::json::from_value(json!({"requestId": 0})).unwrap();
         assert_eq!(cancel.request_id, Some(Id::Number(0.into())));
     }
 }

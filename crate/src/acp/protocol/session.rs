@@ -366,7 +366,7 @@ mod tests {
     /// gemini-cli 0.61.0's `session/new` result: modes and the unstable models, no config options.
     #[test]
     fn reads_a_new_session_with_modes_and_models() {
-        let reply: NewSessionResponse = serde_json::from_value(json!({
+        let reply: NewSessionResponse = crate::json::from_value(json!({
             "sessionId": "3f1c",
             "modes": {"currentModeId": "default", "availableModes": [
                 {"id": "default", "name": "Default"}, {"id": "autoEdit", "name": "Auto Edit"},
@@ -385,7 +385,7 @@ mod tests {
 
     #[test]
     fn reads_a_session_list_and_skips_entries_without_an_id() {
-        let list: ListSessionsResponse = serde_json::from_value(json!({
+        let list: ListSessionsResponse = crate::json::from_value(json!({
             "sessions": [
                 {"sessionId": "a", "cwd": "/p", "title": "Fix the build", "updatedAt": "2026-11-02T10:00:00Z"},
                 {"cwd": "/p"},

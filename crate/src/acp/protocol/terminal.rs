@@ -215,7 +215,7 @@ impl TerminalDisplay {
         fn read<T: serde::de::DeserializeOwned>(meta: &Meta, key: &str) -> Option<T> {
             meta.get(key)
                 .cloned()
-                .and_then(|v: Value| serde_json::from_value(v).ok())
+                .and_then(|v: Value| crate::json::from_value(v).ok())
         }
         let display = TerminalDisplay {
             info: read(meta, "terminal_info"),
@@ -233,7 +233,7 @@ mod tests {
     use serde_json::json;
 
     fn meta(value: Value) -> Meta {
-        serde_json::from_value(value).unwrap()
+        crate::json::from_value(value).unwrap()
     }
 
     #[test]
@@ -290,7 +290,7 @@ mod tests {
 
     #[test]
     fn create_reads_leniently() {
-        let create: CreateTerminalRequest = serde_json::from_value(json!({
+        let create: CreateTerminalRequest = crate::json::from_value(json!({
             "sessionId": "s", "command": "npm", "args": ["test", 3], "env": [{"name": "CI", "value": "1"}, {"name": "X"}],
             "outputByteLimit": -1
         }))

@@ -255,17 +255,17 @@ mod tests {
 
     #[test]
     fn unknown_kinds_and_statuses_are_kept_and_defaults_fill_the_gaps() {
-        let call: ToolCall = serde_json::from_value(json!({"toolCallId": "c1", "kind": "teleport"})).unwrap();
+        let call: ToolCall = crate::json::from_value(json!({"toolCallId": "c1", "kind": "teleport"})).unwrap();
         assert_eq!(call.kind, ToolKind::Unknown("teleport".into()));
         assert_eq!(call.status, ToolCallStatus::Pending);
         assert_eq!(call.title, "");
-        let call: ToolCall = serde_json::from_value(json!({"toolCallId": "c1", "title": "t", "kind": 7})).unwrap();
+        let call: ToolCall = crate::json::from_value(json!({"toolCallId": "c1", "title": "t", "kind": 7})).unwrap();
         assert_eq!(call.kind, ToolKind::Other);
     }
 
     #[test]
     fn unreadable_content_items_are_skipped_and_unknown_ones_kept() {
-        let update: ToolCallUpdate = serde_json::from_value(json!({
+        let update: ToolCallUpdate = crate::json::from_value(json!({
             "toolCallId": "c1",
             "content": [
                 {"type": "diff", "path": "/p/a", "newText": "x"},
@@ -287,12 +287,12 @@ mod tests {
 
     #[test]
     fn an_update_changes_only_the_fields_it_carries() {
-        let mut call: ToolCall = serde_json::from_value(json!({
+        let mut call: ToolCall = crate::json::from_value(json!({
             "toolCallId": "c1", "title": "Read File", "kind": "read", "status": "pending", "rawInput": {}
         }))
         .unwrap();
         call.apply(
-            serde_json::from_value(
+            crate::json::from_value(
                 json!({"toolCallId": "c1", "status": "completed", "rawOutput": "done", "_meta": {"a": 1}}),
             )
             .unwrap(),
@@ -307,7 +307,7 @@ mod tests {
 
     #[test]
     fn a_call_first_seen_as_an_update_takes_its_fields() {
-        let update: ToolCallUpdate = serde_json::from_value(
+        let update: ToolCallUpdate = crate::json::from_value(
             json!({"toolCallId": "w1", "title": "Writing to new.txt", "kind": "edit", "status": "pending"}),
         )
         .unwrap();

@@ -218,7 +218,7 @@ mod tests {
     use serde_json::json;
 
     fn update(raw: Value) -> SessionUpdate {
-        serde_json::from_value(raw).unwrap()
+        crate::json::from_value(raw).unwrap()
     }
 
     #[test]
@@ -233,12 +233,12 @@ mod tests {
     #[test]
     fn a_malformed_known_update_is_an_error_naming_its_kind() {
         let err =
-            serde_json::from_value::<SessionUpdate>(json!({"sessionUpdate": "tool_call", "title": "x"})).unwrap_err();
+            crate::json::from_value::<SessionUpdate>(json!({"sessionUpdate": "tool_call", "title": "x"})).unwrap_err();
         assert!(
             err.to_string().starts_with("tool_call: missing field `toolCallId`"),
             "{err}"
         );
-        assert!(serde_json::from_value::<SessionUpdate>(json!({"content": {}})).is_err());
+        assert!(crate::json::from_value::<SessionUpdate>(json!({"content": {}})).is_err());
     }
 
     #[test]
