@@ -43,7 +43,7 @@ NODE_HOST_FOR_TESTS="$REPO/target/wasm-test/node-host.cjs"   # the Node host, fo
 DIST="$REPO/dist"
 # The real Claude Code CLI the integration suite drives (pinned: npm picks older builds on old Node).
 CLAUDE_VERSION=2.1.330
-MAX_WASM_BYTES=2300000                       # 2.3 MB: the wasm ships inside the VSIX (three backends: 2.29 MB; the goal is 2 MB, issue 23)
+MAX_WASM_BYTES=2350000                       # 2.35 MB: the wasm ships inside the VSIX (three backends: 2.31 MB; the goal is 2 MB, issue 23)
 MAX_VSIX_BYTES=1500000                       # 1.5 MB: the whole universal VSIX
 TWIGGY_VERSION=0.8.0                         # the wasm's size by module (a code size profiler)
 TWIGGY="$CACHE/twiggy-$TWIGGY_VERSION/bin/twiggy"
