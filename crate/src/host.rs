@@ -201,6 +201,12 @@ pub trait Clock {
 pub trait Host: FileSystem + Exec + Search + Clock {}
 impl<T: FileSystem + Exec + Search + Clock> Host for T {}
 
+/// The line that stands for background output dropped unread (more than `limit` bytes piled up
+/// between two reads), as a host's `read_background` and the core's own buffer both put it.
+pub fn dropped_output_note(dropped: u64, limit: usize) -> String {
+    format!("... [{dropped} bytes of earlier output were dropped: more than {limit} bytes accumulated unread] ...\n")
+}
+
 /// The SHA-256 of `bytes` in lowercase hex, computed by the core (see [`FileSystem::sha256_hex`]).
 pub fn sha256_hex(bytes: &[u8]) -> String {
     let digest = Sha256::digest(bytes);

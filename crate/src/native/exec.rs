@@ -6,7 +6,9 @@
 //! instead of stopping until the timeout. Output is read by one thread per stream into a bounded
 //! buffer; the caller never blocks on a pipe that a leftover grandchild keeps open.
 
-use crate::host::{BackgroundStatus, ExecOutput, ExecRequest, HostError, HostErrorKind, HostResult};
+use crate::host::{
+    dropped_output_note, BackgroundStatus, ExecOutput, ExecRequest, HostError, HostErrorKind, HostResult,
+};
 use std::collections::{HashMap, VecDeque};
 use std::io::Read;
 use std::path::Path;
@@ -103,10 +105,7 @@ impl Capture {
         }
         let mut text = String::new();
         if self.dropped > 0 {
-            text.push_str(&format!(
-                "... [{} bytes of earlier output were dropped: more than {} bytes accumulated unread] ...\n",
-                self.dropped, self.cap
-            ));
+            text.push_str(&dropped_output_note(self.dropped, self.cap));
             self.dropped = 0;
         }
         text.push_str(&String::from_utf8_lossy(&bytes));

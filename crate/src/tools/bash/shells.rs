@@ -6,7 +6,7 @@
 
 use super::tail::Tail;
 use crate::events::UiEvent;
-use crate::host::{BackgroundStatus, Exec, HostResult};
+use crate::host::{dropped_output_note, BackgroundStatus, Exec, HostResult};
 use crate::tools::locks::PathLocks;
 use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
@@ -53,9 +53,7 @@ impl Unread {
         let text = std::mem::take(&mut self.text);
         match std::mem::take(&mut self.dropped) {
             0 => text,
-            dropped => format!(
-                "... [{dropped} bytes of earlier output were dropped: more than {UNREAD_BYTES} bytes accumulated unread] ...\n{text}"
-            ),
+            dropped => dropped_output_note(dropped as u64, UNREAD_BYTES) + &text,
         }
     }
 }
