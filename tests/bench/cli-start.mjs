@@ -140,7 +140,20 @@ async function measure(file, args, options, input, timeline) {
     stderr += d;
     if (timeline) for (const line of String(d).split("\n")) if (line.trim()) timeline.mark(`stderr ${line.slice(0, 160)}`);
   });
-  child.stdout.on("data", () => undefined);
+  // The last lines it wrote, for the error when it exits before any request. Hook callbacks (Tether's
+  // initialize registers them) get the empty answer, "go on", that Tether gives with no project hooks.
+  let stdoutTail = "";
+  let partial = "";
+  child.stdout.on("data", (d) => {
+    stdoutTail = (stdoutTail + d).slice(-4000);
+    const lines = (partial + d).split("\n");
+    partial = lines.pop();
+    for (const line of lines) {
+      if (!line.includes('"hook_callback"')) continue;
+      const { request_id } = JSON.parse(line);
+      child.stdin.write(JSON.stringify({ type: "control_response", response: { subtype: "success", request_id, response: {} } }) + "\n");
+    }
+  });
   child.stdin.on("error", () => undefined);
   if (input) child.stdin.write(input);
   else child.stdin.end();
@@ -150,7 +163,7 @@ async function measure(file, args, options, input, timeline) {
   try {
     at = await firstRequest(exited, path.basename(file));
   } catch (error) {
-    error.message += `:\n${stderr}`;
+    error.message += `:\nstderr: ${stderr}\nlast stdout: ${stdoutTail}`;
     throw error;
   }
   timeline?.mark("first /v1/messages request");
