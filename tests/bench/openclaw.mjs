@@ -50,7 +50,7 @@ async function connectedAgent(root) {
   const signed = await feed({ kind: 'signed', signature: 'c2ln' });
   const connect = signed.map((o) => o.request).find((r) => r?.kind === 'send');
   await feed({ kind: 'frame', text: JSON.stringify({ type: 'res', id: JSON.parse(connect.text).id, ok: true, payload: hello(4) }) });
-  const sent = agent.prompt('bench', []);
+  const sent = await agent.prompt('bench', []);
   const send = sent.map((o) => o.request).find((r) => r?.kind === 'send');
   const { id, params } = JSON.parse(send.text);
   const runId = params.idempotencyKey;
