@@ -4,8 +4,9 @@
 #   ./build.sh test     build, then run every test suite and print the totals
 #   ./build.sh test SUITE...   only the suites named (build, fmt, cargo, acp, e2e, ...; for development)
 #   ./build.sh with CMD...     run CMD with the suites' tools installed and exported (one test file, say)
-#   ./build.sh bench [--check] [--record] [--quick]   build, then run tests/bench/run.sh; --check fails
-#                       when a ratio is over 20% worse than tests/bench/recorded.json's
+#   ./build.sh bench [--check] [--record] [--quick] [--only NAME...]   build, then run tests/bench/run.sh;
+#                       --check fails when a ratio is over 20% worse than tests/bench/recorded.json's;
+#                       --record runs it twice and records each row's worse ratio
 #   ./build.sh fuzz [--runs N] [SECONDS] [TARGET...]   a fuzz campaign: every target (or those named)
 #                       for SECONDS each (default 300; with --runs, until N executions if sooner), one
 #                       at a time; its corpus grows in target/fuzz/campaign

@@ -2,7 +2,7 @@
 // themselves are not tested here; this checks only the comparison ./build.sh bench --check makes.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { compare, readResults, TOLERANCE } from "../bench/check.mjs";
+import { compare, readResults, TOLERANCE, worstOf } from "../bench/check.mjs";
 
 const row = (id, ratio) => JSON.stringify({ id, ratio, goal: 1, unit: "×", what: id });
 
@@ -27,4 +27,17 @@ test("a recorded row the run did not measure fails the guard", () => {
 
 test("a row measured but not recorded yet is shown and does not fail", () => {
   assert.equal(compare(readResults(row("first-edit-cold", 3)), {}).ok, true);
+});
+
+test("a run of some benchmarks only (--partial) does not fail on the rows it did not measure", () => {
+  const rows = readResults(row("edit-1mb", 0.6));
+  const { ok, lines } = compare(rows, { "edit-1mb": 0.6, "grep-remote": 1.0 }, { partial: true });
+  assert.equal(ok, true);
+  assert.doesNotMatch(lines.join("\n"), /grep-remote/);
+});
+
+test("recording two runs keeps each row's worse ratio", () => {
+  const first = readResults([row("edit-1mb", 0.6), row("grep-local", 1.0)].join("\n"));
+  const second = readResults([row("edit-1mb", 0.7), row("grep-local", 0.9)].join("\n"));
+  assert.deepEqual(worstOf([first, second]), { "edit-1mb": 0.7, "grep-local": 1.0 });
 });
