@@ -12,6 +12,7 @@
 import { readFileSync, writeFileSync, existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import path from "node:path";
+import { OVERHEAD } from "./overhead.mjs";
 
 /** How much worse than recorded a ratio may get before --check fails. */
 export const TOLERANCE = 1.2;
@@ -68,8 +69,20 @@ export function compare(rows, recorded, { partial = false } = {}) {
         `goal ≤ ${show(row.goal, row.unit)} ${met ? "met" : "NOT met"}  | ${guard}`,
     );
     lines.push(`  ${"".padEnd(30)} ${row.what}`);
+    if (!met && OVERHEAD[id]) lines.push(...wrap(`where the rest goes: ${OVERHEAD[id]}`, 96).map((text) => `  ${"".padEnd(30)} ${text}`));
   }
   return { lines, ok };
+}
+
+/** Words into lines of at most `width` characters. */
+function wrap(text, width) {
+  const lines = [""];
+  for (const word of text.split(" ")) {
+    const line = lines.at(-1);
+    if (line && line.length + 1 + word.length > width) lines.push(word);
+    else lines[lines.length - 1] = line ? `${line} ${word}` : word;
+  }
+  return lines;
 }
 
 function show(x, unit) {
