@@ -95,7 +95,7 @@ function printSteps(localSteps, remoteSteps) {
   console.log(`  per step (medians; each from the model request before it to the one after, so a tool call and a model turn):`);
   for (const step of STEPS) {
     const [l, r] = [median(localSteps[step]), median(remoteSteps[step])];
-    console.log(`    ${step.padEnd(5)} local ${fmt(l).padStart(10)}  remote ${fmt(r).padStart(10)}  +${fmt(r - l)}`);
+    console.log(`    ${step.padEnd(5)} local ${fmt(l).padStart(10)}  remote ${fmt(r).padStart(10)}  ${r >= l ? "+" : "−"}${fmt(Math.abs(r - l))}`);
   }
 }
 
