@@ -57,10 +57,15 @@ function sessionScript(folder) {
   ].map((step) => ({ ...step, repeat: true })); // every turn runs the same script
 }
 
-/** Seconds from Send to the model's last request of the scripted turn, `runs` times after a warm-up. */
+/** The scripted turn's steps: Send → the first request, then each tool call → the next request. */
+const STEPS = ["Send", "Read", "Edit", "Bash", "Grep"];
+
+/** Milliseconds from Send to the model's last request of the scripted turn, `runs` times after a
+ * warm-up, and the same split at each model request (what each step took, model turn included). */
 async function timeSessions(vs, api, runs) {
   await openTether(vs);
   const times = [];
+  const steps = Object.fromEntries(STEPS.map((s) => [s, []]));
   for (let i = 0; i <= runs; i++) {
     turnIndex = i;
     const before = api.requests.length;
@@ -76,9 +81,22 @@ async function timeSessions(vs, api, runs) {
     });
     const ms = performance.now() - started;
     await vs.webview.getByRole("button", { name: "Send" }).waitFor({ timeout: 60_000 });
-    if (i > 0) times.push(ms); // the first includes the CLI start (and the helper install)
+    if (i > 0) {
+      times.push(ms); // the first includes the CLI start (and the helper install)
+      const at = [started, ...api.requests.slice(before).filter((r) => r.path === "/v1/messages").map((r) => r.at)];
+      STEPS.forEach((step, k) => at[k + 1] !== undefined && steps[step].push(at[k + 1] - at[k]));
+    }
   }
-  return times;
+  return { times, steps };
+}
+
+/** Each step's median, local and remote, and what the remote adds. */
+function printSteps(localSteps, remoteSteps) {
+  console.log(`  per step (medians; each from the model request before it to the one after, so a tool call and a model turn):`);
+  for (const step of STEPS) {
+    const [l, r] = [median(localSteps[step]), median(remoteSteps[step])];
+    console.log(`    ${step.padEnd(5)} local ${fmt(l).padStart(10)}  remote ${fmt(r).padStart(10)}  ${r >= l ? "+" : "−"}${fmt(Math.abs(r - l))}`);
+  }
 }
 
 const settings = (api) => ({
@@ -102,16 +120,20 @@ let results;
 try {
   console.log(`remote executor round trip of \`true\` (${RUNS} runs each, timed inside the extension host):`);
   const tiers = ["direct", "helper", "shellIntegration", "terminal"];
-  const exec = {};
-  for (const tier of tiers) {
-    await vs.control("tether.diagnostics.execTimes", { tier, command: "true", runs: 3 }); // warm-up (installs the helper)
-    exec[tier] = (await vs.control("tether.diagnostics.execTimes", { tier, command: "true", runs: RUNS })).samples;
+  const exec = Object.fromEntries(tiers.map((tier) => [tier, []]));
+  for (const tier of tiers) await vs.control("tether.diagnostics.execTimes", { tier, command: "true", runs: 3 }); // warm-up (installs the helper)
+  // direct and helper interleaved in rounds of 5, so a change in the machine's load hits both alike.
+  for (let round = 0; round < RUNS / 5; round++) {
+    for (const tier of round % 2 ? ["helper", "direct"] : ["direct", "helper"]) {
+      exec[tier].push(...(await vs.control("tether.diagnostics.execTimes", { tier, command: "true", runs: 5 })).samples);
+    }
   }
+  for (const tier of tiers.slice(2)) exec[tier] = (await vs.control("tether.diagnostics.execTimes", { tier, command: "true", runs: RUNS })).samples;
   const direct = median(exec.direct);
   for (const tier of tiers) {
     const m = median(exec[tier]);
     console.log(
-      `  ${tier.padEnd(17)} median ${fmt(m).padStart(10)}  p90 ${fmt(p90(exec[tier])).padStart(10)}  ${(m / direct).toFixed(2)}× direct spawn  ${(SEED_POLL_MS / m).toFixed(1)}× better than a ${SEED_POLL_MS} ms poll`,
+      `  ${tier.padEnd(17)} median ${fmt(m).padStart(10)}  min ${fmt(min(exec[tier])).padStart(10)}  p90 ${fmt(p90(exec[tier])).padStart(10)}  ${(m / direct).toFixed(2)}× direct spawn  ${(SEED_POLL_MS / m).toFixed(1)}× better than a ${SEED_POLL_MS} ms poll`,
     );
   }
 
@@ -191,16 +213,17 @@ const localApi = await startFakeApi(sessionScript(() => localFolder));
 const local = await launchVsCode({ name: "bench-local", files: NOTES, settings: settings(localApi) });
 localFolder = local.workspace;
 try {
-  const localSessions = await timeSessions(local, localApi, quick ? 2 : 5);
+  const { times: localSessions, steps: localSteps } = await timeSessions(local, localApi, quick ? 2 : 5);
   const l = median(localSessions);
-  const r = median(results.remoteSessions);
+  const r = median(results.remoteSessions.times);
   console.log(`\nthe same scripted session (Read, Edit, Bash, Grep; 5 model turns) from Send to the last request:`);
   console.log(`  local folder     median ${fmt(l)}  [${localSessions.map((x) => x.toFixed(0)).join(", ")}]`);
   record("session-remote", {
-    ratio: r / l, ratioMin: min(results.remoteSessions) / min(localSessions), goal: 1.05, unit: "×",
+    ratio: r / l, ratioMin: min(results.remoteSessions.times) / min(localSessions), goal: 1.05, unit: "×",
     what: "the same scripted session (Read, Edit, Bash, Grep; 5 turns) on the emulated remote / on a local folder",
   });
-  console.log(`  emulated remote  median ${fmt(r)}  [${results.remoteSessions.map((x) => x.toFixed(0)).join(", ")}]  ${(r / l).toFixed(2)}× local`);
+  console.log(`  emulated remote  median ${fmt(r)}  [${results.remoteSessions.times.map((x) => x.toFixed(0)).join(", ")}]  ${(r / l).toFixed(2)}× local`);
+  printSteps(localSteps, results.remoteSessions.steps);
 } finally {
   await local.close();
   await localApi.close();
