@@ -14,6 +14,12 @@ export const OVERHEAD = {
   "cli-first-request":
     "inside the CLI: it spends 70-130 ms (medians of 7, ±100 ms run to run) taking Tether's 33 KB initialize (the MCP manifest of Tether's tools, agents, hooks) before its first request; " +
     "an empty initialize costs ~13 ms; Tether's own code adds nothing measurable (in-process minus initialize-only, per round)",
+  "helper-trivial-command":
+    "the helper costs ~0.6 ms per call to dispatch (executeCommand, the link, the pairing check, the reply); the rest (+1.5-2 ms at every quantile over 300 interleaved calls) " +
+    "is inside the same NodeHost.run spawn code, between the child's spawn event and its close, likely VS Code's own messages around a command dispatch on the same event loop",
+  "session-remote":
+    "per step, remote minus local: Send +154 ms (the checkpoint journal is written on the remote before the prompt goes out), Edit +313 ms (the file's atomic write); " +
+    "a remote write is a temp write (~19 ms) and vscode.workspace.fs.rename (~113 ms: six file-system calls through the renderer); Read, Bash and Grep cost about the same",
   "send-first-request-vs-bare":
     "Tether's share after the send: the user message through the core and the UserPromptSubmit hook callback the CLI asks Tether for (one round trip)",
 };
