@@ -91,9 +91,13 @@ export class Store {
     return () => this.listeners.delete(fn);
   }
 
-  /** Queue a message from the extension; everything queued is applied once per animation frame. */
+  /** Queue a message from the extension; everything queued is applied once per animation frame
+   * (a replay at once). */
   enqueue(msg: ExtensionToWebview): void {
     this.queue.push(msg);
+    // A replay replaces the whole chat in one message: applied (with whatever came before it) at
+    // once, so its rendering does not first wait for the next frame.
+    if (msg.type === "replay") return this.flush();
     if (this.scheduled) return;
     this.scheduled = true;
     let done = false;
