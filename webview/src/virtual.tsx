@@ -412,7 +412,7 @@ export class VirtualList<T> extends Component<VirtualListProps<T>, VState> {
 }
 
 /** `array`, or a copy with room for at least `size` numbers. */
-function grown(array: Float64Array, size: number): Float64Array {
+function grown(array: Float64Array<ArrayBuffer>, size: number): Float64Array<ArrayBuffer> {
   if (array.length >= size) return array;
   const bigger = new Float64Array(Math.max(size, array.length * 2));
   bigger.set(array);
