@@ -299,16 +299,6 @@ export const RowView = memo(
   (a, b) => a.row === b.row && a.v === b.v,
 );
 
-const estimateCache = new WeakMap<Row, { v: number; width: number; h: number }>();
-
-/** Height estimate for a row never measured (cached per row version and width). */
-export function estimateRow(row: Row, width: number): number {
-  const c = estimateCache.get(row);
-  if (c && c.v === row.v && c.width === width) return c.h;
-  const h = estimateRowUncached(row, width);
-  estimateCache.set(row, { v: row.v, width, h });
-  return h;
-}
 
 /** The height of `text` wrapped at `charsPerLine` (lines found without splitting: a replay
  * estimates every row of the session). */
@@ -324,7 +314,9 @@ function textHeight(text: string, charsPerLine: number): number {
   }
 }
 
-function estimateRowUncached(row: Row, width: number): number {
+/** Height estimate for a row never measured (the list keeps it while the row stays the same
+ * object: cheap enough to make again when a list is mounted). */
+export function estimateRow(row: Row, width: number): number {
   const charsPerLine = Math.max(20, Math.floor((width - 32) / 7.2));
   switch (row.kind) {
     case "user":
