@@ -1,6 +1,6 @@
 // The webview's model: a mutable store that applies the chat's entries (the core's events, user
 // turns, permission answers) in order. Messages from the extension are queued and applied once per
-// animation frame; subscribers are notified once per batch.
+// animation frame (a replay at once); subscribers are notified once per batch.
 
 import type { TodoItem, UiEvent, UserDecision } from "@tether/core";
 import { PERMISSION_MODE_INFO } from "@tether/contract/modes";
