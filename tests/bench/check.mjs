@@ -62,7 +62,9 @@ export function compare(rows, recorded, { partial = false } = {}) {
       const worse = row.ratio / was;
       const holds = worse <= TOLERANCE;
       if (!holds) ok = false;
-      guard = `${row.ratio.toFixed(3)}× vs recorded ${was.toFixed(3)}× (${((worse - 1) * 100).toFixed(0)}%)${holds ? "" : ": more than 20% worse, FAILS"}`;
+      // Rows without a baseline record their figure itself (ms) as the ratio.
+      const unit = row.ratio === row.value && row.unit === "ms" ? " ms" : "×";
+      guard = `${row.ratio.toFixed(3)}${unit} vs recorded ${was.toFixed(3)}${unit} (${((worse - 1) * 100).toFixed(0)}%)${holds ? "" : ": more than 20% worse, FAILS"}`;
     }
     lines.push(
       `  ${id.padEnd(30)} ${show(figure, row.unit).padStart(10)} median  ${figureMin === undefined ? "" : `${show(figureMin, row.unit)} min  `}` +
