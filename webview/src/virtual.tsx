@@ -12,6 +12,8 @@ import { Component, type ComponentChildren, type VNode } from "preact";
  */
 
 export interface VirtualListProps<T> {
+  /** The rows. The same array may only grow (rows appended); any other change comes as another
+   * array (the list then re-checks every row). */
   items: readonly T[];
   getKey: (item: T) => string;
   /** Height estimate for a row never measured; `width` is the list's content width. */
@@ -45,7 +47,13 @@ export class VirtualList<T> extends Component<VirtualListProps<T>, VState> {
 
   private scroller: HTMLDivElement | null = null;
   private heights = new Map<string, number>();
+  /** offsets[i] is row i's top, offsets[count] the total height; the first `validRows` + 1 are
+   * up to date. A render recomputes from the first row whose height may have changed, so a delta
+   * streamed into the last row of a long session costs O(1), not O(rows). */
   private offsets = new Float64Array(1);
+  private count = 0;
+  private validRows = 0;
+  private offsetsFor: readonly T[] | undefined;
   private keyIndex = new Map<string, number>();
   private keys: string[] = [];
   /** Each row's estimate and the item it was made for: a row is estimated once while it stays
@@ -84,7 +92,7 @@ export class VirtualList<T> extends Component<VirtualListProps<T>, VState> {
       const w = scroller.clientWidth;
       if (h !== this.viewportHeight || w !== this.width) {
         // Another width reflows every row: measured heights of rows not in the DOM are stale.
-        if (Math.abs(w - this.width) > 1) this.heights.clear();
+        if (Math.abs(w - this.width) > 1) this.forgetHeights();
         this.viewportHeight = h;
         this.width = w;
         this.rerender();
@@ -179,10 +187,10 @@ export class VirtualList<T> extends Component<VirtualListProps<T>, VState> {
       if (idx === undefined) continue;
       const old = this.heights.get(key) ?? this.offsets[idx + 1]! - this.offsets[idx]!;
       if (Math.abs(old - h) < 0.5) {
-        if (!this.heights.has(key)) this.heights.set(key, h);
+        if (!this.heights.has(key)) this.setHeight(key, idx, h);
         continue;
       }
-      this.heights.set(key, h);
+      this.setHeight(key, idx, h);
       changed = true;
       if (idx < anchor) delta += h - old;
     }
@@ -194,6 +202,16 @@ export class VirtualList<T> extends Component<VirtualListProps<T>, VState> {
       this.lastScrollTop = s.scrollTop;
     }
     this.rerender();
+  }
+
+  private setHeight(key: string, index: number, h: number): void {
+    this.heights.set(key, h);
+    this.validRows = Math.min(this.validRows, index);
+  }
+
+  private forgetHeights(): void {
+    this.heights.clear();
+    this.validRows = 0;
   }
 
   private onWheel = (e: WheelEvent): void => {
@@ -228,7 +246,7 @@ export class VirtualList<T> extends Component<VirtualListProps<T>, VState> {
   private indexAt(y: number): number {
     // Largest i with offsets[i] <= y, clamped to [0, n-1].
     const offs = this.offsets;
-    const n = offs.length - 1;
+    const n = this.count;
     if (n <= 0) return 0;
     let lo = 0;
     let hi = n - 1;
@@ -251,8 +269,6 @@ export class VirtualList<T> extends Component<VirtualListProps<T>, VState> {
 
   private computeOffsets(items: readonly T[]): number {
     const n = items.length;
-    if (this.offsets.length !== n + 1) this.offsets = new Float64Array(n + 1);
-    const offs = this.offsets;
     const { getKey, estimate } = this.props;
     const width = this.width || 300;
     // Rows are only appended (or all replaced): index the new keys only.
@@ -263,6 +279,11 @@ export class VirtualList<T> extends Component<VirtualListProps<T>, VState> {
       this.estimated = [];
       this.indexedCount = 0;
       this.indexedFirstKey = firstKey;
+      this.validRows = 0;
+    }
+    if (items !== this.offsetsFor) {
+      this.offsetsFor = items;
+      this.validRows = 0;
     }
     for (let i = this.indexedCount; i < n; i++) {
       const key = getKey(items[i]!);
@@ -270,20 +291,20 @@ export class VirtualList<T> extends Component<VirtualListProps<T>, VState> {
       this.keys.push(key);
     }
     this.indexedCount = n;
-    if (this.estimates.length < n) {
-      const grown = new Float64Array(Math.max(n, this.estimates.length * 2));
-      grown.set(this.estimates);
-      this.estimates = grown;
-    }
+    this.estimates = grown(this.estimates, n);
+    this.offsets = grown(this.offsets, n + 1);
     if (width !== this.estimatedWidth) {
       this.estimated = [];
       this.estimatedWidth = width;
+      this.validRows = 0;
     }
+    const from = Math.min(this.validRows, this.count, n);
+    const offs = this.offsets;
     const keys = this.keys;
     const estimated = this.estimated;
     const estimates = this.estimates;
-    let y = 0;
-    for (let i = 0; i < n; i++) {
+    let y = offs[from]!;
+    for (let i = from; i < n; i++) {
       offs[i] = y;
       const h = this.heights.get(keys[i]!);
       if (h !== undefined) y += h;
@@ -297,6 +318,8 @@ export class VirtualList<T> extends Component<VirtualListProps<T>, VState> {
       }
     }
     offs[n] = y;
+    this.count = n;
+    this.validRows = n;
     return y;
   }
 
@@ -304,7 +327,7 @@ export class VirtualList<T> extends Component<VirtualListProps<T>, VState> {
     const { items, getKey, renderItem } = props;
     if (props.epoch !== this.lastEpoch) {
       this.lastEpoch = props.epoch;
-      this.heights.clear();
+      this.forgetHeights();
       this.stuck = true;
     }
     if ((props.stickSignal ?? 0) !== this.lastStickSignal) {
@@ -386,4 +409,12 @@ export class VirtualList<T> extends Component<VirtualListProps<T>, VState> {
       </div>
     );
   }
+}
+
+/** `array`, or a copy with room for at least `size` numbers. */
+function grown(array: Float64Array<ArrayBuffer>, size: number): Float64Array<ArrayBuffer> {
+  if (array.length >= size) return array;
+  const bigger = new Float64Array(Math.max(size, array.length * 2));
+  bigger.set(array);
+  return bigger;
 }

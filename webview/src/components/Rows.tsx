@@ -299,30 +299,31 @@ export const RowView = memo(
   (a, b) => a.row === b.row && a.v === b.v,
 );
 
-const estimateCache = new WeakMap<Row, { v: number; width: number; h: number }>();
 
-/** Height estimate for a row never measured (cached per row version and width). */
-export function estimateRow(row: Row, width: number): number {
-  const c = estimateCache.get(row);
-  if (c && c.v === row.v && c.width === width) return c.h;
-  const h = estimateRowUncached(row, width);
-  estimateCache.set(row, { v: row.v, width, h });
-  return h;
+/** The height of `text` wrapped at `charsPerLine` (lines found without splitting: a replay
+ * estimates every row of the session). */
+function textHeight(text: string, charsPerLine: number): number {
+  let lines = 0;
+  let start = 0;
+  for (;;) {
+    const end = text.indexOf("\n", start);
+    const length = (end < 0 ? text.length : end) - start;
+    lines += Math.max(1, Math.ceil(length / charsPerLine));
+    if (end < 0) return lines * 20;
+    start = end + 1;
+  }
 }
 
-function estimateRowUncached(row: Row, width: number): number {
+/** Height estimate for a row never measured (the list keeps it while the row stays the same
+ * object: cheap enough to make again when a list is mounted). */
+export function estimateRow(row: Row, width: number): number {
   const charsPerLine = Math.max(20, Math.floor((width - 32) / 7.2));
-  const textHeight = (text: string) => {
-    let lines = 0;
-    for (const l of text.split("\n")) lines += Math.max(1, Math.ceil(l.length / charsPerLine));
-    return lines * 20;
-  };
   switch (row.kind) {
     case "user":
-      return 32 + textHeight(row.text) + (row.attachments.length ? 28 : 0);
+      return 32 + textHeight(row.text, charsPerLine) + (row.attachments.length ? 28 : 0);
     case "assistant": {
       let h = 16;
-      for (const p of row.msg.parts) h += p.kind === "thinking" ? 28 : textHeight(p.text) + 8;
+      for (const p of row.msg.parts) h += p.kind === "thinking" ? 28 : textHeight(p.text, charsPerLine) + 8;
       return h;
     }
     case "tool": {

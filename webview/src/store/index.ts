@@ -1,6 +1,6 @@
 // The webview's model: a mutable store that applies the chat's entries (the core's events, user
 // turns, permission answers) in order. Messages from the extension are queued and applied once per
-// animation frame; subscribers are notified once per batch.
+// animation frame (a replay at once); subscribers are notified once per batch.
 
 import type { TodoItem, UiEvent, UserDecision } from "@tether/core";
 import { PERMISSION_MODE_INFO } from "@tether/contract/modes";
@@ -91,9 +91,13 @@ export class Store {
     return () => this.listeners.delete(fn);
   }
 
-  /** Queue a message from the extension; everything queued is applied once per animation frame. */
+  /** Queue a message from the extension; everything queued is applied once per animation frame
+   * (a replay at once). */
   enqueue(msg: ExtensionToWebview): void {
     this.queue.push(msg);
+    // A replay replaces the whole chat in one message: applied (with whatever came before it) at
+    // once, so its rendering does not first wait for the next frame.
+    if (msg.type === "replay") return this.flush();
     if (this.scheduled) return;
     this.scheduled = true;
     let done = false;
