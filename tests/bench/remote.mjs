@@ -83,7 +83,7 @@ async function timeSessions(vs, api, runs) {
     await vs.webview.getByRole("button", { name: "Send" }).waitFor({ timeout: 60_000 });
     if (i > 0) {
       times.push(ms); // the first includes the CLI start (and the helper install)
-      const at = [started, ...api.requests.slice(before).filter((r) => r.path === "/v1/messages").map((r) => r.at)];
+      const at = [started, ...api.requests.slice(before).filter((r) => r.path === "/v1/messages").map((r) => arrivals.get(r))];
       STEPS.forEach((step, k) => at[k + 1] !== undefined && steps[step].push(at[k + 1] - at[k]));
     }
   }
@@ -107,7 +107,10 @@ const settings = (api) => ({
 
 // ---- 1 + 2 + 3 (remote): one code-server on the emulated remote
 let remoteFolder;
-const remoteApi = await startFakeApi(sessionScript(() => remoteFolder));
+/** Each recorded request's arrival (performance.now()), stamped by the fake API's log hook. */
+const arrivals = new WeakMap();
+const stampArrival = { log: (request) => arrivals.set(request, performance.now()) };
+const remoteApi = await startFakeApi(sessionScript(() => remoteFolder), stampArrival);
 const vs = await launchVsCode({
   name: "bench-remote",
   extensions: [FAKE_REMOTE],
@@ -209,7 +212,7 @@ try {
 
 // ---- 3 (local): the same session on a local folder
 let localFolder;
-const localApi = await startFakeApi(sessionScript(() => localFolder));
+const localApi = await startFakeApi(sessionScript(() => localFolder), stampArrival);
 const local = await launchVsCode({ name: "bench-local", files: NOTES, settings: settings(localApi) });
 localFolder = local.workspace;
 try {

@@ -63,7 +63,7 @@ export function reviveRegExp(p) {
 
 /**
  * An HTTP server on 127.0.0.1 that reads each request's JSON body, records it
- * ({method, path, query, headers, body, at: performance.now() when the body had come}) and hands it to `handle(record, res)`; a handler that
+ * ({method, path, query, headers, body}) and hands it to `handle(record, res)`; a handler that
  * throws answers 500 with `errorBody(message)`.
  */
 export async function startRecordingServer(handle, { port = 0, log = () => {}, errorBody = (m) => ({ error: m }), tls } = {}) {
@@ -81,7 +81,7 @@ export async function startRecordingServer(handle, { port = 0, log = () => {}, e
         body = { unparsed: raw };
       }
       const url = new URL(req.url, "http://127.0.0.1");
-      const record = { method: req.method, path: url.pathname, query: url.search, headers: req.headers, body, at: performance.now() };
+      const record = { method: req.method, path: url.pathname, query: url.search, headers: req.headers, body };
       requests.push(record);
       log(record);
       Promise.resolve()
