@@ -29,12 +29,7 @@ let glue: Glue | undefined;
 /** Load the wasm module once. Throws when the wasm file is missing or invalid. */
 export function loadTetherCore(): Glue {
   // A require inside the function keeps loading lazy (and its failure catchable) after bundling.
-  if (!glue) {
-    glue = require("tether-core-wasm") as Glue;
-    // The core's clock reads globalThis.performance, which Node loads on first use (perf_hooks,
-    // about 2 ms): with the core, not inside the first tool call.
-    performance.now();
-  }
+  glue ??= require("tether-core-wasm") as Glue;
   return glue;
 }
 
