@@ -299,7 +299,6 @@ export const RowView = memo(
   (a, b) => a.row === b.row && a.v === b.v,
 );
 
-
 /** The height of `text` wrapped at `charsPerLine` (lines found without splitting: a replay
  * estimates every row of the session). */
 function textHeight(text: string, charsPerLine: number): number {
