@@ -6,7 +6,7 @@
 // codex-acp each run their web search, answered by the fake API.
 
 import assert from "node:assert/strict";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { claudeAgent, codex, gemini } from "./agents.mjs";
@@ -84,7 +84,10 @@ describe("claude-agent-acp keeps its subagents and the tools that touch no disk"
     assert.deepEqual(home.filter((f) => !allowed.some((pattern) => pattern.test(f))), [], "only the agent's own state under HOME");
     assert.ok(home.some((f) => /\/subagents\/agent-/.test(f)), "the subagent's transcript beside the session's");
     // CLAUDE_CODE_TMPDIR: the subagent's output file (what it answered).
-    const tmp = filesUnder(folders.tmp).filter((f) => !f.startsWith("tether-cli-"));
+    // The CLI's messaging socket (cc-socks/<pid>.sock) too, left behind when the CLI is ended
+    // before it removes it: a socket holds no bytes.
+    const cliSocket = (f) => /^cc-socks\/\d+\.sock$/.test(f) && statSync(join(folders.tmp, f)).isSocket();
+    const tmp = filesUnder(folders.tmp).filter((f) => !f.startsWith("tether-cli-") && !cliSocket(f));
     assert.deepEqual(tmp.filter((f) => !/^claude-\d+\/[^/]+\/[0-9a-f-]+\/tasks\/[0-9a-f]+\.output$/.test(f)), [], "only subagent output under TMPDIR");
     t.diagnostic(`HOME: ${home.join(", ")}; TMPDIR: ${filesUnder(folders.tmp).join(", ")}`);
   });
