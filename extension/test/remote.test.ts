@@ -114,6 +114,25 @@ test("realPath through the helper resolves symlinks on the remote", async () => 
   assert.equal(await executor.realPath(path.join(root, "link/file.txt")), path.join(root, "real/file.txt"));
 });
 
+test("rename through the helper moves a file over another in one step", async () => {
+  const { executor } = await helperExecutor();
+  const root = dir("rename", { "target.txt": "old\n", ".target.txt.tmp": "new\n" });
+  await executor.rename(path.join(root, ".target.txt.tmp"), path.join(root, "target.txt"));
+  assert.equal(readFileSync(path.join(root, "target.txt"), "utf8"), "new\n");
+  assert.equal(existsSync(path.join(root, ".target.txt.tmp")), false);
+});
+
+test("a rename the remote refuses is an error with its code, and the target stays whole", async () => {
+  const { executor } = await helperExecutor();
+  const root = dir("rename-refused", { "target.txt": "old\n" });
+  await assert.rejects(executor.rename(path.join(root, "missing.tmp"), path.join(root, "target.txt")), (error: { code?: string; message: string }) => {
+    assert.equal(error.code, "ENOENT");
+    assert.match(error.message, /rename/);
+    return true;
+  });
+  assert.equal(readFileSync(path.join(root, "target.txt"), "utf8"), "old\n");
+});
+
 test("a helper that gives no answer (disabled, uninstalled) is a clear error, not a hang", async () => {
   const { executor: paired } = await helperExecutor();
   const executor = new HelperExecutor(async () => undefined, paired.hello, newHelperSecret());

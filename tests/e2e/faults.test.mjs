@@ -178,12 +178,15 @@ test("Tether Remote refuses a call without this window's secret, and a second pa
 
 test("the remote goes away mid-write: a clear error, the file intact, and the edit goes through once it is back", { timeout: 150_000 }, async () => {
   const intact = snapshot(remote);
-  // The temp file is written, then the connection drops: the rename and its clean-up fail.
-  await vs.control("_tetherfake.fsFault", { error: "Unavailable", ops: ["rename", "delete"] });
+  // The temp file is written, then the connection drops: Tether Remote's rename of it over the
+  // file, and its clean-up, fail.
+  await vs.control("_tetherfake.fsFault", { error: "Unavailable", ops: ["delete"] });
+  await vs.control("_tetherfake.link", { down: ["_tether.remote.rename"] });
   try {
     await turn("FAULT write", () => api.messageRequests().some((r) => /WRITE-FAILED/.test(JSON.stringify(r.body.messages))) || findResult(/remote is unavailable/));
   } finally {
     await vs.control("_tetherfake.fsFault", null);
+    await vs.control("_tetherfake.link", "up");
   }
   const failed = findResult(/remote is unavailable/);
   assert.ok(failed.is_error, "an error result");

@@ -38,6 +38,9 @@ export interface RemoteExecutor {
   /** Only the helper tier can stat in batches and resolve symlinks on the remote. */
   statMany?(paths: string[]): Promise<({ ok: true; stat: FileStat } | { ok: false; code: string; message: string })[]>;
   realPath?(path: string): Promise<string>;
+  /** Only the helper tier can move a file over another in one step on the remote (rename(2));
+   * VS Code's rename with overwrite deletes the target first, then renames, in separate calls. */
+  rename?(from: string, to: string): Promise<void>;
   /** Only the helper tier can keep a process with a conversation on stdin/stdout (a project's
    * stdio MCP server) running on the remote. */
   startProcess?(spec: ProcessSpec): Promise<StdioProcess>;

@@ -177,6 +177,14 @@ export class HelperExecutor implements RemoteExecutor {
     return this.call(HelperCommand.realPath, p, 0, { doing: "resolving a path", advice: NO_SIDE_EFFECT_ADVICE });
   }
 
+  /** `from` moved over `to` in one rename(2) on the remote: `to` is replaced whole or not at all. */
+  async rename(from: string, to: string): Promise<void> {
+    await this.call<null>(HelperCommand.rename, { from, to }, 0, {
+      doing: "moving the file into place",
+      advice: "The file there is either as it was or replaced whole: read it again once VS Code has reconnected to the remote.",
+    });
+  }
+
   /** A long-lived process with a conversation on stdin/stdout, on the remote. */
   startProcess(spec: ProcessSpec): Promise<StdioProcess> {
     return startHelperProcess(

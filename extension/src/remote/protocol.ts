@@ -28,7 +28,7 @@ import type { BackgroundStatus, ExecOutput, ExecRequest, FileStat } from "../cor
 
 export const HELPER_ID = "tether.tether-remote";
 /** Bumped when a command or its arguments change; the main extension reinstalls an older helper. */
-export const HELPER_PROTOCOL = 3;
+export const HELPER_PROTOCOL = 4;
 
 export const HelperCommand = {
   /** Pairs the caller's secret with the helper (the first one wins) and says who the helper is. */
@@ -41,6 +41,8 @@ export const HelperCommand = {
   ripgrep: "_tether.remote.ripgrep",
   statMany: "_tether.remote.statMany",
   realPath: "_tether.remote.realPath",
+  /** One rename(2) on the remote: the target replaced in one step (a write's temp file moved over it). */
+  rename: "_tether.remote.rename",
   /** A long-lived process with a conversation on stdin/stdout (a project's stdio MCP server). */
   processStart: "_tether.remote.processStart",
   processWrite: "_tether.remote.processWrite",
@@ -115,6 +117,10 @@ export interface ReadArgs {
 export interface ProcessWriteArgs {
   id: string;
   data: string;
+}
+export interface RenameArgs {
+  from: string;
+  to: string;
 }
 export interface RipgrepArgs {
   args: string[];

@@ -65,6 +65,9 @@ function fsFailure(error: unknown, what: string, outcome?: string): never {
 /** What a failed write did to the file, by the step that failed. */
 const NOTHING_WRITTEN = "Nothing was written: the file is unchanged.";
 const WRITE_UNCERTAIN = "The file is either unchanged or holds all of the new content, never a part of it: read it again before changing it.";
+const MOVE_INTERRUPTED =
+  "The file is unchanged or holds all of the new content, never a part of it; if the connection dropped while VS Code replaced it, " +
+  "the file may be missing until Tether moves the new content into place after the next write that gets through: read it again before changing it.";
 
 export interface VscodeHostOptions {
   /** The ripgrep binary for a local folder (VS Code's bundled one when present). */
@@ -88,6 +91,9 @@ export class VscodeHost implements TetherHost {
   private tempCounter = 0;
   /** Temp files of failed writes still to remove (URIs). */
   private readonly strayTemps = new Set<string>();
+  /** Temp files VS Code's rename did not move over their target (temp URI → target URI): each
+   * may hold the only copy of the new content, so it is never just removed. */
+  private readonly interruptedMoves = new Map<string, string>();
   /** Stats asked for in the same tick, sent to the remote helper as one batch. */
   private statBatch: PendingStat[] | undefined;
 
@@ -139,7 +145,7 @@ export class VscodeHost implements TetherHost {
       );
     }
     if (this.local) return this.local.writeFile(p, data);
-    // Remote: a sibling temp file renamed over the target, so readers never see half a file, and a
+    // Remote: a sibling temp file moved over the target, so readers never see half a file, and a
     // write cut short (a full disk, a lost connection) leaves the old file whole.
     const temp = uri.with({ path: `${path.posix.dirname(uri.path)}/.${path.posix.basename(uri.path)}.tether-${Date.now()}-${++this.tempCounter}.tmp` });
     try {
@@ -148,14 +154,34 @@ export class VscodeHost implements TetherHost {
       await this.discard(temp);
       fsFailure(error, `write ${p}`, NOTHING_WRITTEN);
     }
+    if (this.executor?.rename) await this.moveThroughHelper(this.executor.rename.bind(this.executor), temp, uri, p);
+    else await this.moveThroughVscode(temp, uri, p);
+    await this.sweepStrayTemps();
+  }
+
+  /** One rename(2) on the remote through Tether Remote: the target is replaced whole or not at all,
+   * and it takes one round trip where VS Code's rename takes several. */
+  private async moveThroughHelper(rename: (from: string, to: string) => Promise<void>, temp: vscode.Uri, uri: vscode.Uri, p: string): Promise<void> {
+    try {
+      await rename(temp.path, uri.path);
+    } catch (error) {
+      await this.discard(temp);
+      if ((error as { code?: unknown }).code !== "Unavailable") fsFailure(error, `write ${p}`, NOTHING_WRITTEN);
+      // The connection may have dropped after the remote renamed: which of the two is not known.
+      throw hostError("Unavailable", `the remote is unavailable: VS Code's connection to it was lost (write ${p}). ${WRITE_UNCERTAIN} ${RECONNECT_ADVICE}`);
+    }
+  }
+
+  /** Without the helper, VS Code's rename with overwrite: its file service deletes the target, then
+   * renames, in two calls over the connection. A drop between them leaves no target and the new
+   * content only in the temp file, so a failed move keeps the temp file for sweepStrayTemps. */
+  private async moveThroughVscode(temp: vscode.Uri, uri: vscode.Uri, p: string): Promise<void> {
     try {
       await vscode.workspace.fs.rename(temp, uri, { overwrite: true });
     } catch (error) {
-      await this.discard(temp);
-      // The connection may have dropped after the remote renamed: the outcome is not known.
-      fsFailure(error, `write ${p}`, WRITE_UNCERTAIN);
+      this.interruptedMoves.set(temp.toString(), uri.toString());
+      fsFailure(error, `write ${p}`, MOVE_INTERRUPTED);
     }
-    await this.sweepStrayTemps();
   }
 
   /** Remove a temp file of a failed write; one that cannot be removed now (the remote is gone) is
@@ -168,7 +194,20 @@ export class VscodeHost implements TetherHost {
     }
   }
 
+  /** After a write that got through: an interrupted move finishes where its target is missing
+   * (VS Code deleted it, then lost the connection), else its temp file goes; then stray temps go. */
   private async sweepStrayTemps(): Promise<void> {
+    for (const [temp, target] of [...this.interruptedMoves]) {
+      const tempUri = vscode.Uri.parse(temp);
+      try {
+        if (await this.exists(vscode.Uri.parse(target))) await vscode.workspace.fs.delete(tempUri);
+        else await vscode.workspace.fs.rename(tempUri, vscode.Uri.parse(target), { overwrite: false });
+        this.interruptedMoves.delete(temp);
+      } catch (error) {
+        // The temp file is gone (the move had happened after all): nothing left to do.
+        if (error instanceof vscode.FileSystemError && error.code === "FileNotFound") this.interruptedMoves.delete(temp);
+      }
+    }
     for (const temp of [...this.strayTemps]) {
       try {
         await vscode.workspace.fs.delete(vscode.Uri.parse(temp));
@@ -176,6 +215,16 @@ export class VscodeHost implements TetherHost {
       } catch (error) {
         if (error instanceof vscode.FileSystemError && error.code === "FileNotFound") this.strayTemps.delete(temp);
       }
+    }
+  }
+
+  private async exists(uri: vscode.Uri): Promise<boolean> {
+    try {
+      await vscode.workspace.fs.stat(uri);
+      return true;
+    } catch (error) {
+      if (error instanceof vscode.FileSystemError && error.code === "FileNotFound") return false;
+      throw error;
     }
   }
 
@@ -221,6 +270,7 @@ export class VscodeHost implements TetherHost {
   async rename(from: string, to: string): Promise<void> {
     this.requireTrust(`rename ${from}`);
     try {
+      if (this.executor?.rename) return await this.executor.rename(this.uri(from).path, this.uri(to).path);
       await vscode.workspace.fs.rename(this.uri(from), this.uri(to), { overwrite: true });
     } catch (error) {
       fsFailure(error, `rename ${from} to ${to}`);

@@ -13,7 +13,8 @@
 //   answers of calls (they run on the "remote"; the answers wait, as while VS Code reconnects),
 //   "down" fails the calls in flight and new ones with "Canceled", as VS Code fails a call whose
 //   remote extension host went away (the work already started on the "remote" goes on), "up"
-//   delivers what was held. Here Tether Remote shares
+//   delivers what was held, and `{ down: [ids] }` fails only those commands, before they run (the
+//   connection drops as they are sent); the others go through. Here Tether Remote shares
 //   this extension host, so the link is emulated where it registers its commands (its `vscode`
 //   module is wrapped when it loads).
 
@@ -34,6 +35,8 @@ const link = {
   inflight: {},
   /** Calls whose answer is not delivered yet: {deliver(), fail()}. */
   pending: new Set(),
+  /** Command ids failed before they run while the link is otherwise up. */
+  downFor: new Set(),
   calls: 0,
 };
 
@@ -46,7 +49,7 @@ function canceled() {
 function throughLink(id, handler) {
   return (...args) => {
     link.calls++;
-    if (link.state === "down") return Promise.reject(canceled());
+    if (link.state === "down" || link.downFor.has(id)) return Promise.reject(canceled());
     link.inflight[id] = (link.inflight[id] ?? 0) + 1;
     return new Promise((resolve, reject) => {
       let answer;
@@ -69,7 +72,9 @@ function throughLink(id, handler) {
   };
 }
 
-function setLink(state) {
+function setLink(spec) {
+  const state = typeof spec === "string" ? spec : "up";
+  link.downFor = new Set(typeof spec === "string" ? [] : spec.down);
   link.state = state;
   for (const call of [...link.pending]) {
     if (state === "down") call.fail();
