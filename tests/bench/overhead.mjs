@@ -18,8 +18,8 @@ export const OVERHEAD = {
     "the helper costs ~0.6 ms per call to dispatch (executeCommand, the link, the pairing check, the reply); the rest (+1.5-2 ms at every quantile over 300 interleaved calls) " +
     "is inside the same NodeHost.run spawn code, between the child's spawn event and its close, likely VS Code's own messages around a command dispatch on the same event loop",
   "session-remote":
-    "per step, remote minus local: Send +154 ms (the checkpoint journal is written on the remote before the prompt goes out), Edit +313 ms (the file's atomic write); " +
-    "a remote write is a temp write (~19 ms) and vscode.workspace.fs.rename (~113 ms: six file-system calls through the renderer); Read, Bash and Grep cost about the same",
+    "per step, remote minus local (two runs after the move through Tether Remote): Send −12/−19 ms, Read +5/−35, Edit −24/+6, Bash and Grep faster; " +
+    "a remote write is the temp file through vscode.workspace.fs (~19 ms) and one rename(2) through Tether Remote (before: VS Code's rename, ~113 ms in six file-system calls through the renderer)",
   "send-first-request-vs-bare":
     "Tether's share after the send: the user message through the core and the UserPromptSubmit hook callback the CLI asks Tether for (one round trip)",
 };
