@@ -41,6 +41,8 @@ interface VState {
 }
 
 const BOTTOM_SLACK = 24;
+/** Rows drawn beyond the viewport until the rows in view are painted (a margin for estimates). */
+const FIRST_OVERSCAN_PX = 100;
 
 export class VirtualList<T> extends Component<VirtualListProps<T>, VState> {
   override state: VState = { tick: 0 };
@@ -76,6 +78,10 @@ export class VirtualList<T> extends Component<VirtualListProps<T>, VState> {
   private lastStickSignal = 0;
   private showJump = false;
   private pendingRender = false;
+  /** After a mount or a replay, the rows beyond the viewport (the overscan) wait two frames: the
+   * rows in view are painted first (a replay's first paint renders about half the rows). */
+  private overscanReady = false;
+  private overscanFrame = 0;
 
   /** Exposed for tests/bench. */
   get isStuck(): boolean {
@@ -108,6 +114,7 @@ export class VirtualList<T> extends Component<VirtualListProps<T>, VState> {
   }
 
   override componentWillUnmount(): void {
+    cancelAnimationFrame(this.overscanFrame);
     this.rowObserver?.disconnect();
     this.sizeObserver?.disconnect();
     const s = this.scroller;
@@ -167,6 +174,15 @@ export class VirtualList<T> extends Component<VirtualListProps<T>, VState> {
       }
     }
     if (this.stuck) this.pinBottom();
+    if (!this.overscanReady && !this.overscanFrame) {
+      this.overscanFrame = requestAnimationFrame(() => {
+        this.overscanFrame = requestAnimationFrame(() => {
+          this.overscanFrame = 0;
+          this.overscanReady = true;
+          this.rerender();
+        });
+      });
+    }
   }
 
   private onRowsResized(entries: ResizeObserverEntry[]): void {
@@ -273,7 +289,7 @@ export class VirtualList<T> extends Component<VirtualListProps<T>, VState> {
 
   private computeRange(top: number, n: number): [number, number] {
     if (n === 0) return [0, 0];
-    const overscan = this.props.overscanPx ?? Math.max(400, this.viewportHeight);
+    const overscan = this.overscanReady ? (this.props.overscanPx ?? Math.max(400, this.viewportHeight)) : FIRST_OVERSCAN_PX;
     const vh = this.viewportHeight || 800;
     const start = this.indexAt(Math.max(0, top - overscan));
     const end = Math.min(n, this.indexAt(top + vh + overscan) + 1);
@@ -336,6 +352,9 @@ export class VirtualList<T> extends Component<VirtualListProps<T>, VState> {
       this.lastEpoch = props.epoch;
       this.forgetHeights();
       this.stuck = true;
+      this.overscanReady = false;
+      cancelAnimationFrame(this.overscanFrame);
+      this.overscanFrame = 0;
     }
     if ((props.stickSignal ?? 0) !== this.lastStickSignal) {
       this.lastStickSignal = props.stickSignal ?? 0;
