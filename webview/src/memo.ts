@@ -16,3 +16,12 @@ export function memo<P extends object>(fn: FunctionComponent<P>, equal: (prev: P
   (Memo as unknown as { displayName: string }).displayName = `Memo(${fn.displayName ?? fn.name})`;
   return Memo;
 }
+
+/** Props equal key by key (by identity): for components whose props are values or stable objects. */
+export function shallowEqual<P extends object>(prev: P, next: P): boolean {
+  const a = prev as Record<string, unknown>;
+  const b = next as Record<string, unknown>;
+  for (const k in a) if (a[k] !== b[k]) return false;
+  for (const k in b) if (!(k in a)) return false;
+  return true;
+}

@@ -41,6 +41,8 @@ interface VState {
 }
 
 const BOTTOM_SLACK = 24;
+/** Rows drawn beyond the viewport until the rows in view are painted (a margin for estimates). */
+const FIRST_OVERSCAN_PX = 100;
 
 export class VirtualList<T> extends Component<VirtualListProps<T>, VState> {
   override state: VState = { tick: 0 };
@@ -54,14 +56,14 @@ export class VirtualList<T> extends Component<VirtualListProps<T>, VState> {
   private count = 0;
   private validRows = 0;
   private offsetsFor: readonly T[] | undefined;
-  private keyIndex = new Map<string, number>();
-  private keys: string[] = [];
   /** Each row's estimate and the item it was made for: a row is estimated once while it stays
    * the same object (a session of thousands of rows costs one pass, not one per render). A row
    * changed in place keeps its estimate until it is shown and measured. */
   private estimated: (T | undefined)[] = [];
   private estimates = new Float64Array(0);
   private estimatedWidth = 0;
+  /** How many rows, and the first one's key, when offsets were last made: fewer rows or another
+   * first row means the list was replaced (or rows came before it). */
   private indexedCount = 0;
   private indexedFirstKey = "";
   private stuck = true;
@@ -76,6 +78,10 @@ export class VirtualList<T> extends Component<VirtualListProps<T>, VState> {
   private lastStickSignal = 0;
   private showJump = false;
   private pendingRender = false;
+  /** After a mount or a replay, the rows beyond the viewport (the overscan) wait two frames: the
+   * rows in view are painted first (a replay's first paint renders about half the rows). */
+  private overscanReady = false;
+  private overscanFrame = 0;
 
   /** Exposed for tests/bench. */
   get isStuck(): boolean {
@@ -108,6 +114,7 @@ export class VirtualList<T> extends Component<VirtualListProps<T>, VState> {
   }
 
   override componentWillUnmount(): void {
+    cancelAnimationFrame(this.overscanFrame);
     this.rowObserver?.disconnect();
     this.sizeObserver?.disconnect();
     const s = this.scroller;
@@ -167,6 +174,15 @@ export class VirtualList<T> extends Component<VirtualListProps<T>, VState> {
       }
     }
     if (this.stuck) this.pinBottom();
+    if (!this.overscanReady && !this.overscanFrame) {
+      this.overscanFrame = requestAnimationFrame(() => {
+        this.overscanFrame = requestAnimationFrame(() => {
+          this.overscanFrame = 0;
+          this.overscanReady = true;
+          this.rerender();
+        });
+      });
+    }
   }
 
   private onRowsResized(entries: ResizeObserverEntry[]): void {
@@ -183,8 +199,8 @@ export class VirtualList<T> extends Component<VirtualListProps<T>, VState> {
       if (key === undefined) continue;
       const box = entry.borderBoxSize?.[0];
       const h = box ? box.blockSize : el.getBoundingClientRect().height;
-      const idx = this.keyIndex.get(key);
-      if (idx === undefined) continue;
+      const idx = this.indexOf(key, el);
+      if (idx < 0) continue;
       const old = this.heights.get(key) ?? this.offsets[idx + 1]! - this.offsets[idx]!;
       if (Math.abs(old - h) < 0.5) {
         if (!this.heights.has(key)) this.setHeight(key, idx, h);
@@ -202,6 +218,19 @@ export class VirtualList<T> extends Component<VirtualListProps<T>, VState> {
       this.lastScrollTop = s.scrollTop;
     }
     this.rerender();
+  }
+
+  /** The row's index: where it was rendered (its `aria-posinset`), or found by its key when the
+   * rows moved since (rows put before it). No key→index map over every row: that cost a pass
+   * over a whole replayed session (tens of ms for 50,000 rows). */
+  private indexOf(key: string, el: HTMLElement): number {
+    const items = this.offsetsFor;
+    if (!items) return -1;
+    const getKey = this.props.getKey;
+    const at = Number(el.getAttribute("aria-posinset")) - 1;
+    if (at >= 0 && at < this.count && getKey(items[at]!) === key) return at;
+    for (let i = 0; i < this.count; i++) if (getKey(items[i]!) === key) return i;
+    return -1;
   }
 
   private setHeight(key: string, index: number, h: number): void {
@@ -260,7 +289,7 @@ export class VirtualList<T> extends Component<VirtualListProps<T>, VState> {
 
   private computeRange(top: number, n: number): [number, number] {
     if (n === 0) return [0, 0];
-    const overscan = this.props.overscanPx ?? Math.max(400, this.viewportHeight);
+    const overscan = this.overscanReady ? (this.props.overscanPx ?? Math.max(400, this.viewportHeight)) : FIRST_OVERSCAN_PX;
     const vh = this.viewportHeight || 800;
     const start = this.indexAt(Math.max(0, top - overscan));
     const end = Math.min(n, this.indexAt(top + vh + overscan) + 1);
@@ -271,24 +300,16 @@ export class VirtualList<T> extends Component<VirtualListProps<T>, VState> {
     const n = items.length;
     const { getKey, estimate } = this.props;
     const width = this.width || 300;
-    // Rows are only appended (or all replaced): index the new keys only.
+    // Rows are only appended, or all replaced (or rows put before them).
     const firstKey = n ? getKey(items[0]!) : "";
     if (firstKey !== this.indexedFirstKey || n < this.indexedCount) {
-      this.keyIndex.clear();
-      this.keys = [];
       this.estimated = [];
-      this.indexedCount = 0;
       this.indexedFirstKey = firstKey;
       this.validRows = 0;
     }
     if (items !== this.offsetsFor) {
       this.offsetsFor = items;
       this.validRows = 0;
-    }
-    for (let i = this.indexedCount; i < n; i++) {
-      const key = getKey(items[i]!);
-      this.keyIndex.set(key, i);
-      this.keys.push(key);
     }
     this.indexedCount = n;
     this.estimates = grown(this.estimates, n);
@@ -300,13 +321,15 @@ export class VirtualList<T> extends Component<VirtualListProps<T>, VState> {
     }
     const from = Math.min(this.validRows, this.count, n);
     const offs = this.offsets;
-    const keys = this.keys;
+    const heights = this.heights;
+    // Right after a replay nothing is measured yet: no lookup per row.
+    const measured = heights.size > 0;
     const estimated = this.estimated;
     const estimates = this.estimates;
     let y = offs[from]!;
     for (let i = from; i < n; i++) {
       offs[i] = y;
-      const h = this.heights.get(keys[i]!);
+      const h = measured ? heights.get(getKey(items[i]!)) : undefined;
       if (h !== undefined) y += h;
       else {
         const item = items[i]!;
@@ -329,6 +352,9 @@ export class VirtualList<T> extends Component<VirtualListProps<T>, VState> {
       this.lastEpoch = props.epoch;
       this.forgetHeights();
       this.stuck = true;
+      this.overscanReady = false;
+      cancelAnimationFrame(this.overscanFrame);
+      this.overscanFrame = 0;
     }
     if ((props.stickSignal ?? 0) !== this.lastStickSignal) {
       this.lastStickSignal = props.stickSignal ?? 0;

@@ -1,4 +1,4 @@
-import { useEffect, useReducer, useRef, useState } from "preact/hooks";
+import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from "preact/hooks";
 import type { TodoItem } from "@tether/core";
 import { onStoreSwap, store, type Row } from "../store";
 import { tabs } from "../store/tabs";
@@ -165,24 +165,37 @@ export function App() {
   const initialized = store.initialized;
   const busy = state.busy;
 
-  const toggleHistory = () => {
+  // Stable callbacks and props: the header and the composer re-render only when these change.
+  const toggleHistory = useCallback(() => {
     if (!historyOpen) {
       store.history = undefined;
       post({ type: "requestHistory" });
     }
     setHistoryOpen(!historyOpen);
     setCanvasOpen(false);
-  };
-  const toggleCanvas = () => {
+  }, [historyOpen]);
+  const toggleCanvas = useCallback(() => {
     setCanvasOpen(!canvasOpen);
     setHistoryOpen(false);
-  };
+  }, [canvasOpen]);
   // The canvas button shows for a gateway's session, or once anything is on the canvas.
-  const canvas = state.gateway || !store.canvas.empty ? { open: canvasOpen, filled: !store.canvas.empty, onToggle: toggleCanvas } : undefined;
+  const filled = !store.canvas.empty;
+  const canvasShown = !!state.gateway || filled;
+  const canvas = useMemo(
+    () => (canvasShown ? { open: canvasOpen, filled, onToggle: toggleCanvas } : undefined),
+    [canvasShown, canvasOpen, filled, toggleCanvas],
+  );
 
   return (
     <div class={`app${busy ? " is-busy" : ""}${!state.connected ? " is-disconnected" : ""}`} onClick={onDelegatedClick}>
-      <Header state={state} initialized={initialized} historyOpen={historyOpen} onToggleHistory={toggleHistory} canvas={canvas} />
+      <Header
+        state={state}
+        initialized={initialized}
+        historyOpen={historyOpen}
+        onToggleHistory={toggleHistory}
+        canvas={canvas}
+        surface={tabs.surface}
+      />
       <SessionStrip />
       {initialized && !state.connected ? (
         <div class="banner banner-disconnected" role="alert">
@@ -242,7 +255,14 @@ export function App() {
       <PermissionDock pending={store.pending} />
       <TaskPanels tasks={store.tasks.visible} />
       <QueuePanel queue={state.queue ?? []} />
-      <Composer busy={busy} connected={state.connected} initialized={initialized} version={store.version} />
+      <Composer
+        busy={busy}
+        connected={state.connected}
+        initialized={initialized}
+        state={state}
+        suggestions={store.suggestions}
+        inbox={store.composerInbox.length ? store.version : 0}
+      />
       <div class="sr-only" aria-live="polite" aria-atomic="true">
         {store.announcement}
       </div>

@@ -1,10 +1,11 @@
-import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
-import type { Attachment, FileSuggestion } from "@tether/contract/protocol";
+import { useEffect, useLayoutEffect, useReducer, useRef, useState } from "preact/hooks";
+import type { Attachment, FileSuggestion, UiState } from "@tether/contract/protocol";
 import { matchCommands, mergeCommands } from "@tether/contract/commands";
 import { store } from "../store";
 import { flushPersist, loadPersisted, persist, post } from "../vscode";
 import { basename, uid } from "../util";
 import { Icon } from "./common";
+import { memo, shallowEqual } from "../memo";
 
 const MENTION_DEBOUNCE_MS = 120;
 const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
@@ -64,17 +65,22 @@ function sameAttachment(a: Attachment, b: Attachment): boolean {
   return a.kind === b.kind && a.path === b.path && a.dataUrl === b.dataUrl && a.range?.startLine === b.range?.startLine && a.range?.endLine === b.range?.endLine;
 }
 
-export function Composer({
-  busy,
-  connected,
-  initialized,
-  version,
-}: {
+interface ComposerProps {
   busy: boolean;
   connected: boolean;
   initialized: boolean;
-  version: number;
-}) {
+  /** The header state (commands, send key, agent label); a new object whenever it changes. */
+  state: UiState;
+  /** The file suggestions last received (a new object each time). */
+  suggestions: typeof store.suggestions;
+  /** Changes while the extension's composer commands wait in `store.composerInbox` (0 when none). */
+  inbox: number;
+}
+
+/** The composer re-renders only when its props change, not on every streamed delta. */
+export const Composer = memo(ComposerView, shallowEqual);
+
+function ComposerView({ busy, connected, initialized, state, suggestions: received, inbox }: ComposerProps) {
   const persisted = useRef(loadPersisted());
   const [text, setText] = useState(persisted.current.draft);
   const [attachments, setAttachments] = useState<Attachment[]>(persisted.current.attachments);
@@ -97,6 +103,8 @@ export function Composer({
     ta.setSelectionRange(caret, caret);
   });
   const requestIdRef = useRef<string>("");
+  /** Another request's suggestions stop showing once a new request is out. */
+  const [, rerender] = useReducer((x: number) => x + 1, 0);
   const timerRef = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const sentHistory = useRef<string[]>([]);
   const historyIndex = useRef(-1);
@@ -104,11 +112,11 @@ export function Composer({
   // Messages for the composer from the extension (prefill/addAttachment/focus).
   useEffect(() => {
     if (!store.composerInbox.length) return;
-    const inbox = store.composerInbox.splice(0);
+    const waiting = store.composerInbox.splice(0);
     let nextText = text;
     let nextAtt = attachments;
     let focus = false;
-    for (const item of inbox) {
+    for (const item of waiting) {
       if (item.type === "prefill") {
         nextText = nextText ? `${nextText}${nextText.endsWith("\n") ? "" : "\n"}${item.text}` : item.text;
         focus = true;
@@ -122,7 +130,7 @@ export function Composer({
     if (nextText !== text) setText(nextText);
     if (nextAtt !== attachments) setAttachments(nextAtt);
     if (focus) taRef.current?.focus();
-  }, [version]);
+  }, [inbox]);
 
   useEffect(() => {
     persist({ draft: text, attachments });
@@ -144,13 +152,12 @@ export function Composer({
     ta.style.setProperty("height", `${Math.min(MAX_TEXTAREA_PX, ta.scrollHeight)}px`);
   }, [text]);
 
-  const suggestions: FileSuggestion[] =
-    mention && store.suggestions && store.suggestions.requestId === requestIdRef.current ? store.suggestions.items : [];
+  const suggestions: FileSuggestion[] = mention && received && received.requestId === requestIdRef.current ? received.items : [];
   const popupOpen = !!mention && !dismissed;
-  const loadingSuggestions = popupOpen && store.suggestions?.requestId !== requestIdRef.current;
+  const loadingSuggestions = popupOpen && received?.requestId !== requestIdRef.current;
   const activeIndex = suggestions.length ? Math.min(active, suggestions.length - 1) : -1;
 
-  const allCommands = mergeCommands(store.state.commands ?? [], store.state.projectCommands ?? []);
+  const allCommands = mergeCommands(state.commands ?? [], state.projectCommands ?? []);
   const commands = slash ? matchCommands(allCommands, slash.query) : [];
   const commandsOpen = !!slash && !dismissed && commands.length > 0;
   const activeCommand = commands.length ? Math.min(active, commands.length - 1) : -1;
@@ -184,7 +191,7 @@ export function Composer({
         const requestId = uid("files");
         requestIdRef.current = requestId;
         post({ type: "suggestFiles", requestId, query: splitRange(m.query).search });
-        store.changed();
+        rerender(undefined);
       }, MENTION_DEBOUNCE_MS);
     } else if (mention.end !== m.end) {
       setMention(m);
@@ -289,7 +296,7 @@ export function Composer({
         return;
       }
     }
-    if (e.key === "Enter" && isSendKey(e, store.state.sendWith) && !e.isComposing && e.keyCode !== 229) {
+    if (e.key === "Enter" && isSendKey(e, state.sendWith) && !e.isComposing && e.keyCode !== 229) {
       e.preventDefault();
       send();
       return;
@@ -319,7 +326,7 @@ export function Composer({
   };
 
   const listId = "mention-list";
-  const agent = store.state.agentLabel ?? "Claude";
+  const agent = state.agentLabel ?? "Claude";
   const slashHint = allCommands.length ? ", / for a command" : "";
   const placeholder = !initialized
     ? "Starting…"
@@ -327,7 +334,7 @@ export function Composer({
       ? "Disconnected"
       : busy
         ? `${agent} is working… (Esc to stop; you can queue a message)`
-        : `Ask ${agent} — @ to mention a file${slashHint}, ${store.state.sendWith === "shiftEnter" ? "Shift+Enter to send" : "Shift+Enter for a new line"}`;
+        : `Ask ${agent} — @ to mention a file${slashHint}, ${state.sendWith === "shiftEnter" ? "Shift+Enter to send" : "Shift+Enter for a new line"}`;
 
   return (
     <div class={`composer${busy ? " busy" : ""}`}>
@@ -503,7 +510,7 @@ export function Composer({
           <button
             type="button"
             class="button send-button"
-            title={store.state.sendWith === "shiftEnter" ? "Send (Shift+Enter)" : "Send (Enter)"}
+            title={state.sendWith === "shiftEnter" ? "Send (Shift+Enter)" : "Send (Enter)"}
             aria-label="Send"
             disabled={!canSend}
             onClick={send}

@@ -4,12 +4,12 @@ import type { HistoryActions, HistorySession, UiState } from "@tether/contract/p
 import { modeLook, PERMISSION_MODE_INFO } from "@tether/contract/modes";
 import { isModelOption } from "@tether/contract/options";
 import { store } from "../store";
-import { tabs } from "../store/tabs";
 import { post } from "../vscode";
 import { plural, relativeTime } from "../util";
 import { Picker } from "./Picker";
 import { ProjectSetup } from "./ProjectSetup";
 import { Icon } from "./common";
+import { memo, shallowEqual } from "../memo";
 
 /** The gateway connection's look in the header (codicons). */
 const GATEWAY_ICONS: Record<NonNullable<UiState["gateway"]>["state"], string> = {
@@ -189,20 +189,22 @@ function CollapsingPickers({ signature, children }: { signature: string; childre
   );
 }
 
-export function Header({
-  state,
-  initialized,
-  historyOpen,
-  onToggleHistory,
-  canvas,
-}: {
+interface HeaderProps {
   state: UiState;
   initialized: boolean;
   historyOpen: boolean;
   onToggleHistory: () => void;
   /** The canvas panel's button, when the session has a canvas. */
-  canvas?: { open: boolean; filled: boolean; onToggle: () => void };
-}) {
+  canvas?: { open: boolean; filled: boolean; onToggle: () => void } | undefined;
+  /** Where the page is: the sidebar offers to open the session in an editor tab. */
+  surface: "sidebar" | "editor";
+}
+
+/** The header re-renders only when its props change (not on every streamed delta), so its layout
+ * read (the pickers' overflow) does not run per delta either. */
+export const Header = memo(HeaderView, shallowEqual);
+
+function HeaderView({ state, initialized, historyOpen, onToggleHistory, canvas, surface }: HeaderProps) {
   const modes = state.modes.length ? state.modes : PERMISSION_MODE_INFO;
   const look = modeLook(state.mode);
   const models = state.models.length ? state.models : state.model ? [{ id: state.model, label: state.model }] : [];
@@ -313,7 +315,7 @@ export function Header({
       >
         <Icon name="history" />
       </button>
-      {tabs.surface === "sidebar" ? (
+      {surface === "sidebar" ? (
         <button
           type="button"
           class="icon-button open-in-editor-button"

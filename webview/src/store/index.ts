@@ -98,12 +98,15 @@ export class Store {
     // A replay replaces the whole chat in one message: applied (with whatever came before it) at
     // once, so its rendering does not first wait for the next frame.
     if (msg.type === "replay") return this.flush();
+    // One frame callback (and its timer) at a time: a flush in between (a test's, a session
+    // switch's) leaves it pending, and it applies whatever came since.
     if (this.scheduled) return;
     this.scheduled = true;
     let done = false;
     const run = () => {
       if (done) return;
       done = true;
+      this.scheduled = false;
       this.flush();
     };
     if (typeof requestAnimationFrame === "function") requestAnimationFrame(run);
@@ -113,7 +116,6 @@ export class Store {
 
   /** Apply everything queued now (also used by tests through the frame scheduler). */
   flush(): void {
-    this.scheduled = false;
     const batch = this.queue;
     if (!batch.length) return;
     this.queue = [];
