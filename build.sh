@@ -5,7 +5,8 @@
 #   ./build.sh test SUITE...   only the suites named (build, fmt, cargo, acp, e2e, ...; for development)
 #   ./build.sh with CMD...     run CMD with the suites' tools installed and exported (one test file, say)
 #   ./build.sh bench [--check] [--record] [--quick] [--only NAME...]   build, then run tests/bench/run.sh;
-#                       --check fails when a ratio is over 20% worse than tests/bench/recorded.json's;
+#                       --check fails when a ratio is over 20% worse than tests/bench/recorded.json's
+#                       (and again when its benchmark runs a second time);
 #                       --record runs it twice and records each row's worse ratio
 #   ./build.sh fuzz [--runs N] [SECONDS] [TARGET...]   a fuzz campaign: every target (or those named)
 #                       for SECONDS each (default 300; with --runs, until N executions if sooner), one

@@ -4,10 +4,13 @@
 // 20% worse than the ratio recorded in tests/bench/recorded.json (checked in, updated on purpose
 // with --record), or when a recorded row was not measured (unless --partial: a run of some
 // benchmarks only). --record writes each row's worse ratio of the runs given (run.sh gives two), so
-// one lucky run does not set a bar the next quiet run misses. Timings are not tests: ./build.sh
-// test does not run this.
+// one lucky run does not set a bar the next quiet run misses. A row only fails --check when its
+// benchmark, run again (run.sh asks which with --failing, and passes the re-run with --retry),
+// misses the bar again: one noisy run on a shared machine does not fail the guard; a regression
+// fails both. Timings are not tests: ./build.sh test does not run this.
 //
-//   node tests/bench/check.mjs RESULTS.jsonl... [--check] [--record] [--partial]
+//   node tests/bench/check.mjs RESULTS.jsonl... [--check] [--record] [--partial] [--retry RERUN.jsonl]
+//   node tests/bench/check.mjs RESULTS.jsonl --failing   the benchmarks of rows over the bar
 
 import { readFileSync, writeFileSync, existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -76,6 +79,21 @@ export function compare(rows, recorded, { partial = false } = {}) {
   return { lines, ok };
 }
 
+/** The rows measured more than 20% worse than recorded. */
+export function overTheBar(rows, recorded) {
+  return [...rows.values()].filter((row) => recorded[row.id] !== undefined && row.ratio / recorded[row.id] > TOLERANCE);
+}
+
+/** The run's rows, each row over the bar replaced by its re-run when the re-run did better. */
+export function withRetries(rows, retried, recorded) {
+  const merged = new Map(rows);
+  for (const row of overTheBar(rows, recorded)) {
+    const again = retried.get(row.id);
+    if (again && again.ratio < row.ratio) merged.set(row.id, { ...again, what: `${again.what} (re-run; first run ${row.ratio.toFixed(3)})` });
+  }
+  return merged;
+}
+
 /** Words into lines of at most `width` characters. */
 function wrap(text, width) {
   const lines = [""];
@@ -94,7 +112,9 @@ function show(x, unit) {
 }
 
 function main(argv) {
-  const files = argv.filter((a) => !a.startsWith("--"));
+  const retryAt = argv.indexOf("--retry");
+  const retryFile = retryAt >= 0 ? argv[retryAt + 1] : undefined;
+  const files = argv.filter((a, i) => !a.startsWith("--") && i !== retryAt + 1);
   const missing = files.find((file) => !existsSync(file));
   if (!files.length || missing) {
     console.error(`check.mjs: no results file (${missing ?? "none given"}); run tests/bench/run.sh`);
@@ -106,6 +126,11 @@ function main(argv) {
     return 1;
   }
   const recorded = existsSync(RECORDED) ? JSON.parse(readFileSync(RECORDED, "utf8")).ratios : {};
+  if (argv.includes("--failing")) {
+    console.log([...new Set(overTheBar(runs[0], recorded).map((row) => row.bench))].filter(Boolean).join("\n"));
+    return 0;
+  }
+  if (retryFile) runs[0] = withRetries(runs[0], existsSync(retryFile) ? readResults(readFileSync(retryFile, "utf8")) : new Map(), recorded);
   let ok = true;
   runs.forEach((rows, index) => {
     const result = compare(rows, recorded, { partial: argv.includes("--partial") });

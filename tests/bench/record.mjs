@@ -22,7 +22,8 @@ export function record(id, row) {
   for (const key of ["ratio", "goal"]) {
     if (!Number.isFinite(row[key])) throw new Error(`bench row ${id}: ${key} is not a number (${row[key]})`);
   }
-  appendFileSync(file, JSON.stringify({ id, ...row }) + "\n");
+  // `bench`: which benchmark measured it (run.sh re-runs that one to confirm a failing row).
+  appendFileSync(file, JSON.stringify({ id, bench: process.env.TETHER_BENCH_NAME, ...row }) + "\n");
 }
 
 export const median = (xs) => {

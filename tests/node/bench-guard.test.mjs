@@ -2,9 +2,9 @@
 // themselves are not tested here; this checks only the comparison ./build.sh bench --check makes.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { compare, readResults, TOLERANCE, worstOf } from "../bench/check.mjs";
+import { compare, overTheBar, readResults, TOLERANCE, withRetries, worstOf } from "../bench/check.mjs";
 
-const row = (id, ratio) => JSON.stringify({ id, ratio, goal: 1, unit: "×", what: id });
+const row = (id, ratio, bench = "core") => JSON.stringify({ id, bench, ratio, goal: 1, unit: "×", what: id });
 
 test("a ratio up to 20% worse than the recorded one passes the guard", () => {
   const rows = readResults([row("grep-local", 1.1 * 1.19)].join("\n"));
@@ -40,4 +40,23 @@ test("recording two runs keeps each row's worse ratio", () => {
   const first = readResults([row("edit-1mb", 0.6), row("grep-local", 1.0)].join("\n"));
   const second = readResults([row("edit-1mb", 0.7), row("grep-local", 0.9)].join("\n"));
   assert.deepEqual(worstOf([first, second]), { "edit-1mb": 0.7, "grep-local": 1.0 });
+});
+
+test("the benchmarks to run again are those of the rows more than 20% worse than recorded", () => {
+  const rows = readResults([row("edit-1mb", 0.9, "core"), row("grep-remote", 1.0, "remote"), row("grep-local", 1.5, "core")].join("\n"));
+  const recorded = { "edit-1mb": 0.6, "grep-remote": 1.0, "grep-local": 1.0 };
+  assert.deepEqual(overTheBar(rows, recorded).map((r) => `${r.bench}:${r.id}`), ["core:edit-1mb", "core:grep-local"]);
+});
+
+test("a row over the bar once and within it in the re-run passes the guard; over it twice fails", () => {
+  const recorded = { "grep-remote": 1.0, "edit-1mb": 0.6 };
+  const first = readResults([row("grep-remote", 1.32, "remote"), row("edit-1mb", 1.05)].join("\n"));
+  const again = readResults([row("grep-remote", 0.95, "remote"), row("edit-1mb", 1.02)].join("\n"));
+  const { ok, lines } = compare(withRetries(first, again, recorded), recorded);
+  assert.equal(ok, false);
+  const text = lines.join("\n");
+  assert.match(text, /grep-remote .*0\.950× vs recorded 1\.000× \(-5%\)/);
+  assert.match(text, /re-run; first run 1\.320/);
+  assert.match(text, /edit-1mb .*1\.020× vs recorded 0\.600× \(70%\).*FAILS/);
+  assert.equal(compare(withRetries(first, again, { "grep-remote": 1.0 }), { "grep-remote": 1.0 }).ok, true, "the re-run within the bar holds");
 });
