@@ -114,7 +114,7 @@ function show(x, unit) {
 function main(argv) {
   const retryAt = argv.indexOf("--retry");
   const retryFile = retryAt >= 0 ? argv[retryAt + 1] : undefined;
-  const files = argv.filter((a, i) => !a.startsWith("--") && i !== retryAt + 1);
+  const files = argv.filter((a, i) => !a.startsWith("--") && (retryAt < 0 || i !== retryAt + 1));
   const missing = files.find((file) => !existsSync(file));
   if (!files.length || missing) {
     console.error(`check.mjs: no results file (${missing ?? "none given"}); run tests/bench/run.sh`);
@@ -127,7 +127,8 @@ function main(argv) {
   }
   const recorded = existsSync(RECORDED) ? JSON.parse(readFileSync(RECORDED, "utf8")).ratios : {};
   if (argv.includes("--failing")) {
-    console.log([...new Set(overTheBar(runs[0], recorded).map((row) => row.bench))].filter(Boolean).join("\n"));
+    const benches = [...new Set(overTheBar(runs[0], recorded).map((row) => row.bench))].filter(Boolean);
+    if (benches.length) console.log(benches.join("\n"));
     return 0;
   }
   if (retryFile) runs[0] = withRetries(runs[0], existsSync(retryFile) ? readResults(readFileSync(retryFile, "utf8")) : new Map(), recorded);
