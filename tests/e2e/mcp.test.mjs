@@ -104,7 +104,10 @@ test("a broken server is a notice with its stderr; the Project setup panel lists
   await panel.getByText(/statusLine \(\.claude\/settings\.json\)/).waitFor();
   // "by you" from this session, or from the setting the answer was kept in when the session
   // restarted on that write (it does when the first CLI had already started).
-  await panel.getByText(/approved (by you|\(enabledMcpjsonServers in \.claude\/settings\.local\.json\)); runs on the workspace/).waitFor();
+  await panel
+    .locator(".project-servers li", { hasText: "facts" })
+    .getByText(/approved (by you|\(enabledMcpjsonServers in \.claude\/settings\.local\.json\)); runs on the workspace/)
+    .waitFor();
   // Each server once, with its reason; the rest of what is off below.
   assert.equal(await panel.locator("li", { hasText: "skipped" }).count(), 1);
   fs.mkdirSync(ARTIFACTS, { recursive: true });
