@@ -20,6 +20,21 @@ export const OVERHEAD = {
   "session-remote":
     "per step, remote minus local (two runs after the move through Tether Remote): Send −12/−19 ms, Read +5/−35, Edit −24/+6, Bash and Grep faster; " +
     "a remote write is the temp file through vscode.workspace.fs (~19 ms) and one rename(2) through Tether Remote (before: VS Code's rename, ~113 ms in six file-system calls through the renderer)",
+  "checkpoint-first-edit":
+    "each fresh 1 MB file's before-image stays in memory until the turn ends, and tether-mcp's life is one turn: every first Edit allocates fresh wasm memory " +
+    "where the checkpoints-off server reuses what it freed (not profiled; the remote row, whose turn ends, meets its goal)",
+  "grep-local":
+    "rg's own time spreads more than the gap; Tether adds one JSON-RPC call, Claude Code's Grep argv (six VCS-folder globs against the baseline's one) " +
+    "and one stat per matched file to sort by mtime (183 parallel fs.promises.stat: 6-14 ms under load; a statSync loop: 1-1.7 ms)",
+  "grep-remote":
+    "rg's own time in the extension host spreads from ~240 to ~540 ms within one run; Tether adds the helper call and the 208 stats of one batched statMany (to sort by mtime)",
+  "first-paint-5000":
+    "spread thin (Chromium profile): applying 10.5k events 13-17 ms, a young-generation GC 7-8 ms, code not yet optimised (markdown-it ~10 ms), " +
+    "the first style and layout ~11 ms, one frame ~7 ms",
+  "stream-delta-p95-5000":
+    "set by the deltas that land in a browser frame: ~1.5 ms of ours, 2-2.5 ms of frame work (paint, layers, the rows' resize observer), ~0.5 ms of the layout the bench forces",
+  "stream-delta-p95-50000":
+    "as at 5,000 messages: the deltas that land in a browser frame set the p95 (the work per delta grows little with the rows: p50 1.6 ms at 5,000, 2.1 ms at 50,000)",
   "send-first-request-vs-bare":
     "Tether's share after the send: the user message through the core and the UserPromptSubmit hook callback the CLI asks Tether for (one round trip)",
 };
