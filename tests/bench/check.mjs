@@ -21,6 +21,11 @@ import { OVERHEAD } from "./overhead.mjs";
 export const TOLERANCE = 1.2;
 const RECORDED = path.join(path.dirname(fileURLToPath(import.meta.url)), "recorded.json");
 
+/** Whether `ratio` is more than the tolerance worse than the recorded `was`. */
+function overBar(ratio, was) {
+  return ratio / was > TOLERANCE;
+}
+
 /** Reads a results file: one JSON row a line; the last row of an id wins. */
 export function readResults(text) {
   const rows = new Map();
@@ -63,7 +68,7 @@ export function compare(rows, recorded, { partial = false } = {}) {
     let guard = "not recorded yet";
     if (was !== undefined) {
       const worse = row.ratio / was;
-      const holds = worse <= TOLERANCE;
+      const holds = !overBar(row.ratio, was);
       if (!holds) ok = false;
       // Rows without a baseline record their figure itself (ms) as the ratio.
       const unit = row.ratio === row.value && row.unit === "ms" ? " ms" : "×";
@@ -81,7 +86,7 @@ export function compare(rows, recorded, { partial = false } = {}) {
 
 /** The rows measured more than 20% worse than recorded. */
 export function overTheBar(rows, recorded) {
-  return [...rows.values()].filter((row) => recorded[row.id] !== undefined && row.ratio / recorded[row.id] > TOLERANCE);
+  return [...rows.values()].filter((row) => recorded[row.id] !== undefined && overBar(row.ratio, recorded[row.id]));
 }
 
 /** The run's rows, each row over the bar replaced by its re-run when the re-run did better. */
