@@ -265,6 +265,8 @@ export class Ctx implements vscode.Disposable {
       ...(start.onProjectSetup ? { onInfo: start.onProjectSetup } : {}),
       log: (message) => this.log.info(message),
     });
+    // An answer kept in .claude/settings.local.json is part of what the agent starts with.
+    if (projectServers?.written.length) await start.ownWrites?.(projectServers.written);
     const session = await openSession(
       entry,
       {

@@ -95,3 +95,31 @@ test("a change restarts the running session now, or after the turn; no change, n
   await sync.changed();
   assert.equal(session.restarts.length, 2);
 });
+
+test("Tether's own write of settings.local.json before the agent starts restarts nothing and reaches the mirror", async () => {
+  const root = project({ ".claude/settings.json": "{}" });
+  const mirror = path.join(tmp, "mirror-own-write");
+  const session = new Session();
+  const sync = new ContextSync(session, () => undefined);
+  const source = { host, root, remote: { mirror, facts: async () => ({ os: "Linux", shell: "sh" }) } };
+  await sync.prepare(source, false);
+  const answer = '{"enabledMcpjsonServers":["facts"]}';
+  writeFileSync(path.join(root, ".claude/settings.local.json"), answer);
+  await sync.adoptOwnWrites([".claude/settings.local.json"]);
+  await sync.changed();
+  assert.deepEqual(session.restarts, []);
+  assert.equal(readFileSync(path.join(mirror, ".claude/settings.local.json"), "utf8"), answer);
+});
+
+test("a change of another context file next to Tether's own write still restarts the session", async () => {
+  const root = project({ "CLAUDE.md": "v1\n" });
+  const session = new Session();
+  const sync = new ContextSync(session, () => undefined);
+  await sync.prepare({ host, root }, false);
+  mkdirSync(path.join(root, ".claude"), { recursive: true });
+  writeFileSync(path.join(root, ".claude/settings.local.json"), '{"enabledMcpjsonServers":["facts"]}');
+  writeFileSync(path.join(root, "CLAUDE.md"), "v2\n");
+  await sync.adoptOwnWrites([".claude/settings.local.json"]);
+  await sync.changed();
+  assert.deepEqual(session.restarts, ["now"]);
+});

@@ -61,8 +61,9 @@ const REMOVED_MEMORY = "(The project's CLAUDE.md files were removed: there are n
 
 export class ContextSync {
   private source: ProjectSource | undefined;
-  /** The fingerprint of the context the running session was started with. */
+  /** The fingerprint of the context the running session was started with, and its files. */
   private seen: string | undefined;
+  private seenFiles: ReadonlyMap<string, Uint8Array> | undefined;
   /** The memory the session's system prompt holds (unknown for one resumed from history). */
   private memoryInPrompt: { text: string | undefined } | undefined;
   /** Changed memory for the next prompt. */
@@ -82,6 +83,7 @@ export class ContextSync {
     this.source = source;
     const context = await readProjectContext(source.host, source.root);
     this.seen = contextFingerprint(context);
+    this.seenFiles = context.files;
     this.commandList = projectCommands(context.files);
     const memory = memoryPrompt(context, source.root);
     if (resuming && this.memoryInPrompt && memory !== this.memoryInPrompt.text) {
@@ -121,6 +123,30 @@ export class ContextSync {
       ...(style ? { outputStyle: style } : {}),
       remote: await source.remote.facts(),
     };
+  }
+
+  /**
+   * Tether wrote `rels` into the project after `prepare` (the answer about an MCP server, kept in
+   * settings.local.json) and before the agent starts: they become part of what the session starts
+   * with (and of the mirror), so the watcher's notice of that write is no change. When anything
+   * else changed meanwhile, that stays a change: the watcher restarts the session for it.
+   */
+  async adoptOwnWrites(rels: readonly string[]): Promise<void> {
+    const source = this.source;
+    const before = this.seenFiles;
+    if (!source || !before) return;
+    const context = await readProjectContext(source.host, source.root);
+    const names = new Set([...before.keys(), ...context.files.keys()]);
+    for (const rel of names) {
+      if (rels.includes(rel)) continue;
+      const was = before.get(rel);
+      const now = context.files.get(rel);
+      if (!was || !now || Buffer.compare(was, now) !== 0) return;
+    }
+    if (source.remote) await syncMirror(source.remote.mirror, context, pluginName(source.root));
+    this.seen = contextFingerprint(context);
+    this.seenFiles = context.files;
+    this.log(`project context: took in Tether's own write of ${rels.join(", ")} (no restart)`);
   }
 
   /** The project the session was last prepared for. */

@@ -70,6 +70,9 @@ export interface AgentStart {
   onPermission(request: PermissionRequest, signal: AbortSignal): Promise<PermissionAnswer>;
   /** What the project configures, as this start runs it (its MCP servers, what is off). */
   onProjectSetup?(info: ProjectSetupInfo): void;
+  /** Tether's own setup wrote these context files (relative paths) before the agent starts: the
+   * session takes them in, so the watcher's notice of them restarts nothing. */
+  ownWrites?(rels: readonly string[]): Promise<void>;
 }
 
 export interface ChatSessionDeps {
@@ -540,6 +543,7 @@ export class ChatSession implements RestartableSession {
       onProjectSetup: (projectSetup) => {
         if (generation === this.generation) feed.setState({ projectSetup });
       },
+      ownWrites: (rels) => this.context.adoptOwnWrites(rels),
     });
     if (generation !== this.generation) {
       await session.stop();

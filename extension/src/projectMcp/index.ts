@@ -65,6 +65,8 @@ async function exists(host: TetherHost, file: string): Promise<boolean> {
 export class ProjectServers {
   /** The entries for the agent's config (`mcpServers`). */
   readonly entries: McpServerEntry[] = [];
+  /** The project's files this start wrote (relative): the user's answers, kept. */
+  readonly written: string[] = [];
   private readonly servers: ProjectServerInfo[] = [];
   private readonly off: OffItem[] = [];
   private readonly running: { relay: ServerRelay; bridge: BridgeServer }[] = [];
@@ -147,6 +149,7 @@ export class ProjectServers {
       const text = loadTetherCore().recordMcpChoice((await readText(this.deps.host, file)) ?? null, name, choice);
       await this.deps.host.mkdir(join(this.deps.root, ".claude")).catch(() => undefined);
       await this.deps.host.writeFile(file, Buffer.from(text, "utf8"));
+      if (!this.written.includes(LOCAL_SETTINGS)) this.written.push(LOCAL_SETTINGS);
     } catch (error) {
       this.deps.notice(`Your choice for the MCP server "${name}" holds for this session only: ${LOCAL_SETTINGS} could not take it (${messageOf(error)}).`);
     }
