@@ -97,6 +97,14 @@ fn tool_result(outputs: &[AgentOutput], request_id: &str) -> Value {
     response(outputs, request_id)["mcp_response"]["result"].clone()
 }
 
+/// The project settings file the outputs say the gate wrote, with its text.
+fn settings_written(outputs: &[AgentOutput]) -> Option<(String, String)> {
+    outputs.iter().find_map(|o| match o {
+        AgentOutput::ProjectSettingsWritten { path, text } => Some((path.clone(), text.clone())),
+        _ => None,
+    })
+}
+
 fn always_to(scope: RuleScope) -> UserAnswer {
     UserAnswer {
         destination: Some(scope),
@@ -173,6 +181,9 @@ fn always_saves_in_the_project_file_chosen_keeping_its_other_keys() {
             "{rel}"
         );
         assert!(ws.read(other).is_none(), "{other} untouched");
+        let (path, text) = settings_written(&out).expect("the write is told, for the context watcher");
+        assert!(path.ends_with(rel), "{path}");
+        assert_eq!(Some(text), ws.read(rel));
         assert!(
             agent.rules().contains(&entry("Bash(make all:*)", scope)),
             "{:?}",
@@ -260,6 +271,9 @@ fn a_rule_removed_from_a_project_file_leaves_the_rest_and_asks_again() {
         saved(&ws, ".claude/settings.json"),
         json!({"permissions": {"allow": ["WebSearch"], "ask": ["Bash(rm:*)"]}, "env": {"B": "2"}})
     );
+    let (path, text) = settings_written(&out).expect("the write is told");
+    assert!(path.ends_with(".claude/settings.json"), "{path}");
+    assert_eq!(Some(text), ws.read(".claude/settings.json"));
     let records = audits(&out);
     assert!(records
         .iter()
@@ -275,7 +289,8 @@ fn removing_a_session_rule_or_one_that_is_not_there() {
     let ws = TempWorkspace::new();
     let agent = agent_on(&ws, None);
     ask_bash(&agent, "p1", "make all");
-    block_on(agent.answer_permission("p1", always_to(RuleScope::Session))).unwrap();
+    let out = block_on(agent.answer_permission("p1", always_to(RuleScope::Session))).unwrap();
+    assert_eq!(settings_written(&out), None, "no file for the session's rule");
     block_on(agent.remove_rule(entry("Bash(make all:*)", RuleScope::Session))).unwrap();
     assert!(agent.rules().is_empty());
     let error = block_on(agent.remove_rule(entry("Bash(make all:*)", RuleScope::LocalSettings))).unwrap_err();

@@ -263,10 +263,9 @@ export class Ctx implements vscode.Disposable {
       executor: this.workspace.executor,
       onEvent: start.onEvent,
       ...(start.onProjectSetup ? { onInfo: start.onProjectSetup } : {}),
+      ...(start.onSettingsWritten ? { onWrite: start.onSettingsWritten } : {}),
       log: (message) => this.log.info(message),
     });
-    // An answer kept in .claude/settings.local.json is part of what the agent starts with.
-    if (projectServers?.written.length) await start.ownWrites?.(projectServers.written);
     const session = await openSession(
       entry,
       {
@@ -299,6 +298,7 @@ export class Ctx implements vscode.Disposable {
         onEvent: start.onEvent,
         onPermission: start.onPermission,
         onAudit: (record) => this.audit.append(start.checkpointKey, record, { agent: start.agent, root: source.root }),
+        ...(start.onSettingsWritten ? { onSettingsWritten: start.onSettingsWritten } : {}),
       },
     );
     if (!vscode.workspace.isTrusted) start.onEvent(UNTRUSTED_NOTICE);

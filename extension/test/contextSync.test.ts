@@ -96,30 +96,37 @@ test("a change restarts the running session now, or after the turn; no change, n
   assert.equal(session.restarts.length, 2);
 });
 
-test("Tether's own write of settings.local.json before the agent starts restarts nothing and reaches the mirror", async () => {
+test("Tether's own write of a settings file restarts nothing and reaches the mirror", async () => {
   const root = project({ ".claude/settings.json": "{}" });
   const mirror = path.join(tmp, "mirror-own-write");
   const session = new Session();
   const sync = new ContextSync(session, () => undefined);
-  const source = { host, root, remote: { mirror, facts: async () => ({ os: "Linux", shell: "sh" }) } };
-  await sync.prepare(source, false);
+  await sync.prepare({ host, root, remote: { mirror, facts: async () => ({ os: "Linux", shell: "sh" }) } }, false);
   const answer = '{"enabledMcpjsonServers":["facts"]}';
+  const rule = '{"permissions":{"allow":["Bash(make:*)"]}}';
+  sync.noteWrite(path.join(root, ".claude/settings.local.json"), answer);
   writeFileSync(path.join(root, ".claude/settings.local.json"), answer);
-  await sync.adoptOwnWrites([".claude/settings.local.json"]);
+  sync.noteWrite(path.join(root, ".claude/settings.json"), rule);
+  writeFileSync(path.join(root, ".claude/settings.json"), rule);
   await sync.changed();
   assert.deepEqual(session.restarts, []);
   assert.equal(readFileSync(path.join(mirror, ".claude/settings.local.json"), "utf8"), answer);
+  assert.equal(readFileSync(path.join(mirror, ".claude/settings.json"), "utf8"), rule);
 });
 
-test("a change of another context file next to Tether's own write still restarts the session", async () => {
-  const root = project({ "CLAUDE.md": "v1\n" });
+test("a settings file that differs from what Tether wrote, or another file changed beside it, restarts the session", async () => {
+  const root = project({ "CLAUDE.md": "v1\n", ".claude/settings.json": "{}" });
   const session = new Session();
   const sync = new ContextSync(session, () => undefined);
   await sync.prepare({ host, root }, false);
-  mkdirSync(path.join(root, ".claude"), { recursive: true });
-  writeFileSync(path.join(root, ".claude/settings.local.json"), '{"enabledMcpjsonServers":["facts"]}');
-  writeFileSync(path.join(root, "CLAUDE.md"), "v2\n");
-  await sync.adoptOwnWrites([".claude/settings.local.json"]);
+  sync.noteWrite(path.join(root, ".claude/settings.json"), '{"permissions":{}}');
+  writeFileSync(path.join(root, ".claude/settings.json"), '{"permissions":{},"hooks":{}}');
   await sync.changed();
-  assert.deepEqual(session.restarts, ["now"]);
+  assert.deepEqual(session.restarts, ["now"], "the user's edit after Tether's write");
+  await sync.prepare({ host, root }, true);
+  sync.noteWrite(path.join(root, ".claude/settings.local.json"), "{}");
+  writeFileSync(path.join(root, ".claude/settings.local.json"), "{}");
+  writeFileSync(path.join(root, "CLAUDE.md"), "v2\n");
+  await sync.changed();
+  assert.deepEqual(session.restarts, ["now", "now"], "CLAUDE.md changed too");
 });

@@ -94,6 +94,10 @@ test("the question shows once; Always allow saves the rule to the chosen file; t
   assert.deepEqual(JSON.parse(read(".claude/settings.json")), { ...SHARED_SETTINGS, permissions: { deny: ["WebFetch"], allow: [] } });
   await waitFor(async () => (await row.count()) === 0, 10_000, "the rule gone from the list");
   await vs.page.keyboard.press("Escape");
+  // The session holds what its gate wrote: the context watcher's notice of those writes restarts nothing.
+  await waitFor(async () => vs.tetherLog().includes("changed by the session's own write"), 30_000, "the watcher's notice of the writes");
+  assert.doesNotMatch(vs.tetherLog(), /restarting Claude Code/);
+  assert.equal([...vs.tetherLog().matchAll(/\bclaude pid \d+/g)].length, 1, "one CLI for the whole test");
 });
 
 test("accepting some hunks writes only those, names the others, and the next Edit needs no Read", { timeout: 150_000 }, async () => {

@@ -26,7 +26,7 @@ use crate::backend::{
 };
 use crate::config::CommonConfig;
 use crate::events::{ErrorKind, Severity, UiEvent};
-use crate::gate::{Gate, Judgement, Saved, UserAnswer};
+use crate::gate::{Gate, Judgement, Saved, SettingsWritten, UserAnswer};
 use crate::host::Host;
 use crate::mcp::McpServer;
 use crate::paths::PathStyle;
@@ -70,6 +70,12 @@ pub enum AgentOutput {
     /// live where the driver runs; then hand the file's new text to `setUserSettings`.
     SaveUserRules {
         rules: Vec<String>,
+    },
+    /// The gate wrote the project's settings file `path` (an "always allow" saved, a rule taken
+    /// out) and holds what it wrote: a watcher that sees this text there needs no restart for it.
+    ProjectSettingsWritten {
+        path: String,
+        text: String,
     },
     /// Call `watchShells` after `after_ms` (a background shell runs: its panel shows its output).
     /// An earlier call already due stands.
@@ -329,6 +335,9 @@ impl<H: Host, B: Backend + ?Sized> Agent<H, B> {
                 }
                 match self.gate.allow_always(self.toolset(), &rules, answered.scope).await {
                     Saved::Done => {}
+                    Saved::Written(SettingsWritten { path, text }) => {
+                        out.push(AgentOutput::ProjectSettingsWritten { path, text })
+                    }
                     Saved::SessionOnly(message) => out.push(notice(message)),
                     Saved::ToUserSettings(rules) => out.push(AgentOutput::SaveUserRules {
                         rules: rules.iter().map(ToString::to_string).collect(),

@@ -4,6 +4,7 @@
 
 use super::{notice, Agent, AgentOutput, AuditRecord};
 use crate::backend::Backend;
+use crate::gate::SettingsWritten;
 use crate::host::Host;
 use crate::permissions::{RuleEntry, RuleScope};
 
@@ -16,15 +17,20 @@ impl<H: Host, B: Backend + ?Sized> Agent<H, B> {
     /// Take `entry` out. The user's settings are the driver's to change: it writes the file and
     /// calls [`set_user_settings`](Self::set_user_settings), then this records the removal.
     pub async fn remove_rule(&self, entry: RuleEntry) -> Result<Vec<AgentOutput>, String> {
-        if entry.scope != RuleScope::UserSettings {
-            self.gate.remove_rule(self.toolset(), &entry).await?;
-        }
+        let written = match entry.scope {
+            RuleScope::UserSettings => None,
+            _ => self.gate.remove_rule(self.toolset(), &entry).await?,
+        };
         self.audit.borrow_mut().push(AuditRecord::RuleRemoved {
             rule: entry.rule,
             behavior: entry.behavior,
             scope: entry.scope,
         });
-        Ok(self.news())
+        let mut out = self.news();
+        if let Some(SettingsWritten { path, text }) = written {
+            out.push(AgentOutput::ProjectSettingsWritten { path, text });
+        }
+        Ok(out)
     }
 
     /// The user's settings file's text changed (None: it is gone): its rules apply from now on.

@@ -8,7 +8,7 @@ mod answer;
 mod settings;
 
 pub use answer::{UserAnswer, UserDecision};
-pub use settings::Saved;
+pub use settings::{Saved, SettingsWritten};
 
 use crate::backend::{AskPolicy, PermissionAsk, Verdict};
 use crate::diff::{apply_hunks, hunk_label};

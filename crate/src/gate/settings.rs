@@ -10,11 +10,20 @@ use crate::permissions::{
     persist_rules, remove_rule_from_settings, PermissionMode, Rule, RuleEntry, RuleScope, SettingsKind, SettingsSource,
 };
 
+/// A project settings file the gate wrote, with the text it wrote.
+#[derive(Debug, PartialEq, Eq)]
+pub struct SettingsWritten {
+    pub path: String,
+    pub text: String,
+}
+
 /// What became of an "always allow".
 #[derive(Debug, PartialEq, Eq)]
 pub enum Saved {
-    /// In force, and saved where asked.
+    /// In force for the session (it was asked for no file).
     Done,
+    /// In force, and saved in the project's settings file: what the file holds now.
+    Written(SettingsWritten),
     /// In force for the session; it could not be saved (the notice says why).
     SessionOnly(String),
     /// In force; the driver saves these rules in the user's settings (not on the workspace).
@@ -103,14 +112,14 @@ impl Gate {
             let existing = read_settings(tools, kind).await?;
             let text = persist_rules(existing.as_deref(), rules).map_err(|e| format!("{path}: {e}"))?;
             tools
-                .write_file(&path, text.into_bytes())
+                .write_file(&path, text.clone().into_bytes())
                 .await
                 .map_err(|e| format!("could not write {path}: {e}"))?;
-            Ok::<(), String>(())
+            Ok::<String, String>(text)
         }
         .await;
         match result {
-            Ok(()) => {
+            Ok(text) => {
                 // The file's rules now apply from it (listed with their file), not only the session.
                 let rules_now = rules.to_vec();
                 let _ = self.reload_settings(tools).await;
@@ -118,7 +127,7 @@ impl Gate {
                 for rule in &rules_now {
                     engine.remove_session_rule(rule);
                 }
-                Saved::Done
+                Saved::Written(SettingsWritten { path, text })
             }
             Err(message) => Saved::SessionOnly(format!("The rule applies for this session only: {message}")),
         }
@@ -132,13 +141,17 @@ impl Gate {
     /// Take `entry` out: from the session, or from its project settings file on the workspace
     /// (the rest of the file kept as it is). The user's settings are the driver's to write
     /// ([`Gate::set_user_settings`] then). An error when the rule is not there or the file cannot
-    /// be written.
-    pub async fn remove_rule<H: Host>(&self, tools: &Toolset<H>, entry: &RuleEntry) -> Result<(), String> {
+    /// be written. The file written, if one was.
+    pub async fn remove_rule<H: Host>(
+        &self,
+        tools: &Toolset<H>,
+        entry: &RuleEntry,
+    ) -> Result<Option<SettingsWritten>, String> {
         let rule = Rule::parse(&entry.rule).ok_or_else(|| format!("{:?} is not a permission rule", entry.rule))?;
         let kind = match entry.scope.settings_kind() {
             None => {
                 return match self.engine.borrow_mut().remove_session_rule(&rule) {
-                    true => Ok(()),
+                    true => Ok(None),
                     false => Err(format!("{} is not a rule of this session", entry.rule)),
                 }
             }
@@ -155,11 +168,11 @@ impl Gate {
             .map_err(|e| format!("{path}: {e}"))?
             .ok_or_else(|| format!("{path} does not hold the rule {}", entry.rule))?;
         tools
-            .write_file(&path, text.into_bytes())
+            .write_file(&path, text.clone().into_bytes())
             .await
             .map_err(|e| format!("could not write {path}: {e}"))?;
         let _ = self.reload_settings(tools).await;
-        Ok(())
+        Ok(Some(SettingsWritten { path, text }))
     }
 }
 

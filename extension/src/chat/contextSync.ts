@@ -64,6 +64,8 @@ export class ContextSync {
   /** The fingerprint of the context the running session was started with, and its files. */
   private seen: string | undefined;
   private seenFiles: ReadonlyMap<string, Uint8Array> | undefined;
+  /** The last bytes the session itself wrote to each project file (relative path). */
+  private readonly ownWrites = new Map<string, Uint8Array>();
   /** The memory the session's system prompt holds (unknown for one resumed from history). */
   private memoryInPrompt: { text: string | undefined } | undefined;
   /** Changed memory for the next prompt. */
@@ -84,6 +86,7 @@ export class ContextSync {
     const context = await readProjectContext(source.host, source.root);
     this.seen = contextFingerprint(context);
     this.seenFiles = context.files;
+    this.ownWrites.clear();
     this.commandList = projectCommands(context.files);
     const memory = memoryPrompt(context, source.root);
     if (resuming && this.memoryInPrompt && memory !== this.memoryInPrompt.text) {
@@ -126,27 +129,30 @@ export class ContextSync {
   }
 
   /**
-   * Tether wrote `rels` into the project after `prepare` (the answer about an MCP server, kept in
-   * settings.local.json) and before the agent starts: they become part of what the session starts
-   * with (and of the mirror), so the watcher's notice of that write is no change. When anything
-   * else changed meanwhile, that stays a change: the watcher restarts the session for it.
+   * Tether wrote the project's settings file `file` for this session (its gate saving or taking
+   * out a rule, an MCP server's answer kept): when the watcher then sees the context changed by
+   * such writes alone, there is nothing to restart for, since the session holds what it wrote.
+   * (An agent's own edit of the file is no such write: it restarts the session as any change.)
    */
-  async adoptOwnWrites(rels: readonly string[]): Promise<void> {
-    const source = this.source;
+  noteWrite(file: string, text: string): void {
+    const root = this.source?.root.replace(/\\/g, "/").replace(/\/+$/, "");
+    const normalized = file.replace(/\\/g, "/");
+    if (root === undefined || !normalized.startsWith(`${root}/`)) return;
+    this.ownWrites.set(normalized.slice(root.length + 1), Buffer.from(text, "utf8"));
+  }
+
+  /** Whether every difference between `context` and what the session started with is a write of its own. */
+  private onlyOwnWrites(context: ProjectContext): boolean {
     const before = this.seenFiles;
-    if (!source || !before) return;
-    const context = await readProjectContext(source.host, source.root);
-    const names = new Set([...before.keys(), ...context.files.keys()]);
-    for (const rel of names) {
-      if (rels.includes(rel)) continue;
+    if (!before) return false;
+    for (const rel of new Set([...before.keys(), ...context.files.keys()])) {
       const was = before.get(rel);
       const now = context.files.get(rel);
-      if (!was || !now || Buffer.compare(was, now) !== 0) return;
+      if (was && now && Buffer.compare(was, now) === 0) continue;
+      const own = this.ownWrites.get(rel);
+      if (!now || !own || Buffer.compare(own, now) !== 0) return false;
     }
-    if (source.remote) await syncMirror(source.remote.mirror, context, pluginName(source.root));
-    this.seen = contextFingerprint(context);
-    this.seenFiles = context.files;
-    this.log(`project context: took in Tether's own write of ${rels.join(", ")} (no restart)`);
+    return true;
   }
 
   /** The project the session was last prepared for. */
@@ -177,7 +183,15 @@ export class ContextSync {
     const source = this.source;
     if (!source || !this.session.running) return;
     const context = await readProjectContext(source.host, source.root);
-    if (contextFingerprint(context) === this.seen) return;
+    const fingerprint = contextFingerprint(context);
+    if (fingerprint === this.seen) return;
+    if (this.onlyOwnWrites(context)) {
+      if (source.remote) await syncMirror(source.remote.mirror, context, pluginName(source.root));
+      this.seen = fingerprint;
+      this.seenFiles = context.files;
+      this.log("project context: changed by the session's own write (a saved rule, an MCP answer); no restart");
+      return;
+    }
     this.commandList = projectCommands(context.files);
     if (this.session.busy) {
       this.restartAfterTurn = true;

@@ -70,9 +70,9 @@ export interface AgentStart {
   onPermission(request: PermissionRequest, signal: AbortSignal): Promise<PermissionAnswer>;
   /** What the project configures, as this start runs it (its MCP servers, what is off). */
   onProjectSetup?(info: ProjectSetupInfo): void;
-  /** Tether's own setup wrote these context files (relative paths) before the agent starts: the
-   * session takes them in, so the watcher's notice of them restarts nothing. */
-  ownWrites?(rels: readonly string[]): Promise<void>;
+  /** Tether wrote the project's settings file `path` itself (a saved rule, an MCP server's answer)
+   * and the session holds what it wrote: the context watcher's notice of it restarts nothing. */
+  onSettingsWritten?(path: string, text: string): void;
 }
 
 export interface ChatSessionDeps {
@@ -543,7 +543,7 @@ export class ChatSession implements RestartableSession {
       onProjectSetup: (projectSetup) => {
         if (generation === this.generation) feed.setState({ projectSetup });
       },
-      ownWrites: (rels) => this.context.adoptOwnWrites(rels),
+      onSettingsWritten: (file, text) => this.context.noteWrite(file, text),
     });
     if (generation !== this.generation) {
       await session.stop();

@@ -385,6 +385,7 @@ export type AgentOutput = { "type": "send", message: string, }
   | { "type": "transport", request: TransportRequest, }
   | { "type": "audit", record: AuditRecord, }
   | { "type": "saveUserRules", rules: Array<string>, }
+  | { "type": "projectSettingsWritten", path: string, text: string, }
   | { "type": "watchShells", afterMs: number, };
 
 /**

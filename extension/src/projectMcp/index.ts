@@ -32,6 +32,8 @@ export interface ProjectServersDeps {
   notice(message: string): void;
   /** The info changed (a server stopped). */
   changed(info: ProjectSetupInfo): void;
+  /** A settings file Tether wrote (the user's answer, kept), with the text written. */
+  written?(path: string, text: string): void;
   log(message: string): void;
 }
 
@@ -65,8 +67,6 @@ async function exists(host: TetherHost, file: string): Promise<boolean> {
 export class ProjectServers {
   /** The entries for the agent's config (`mcpServers`). */
   readonly entries: McpServerEntry[] = [];
-  /** The project's files this start wrote (relative): the user's answers, kept. */
-  readonly written: string[] = [];
   private readonly servers: ProjectServerInfo[] = [];
   private readonly off: OffItem[] = [];
   private readonly running: { relay: ServerRelay; bridge: BridgeServer }[] = [];
@@ -148,8 +148,9 @@ export class ProjectServers {
     try {
       const text = loadTetherCore().recordMcpChoice((await readText(this.deps.host, file)) ?? null, name, choice);
       await this.deps.host.mkdir(join(this.deps.root, ".claude")).catch(() => undefined);
+      // Told before the write lands: the context watcher may hear of it first.
+      this.deps.written?.(file, text);
       await this.deps.host.writeFile(file, Buffer.from(text, "utf8"));
-      if (!this.written.includes(LOCAL_SETTINGS)) this.written.push(LOCAL_SETTINGS);
     } catch (error) {
       this.deps.notice(`Your choice for the MCP server "${name}" holds for this session only: ${LOCAL_SETTINGS} could not take it (${messageOf(error)}).`);
     }

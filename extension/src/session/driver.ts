@@ -54,6 +54,8 @@ export interface SessionDriverOptions {
   onPermission(request: PermissionRequestEvent, signal: AbortSignal): Promise<PermissionAnswer>;
   /** One record for the session's audit log (paths, decisions, sizes, hashes). */
   onAudit?(record: AuditRecord): void;
+  /** The core wrote the project's settings file `path` (a rule saved or taken out); `text` is what it wrote. */
+  onSettingsWritten?(path: string, text: string): void;
   log?(message: string): void;
   stopGraceMs?: number;
 }
@@ -276,6 +278,7 @@ export class SessionDriver {
       else if (output.type === "event") this.emit(output.event);
       else if (output.type === "audit") this.options.onAudit?.(output.record);
       else if (output.type === "saveUserRules") this.track(this.saveUserRules(output.rules));
+      else if (output.type === "projectSettingsWritten") this.options.onSettingsWritten?.(output.path, output.text);
       else if (output.type === "watchShells") this.watchShells(output.afterMs);
       else this.connector.deliver?.(output);
     }

@@ -13,6 +13,7 @@ export interface SessionHandlers {
   onEvent(event: UiEvent): void;
   onPermission(request: PermissionRequestEvent, signal: AbortSignal): Promise<PermissionAnswer>;
   onAudit?(record: AuditRecord): void;
+  onSettingsWritten?(path: string, text: string): void;
 }
 
 /** A started session of `entry`; rejects with a clear message when it cannot start. */
@@ -45,6 +46,7 @@ export async function openSession(entry: AgentEntry, request: SessionRequest, ha
     onEvent: handlers.onEvent,
     onPermission: handlers.onPermission,
     ...(handlers.onAudit ? { onAudit: handlers.onAudit } : {}),
+    ...(handlers.onSettingsWritten ? { onSettingsWritten: handlers.onSettingsWritten } : {}),
     log: request.log,
   });
   await driver.start();

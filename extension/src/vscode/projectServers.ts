@@ -59,6 +59,8 @@ export interface ProjectServersPorts {
   executor: RemoteExecutor | undefined;
   onEvent(event: UiEvent): void;
   onInfo?(info: ProjectSetupInfo): void;
+  /** A settings file written with the user's answer. */
+  onWrite?(path: string, text: string): void;
   log(message: string): void;
 }
 
@@ -74,6 +76,7 @@ export async function startProjectServers(ports: ProjectServersPorts): Promise<P
     bridgeCommand,
     notice: (message) => ports.onEvent({ type: "error", kind: "other", severity: "notice", message, hint: null }),
     changed: (info) => ports.onInfo?.(info),
+    ...(ports.onWrite ? { written: ports.onWrite } : {}),
     log: ports.log,
   });
   ports.onInfo?.(servers.info());
