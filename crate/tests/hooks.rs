@@ -320,3 +320,16 @@ fn a_hook_past_its_timeout_is_stopped_and_told() {
     assert_eq!(outcome.messages, vec!["Stop hook timed out after 0.3 s: sleep 5"]);
     assert_eq!(outcome.block, None);
 }
+
+#[test]
+fn the_events_with_command_hooks_are_listed_once_and_none_when_all_are_disabled() {
+    let hooks = set(json!({"hooks": {
+        "Stop": [{"hooks": [{"type": "command", "command": "a"}]}, {"hooks": [{"type": "command", "command": "b"}]}],
+        "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "c"}]}],
+        "PostToolUse": [{"matcher": "Edit", "hooks": [{"type": "prompt", "prompt": "not run by Tether"}]}]
+    }}));
+    assert_eq!(hooks.events(), [HookEvent::PreToolUse, HookEvent::Stop]);
+    let off =
+        set(json!({"disableAllHooks": true, "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "a"}]}]}}));
+    assert!(off.events().is_empty());
+}

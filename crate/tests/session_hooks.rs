@@ -10,7 +10,7 @@ use futures::executor::block_on;
 use serde_json::{json, Value};
 use tether_core::agent::{Agent, AgentOutput};
 use tether_core::claude::{ClaudeBackend, ClaudeConfig};
-use tether_core::config::CommonConfig;
+use tether_core::config::{CommonConfig, HooksConfig};
 use tether_core::native::NativeHost;
 
 fn hooks_settings() -> String {
@@ -149,4 +149,44 @@ fn claude_code_gets_the_hooks_in_initialize_and_their_decision_as_the_callbacks_
     assert_eq!(seen["tool_name"], "Bash", "the built-in name");
     assert_eq!(seen["cwd"], ws.root(), "the workspace, not the mirror");
     assert!(seen.get("mcp_server").is_none());
+}
+
+/// The `initialize` hooks of a Claude Code session on a remote folder, with `events` as the
+/// config's `hooks.events`.
+fn claude_init_hooks(events: Option<Vec<&str>>) -> Value {
+    let ws = TempWorkspace::new();
+    let common = CommonConfig {
+        root: ws.root().to_string(),
+        mirror: Some(format!("{}-mirror", ws.root())),
+        home_dir: "/home/tester".into(),
+        hooks: Some(HooksConfig {
+            events: events.map(|names| names.into_iter().map(str::to_string).collect()),
+            ..HooksConfig::default()
+        }),
+        ..CommonConfig::default()
+    };
+    let agent: Agent<NativeHost, ClaudeBackend> = Agent::new(NativeHost::new(), common, |context| {
+        Ok(Box::new(ClaudeBackend::new(context, ClaudeConfig::default())))
+    })
+    .unwrap();
+    sent(&agent.initialize())[0]["request"]["hooks"].clone()
+}
+
+#[test]
+fn claude_code_is_asked_only_for_the_events_the_settings_have_hooks_for() {
+    let only_post = claude_init_hooks(Some(vec!["PostToolUse", "SessionStart"]));
+    let names: Vec<&String> = only_post.as_object().unwrap().keys().collect();
+    assert_eq!(names, ["PostToolUse", "PreToolUse"], "{only_post}");
+    assert_eq!(only_post["PreToolUse"].as_array().unwrap().len(), 1, "the guard alone");
+    let none = claude_init_hooks(Some(vec![]));
+    assert_eq!(
+        none,
+        json!({"PreToolUse": [{"matcher": ".*", "hookCallbackIds": ["tether-guard"]}]})
+    );
+    let unknown = claude_init_hooks(None);
+    assert_eq!(
+        unknown.as_object().unwrap().len(),
+        6,
+        "every event when the settings were not read: {unknown}"
+    );
 }

@@ -278,6 +278,7 @@ export class Ctx implements vscode.Disposable {
         ...(setup.additionalFolders?.length ? { additionalFolders: setup.additionalFolders } : {}),
         ...(setup.pluginDirs?.length ? { pluginDirs: setup.pluginDirs } : {}),
         ...(setup.outputStyle ? { outputStyle: setup.outputStyle } : {}),
+        ...(setup.projectSettings ? { projectSettings: setup.projectSettings } : {}),
         ...(start.resume ? { resume: start.resume } : {}),
         ...(start.replay ? { replay: true } : {}),
         ...(start.fork ? { fork: start.fork } : {}),

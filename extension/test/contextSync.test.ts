@@ -46,9 +46,9 @@ test("a remote project's context is synced into the mirror; the setup carries me
   assert.equal(existsSync(path.join(mirror, "src")), false, "only the agent context comes to the laptop");
 });
 
-test("a local project has no mirror; a project without context files gives an empty setup", async () => {
+test("a local project has no mirror; a project without context files gives a setup with no settings", async () => {
   const sync = new ContextSync(new Session(), () => undefined);
-  assert.deepEqual(await sync.prepare({ host, root: project({ "a.txt": "x" }) }, false), {});
+  assert.deepEqual(await sync.prepare({ host, root: project({ "a.txt": "x" }) }, false), { projectSettings: [] });
 });
 
 test("resuming after the memory changed carries the new memory to the next prompt, once", async () => {

@@ -110,5 +110,5 @@ test("a local session's other folders are offered as they are, with no mirror an
   const app = project("app", { ".claude/skills/a/SKILL.md": "---\nname: a\ndescription: A\n---\nA.\n" });
   const lib = project("lib", {});
   const setup = await new ContextSync(idle, () => undefined).prepare({ host, root: app, others: [{ root: lib }] }, false);
-  assert.deepEqual(setup, { additionalFolders: [{ root: lib }] });
+  assert.deepEqual(setup, { additionalFolders: [{ root: lib }], projectSettings: [] });
 });

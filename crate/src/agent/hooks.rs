@@ -84,7 +84,7 @@ impl<H: Host, B: Backend + ?Sized> Agent<H, B> {
         if self.backend.borrow().runs_settings_hooks_itself() {
             return Vec::new();
         }
-        let allowed = self.config.hooks.unwrap_or_default();
+        let allowed = self.config.hooks.clone().unwrap_or_default();
         let texts: Vec<(HooksSource, &str)> = sources
             .iter()
             .filter_map(|source| {

@@ -94,8 +94,11 @@ impl ClaudeBackend {
             .collect();
         // On a local folder the CLI reads the settings files and runs their hooks itself; Tether
         // registers them only where it keeps the CLI from reading them (a remote workspace).
-        let hooks = context.config.hooks.unwrap_or_default();
+        let hooks = context.config.hooks.clone().unwrap_or_default();
         session_config.project_hooks = (hooks.project || hooks.user) && !launch_for(context).reads_project_settings();
+        session_config.project_hook_events = hooks
+            .events
+            .map(|names| names.iter().filter_map(|name| HookEvent::parse(name)).collect());
         let mut notices = Vec::new();
         for file in config.agent_files.iter().flatten() {
             match parse_agent_file(&file.name, &file.text) {

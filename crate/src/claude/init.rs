@@ -5,8 +5,9 @@
 use super::guard::{GUARD_CALLBACK_ID, READ_ONLY_TETHER_TOOLS};
 use super::protocol::{AgentDefinition, HookMatcher, InitializeRequest, McpManifest};
 use super::SERVER_NAME;
+use crate::hooks::HookEvent;
 use crate::mcp::MCP_PREFIX;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Where the tools act: the remote workspace, not the CLI's local (mirror) working directory.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -28,7 +29,8 @@ pub fn initialize_request(
     env: &RemoteEnvironment,
     extra_system_prompt: Option<&str>,
     project_agents: &BTreeMap<String, AgentDefinition>,
-    project_hooks: bool,
+    // The events the project's hooks are registered for (empty: none).
+    project_hook_events: &BTreeSet<HookEvent>,
 ) -> InitializeRequest {
     let mut append = system_prompt_append(env);
     if let Some(extra) = extra_system_prompt.filter(|e| !e.trim().is_empty()) {
@@ -47,10 +49,8 @@ pub fn initialize_request(
                     timeout: None,
                 }],
             )]);
-            if project_hooks {
-                for (event, matcher) in super::project_hooks::registrations() {
-                    hooks.entry(event).or_default().push(matcher);
-                }
+            for (event, matcher) in super::project_hooks::registrations(project_hook_events) {
+                hooks.entry(event).or_default().push(matcher);
             }
             hooks
         },

@@ -10,6 +10,7 @@
 
 use super::protocol::HookMatcher;
 use crate::hooks::HookEvent;
+use std::collections::BTreeSet;
 
 /// The callback ids are this and the event's name.
 const CALLBACK_PREFIX: &str = "tether-hooks:";
@@ -29,18 +30,23 @@ const CLI_EVENTS: [HookEvent; 6] = [
 /// 60 s).
 const CALLBACK_TIMEOUT_SECS: u64 = 24 * 60 * 60;
 
-/// The registrations for `initialize.hooks`: event name → matcher.
-pub fn registrations() -> impl Iterator<Item = (String, HookMatcher)> {
-    CLI_EVENTS.into_iter().map(|event| {
-        (
-            event.as_str().to_string(),
-            HookMatcher {
-                matcher: None,
-                hook_callback_ids: vec![format!("{CALLBACK_PREFIX}{}", event.as_str())],
-                timeout: Some(CALLBACK_TIMEOUT_SECS),
-            },
-        )
-    })
+/// The registrations for `initialize.hooks`, event name → matcher, for those of `events` the CLI
+/// fires (the events the settings have hooks for: a callback for any other would be a round trip
+/// per tool call or prompt with nothing to run).
+pub fn registrations(events: &BTreeSet<HookEvent>) -> impl Iterator<Item = (String, HookMatcher)> + '_ {
+    CLI_EVENTS
+        .into_iter()
+        .filter(|event| events.contains(event))
+        .map(|event| {
+            (
+                event.as_str().to_string(),
+                HookMatcher {
+                    matcher: None,
+                    hook_callback_ids: vec![format!("{CALLBACK_PREFIX}{}", event.as_str())],
+                    timeout: Some(CALLBACK_TIMEOUT_SECS),
+                },
+            )
+        })
 }
 
 /// The event a callback id registered here stands for.

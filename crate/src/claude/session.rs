@@ -19,7 +19,7 @@ use crate::events::{
 };
 use crate::hooks::HookEvent;
 use serde_json::{json, Value};
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 /// What the driver must do.
 #[derive(Clone, Debug, PartialEq)]
@@ -73,6 +73,9 @@ pub struct SessionConfig {
     pub project_mcp_servers: Vec<String>,
     /// Register the project's hooks ([`super::project_hooks`]).
     pub project_hooks: bool,
+    /// The events the settings have hooks for, when known before the start: only these are
+    /// registered (None: every event the CLI fires for Tether).
+    pub project_hook_events: Option<BTreeSet<HookEvent>>,
 }
 
 impl SessionConfig {
@@ -84,6 +87,7 @@ impl SessionConfig {
             project_agents: BTreeMap::new(),
             project_mcp_servers: Vec::new(),
             project_hooks: false,
+            project_hook_events: None,
         }
     }
 }
@@ -167,6 +171,15 @@ impl Session {
         }
     }
 
+    /// The events the project's hooks are registered for with the CLI.
+    fn project_hook_events(&self) -> BTreeSet<HookEvent> {
+        match (self.config.project_hooks, &self.config.project_hook_events) {
+            (false, _) => BTreeSet::new(),
+            (true, Some(events)) => events.clone(),
+            (true, None) => HookEvent::ALL.into_iter().collect(),
+        }
+    }
+
     /// Whether the project's hooks are registered with the CLI.
     pub fn project_hooks(&self) -> bool {
         self.config.project_hooks
@@ -190,7 +203,7 @@ impl Session {
             &self.config.environment,
             self.config.extra_system_prompt.as_deref(),
             &self.config.project_agents,
-            self.config.project_hooks,
+            &self.project_hook_events(),
         );
         self.request(HostRequest::Initialize(request), OwnRequest::Initialize)
     }

@@ -70,13 +70,18 @@ impl FolderConfig {
 }
 
 /// Whose hooks Tether runs (on the workspace, for every backend).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(test, derive(ts_rs::TS), ts(rename_all = "camelCase"))]
 pub struct HooksConfig {
     /// The workspace's `.claude/settings.json` and `.claude/settings.local.json`.
     pub project: bool,
     /// The user's `~/.claude/settings.json` (the `userSettings` text).
     pub user: bool,
+    /// The events those settings have hooks for, when the host read them before the start
+    /// (`hookEvents`): an agent that fires hooks through Tether is asked for these only. Absent:
+    /// every event (a change to the settings restarts the session, so the list stays true).
+    #[cfg_attr(test, ts(optional))]
+    pub events: Option<Vec<String>>,
 }
 
 impl Default for HooksConfig {
@@ -84,6 +89,7 @@ impl Default for HooksConfig {
         HooksConfig {
             project: true,
             user: false,
+            events: None,
         }
     }
 }
@@ -155,15 +161,27 @@ impl CommonConfig {
         let hooks = match config.get("hooks") {
             None => None,
             Some(value) => {
-                let object = JsonObject::new(value, "hooks", &["project", "user"])?;
+                let object = JsonObject::new(value, "hooks", &["project", "user", "events"])?;
                 let flag = |name: &str, default: bool| match object.get(name) {
                     None => Ok(default),
                     Some(serde_json::Value::Bool(on)) => Ok(*on),
                     Some(_) => Err(format!("`hooks.{name}` must be true or false")),
                 };
+                let events = match object.get("events") {
+                    None => None,
+                    Some(serde_json::Value::Array(names)) => Some(
+                        names
+                            .iter()
+                            .map(|name| name.as_str().map(str::to_string))
+                            .collect::<Option<Vec<_>>>()
+                            .ok_or("`hooks.events` must be a list of event names")?,
+                    ),
+                    Some(_) => return Err("`hooks.events` must be a list of event names".into()),
+                };
                 Some(HooksConfig {
                     project: flag("project", true)?,
                     user: flag("user", false)?,
+                    events,
                 })
             }
         };

@@ -114,6 +114,11 @@ impl HookSet {
         self.groups.is_empty()
     }
 
+    /// The events with a hook configured, each once, in [`HookEvent::ALL`]'s order.
+    pub fn events(&self) -> Vec<HookEvent> {
+        HookEvent::ALL.into_iter().filter(|event| self.has(*event)).collect()
+    }
+
     /// Whether any hook is configured for `event`.
     pub fn has(&self, event: HookEvent) -> bool {
         self.groups.iter().any(|g| g.event == event)

@@ -1,8 +1,9 @@
-//! The permission rules of a `TetherAgent` (the rules view), and the settings-file edits the
-//! driver makes to the user's settings, which live where it runs.
+//! The permission rules of a `TetherAgent` (the rules view), the settings-file edits the driver
+//! makes to the user's settings, which live where it runs, and the hook events of settings texts.
 
 use super::agent::{error, outputs_to_js, TetherAgent};
 use super::{json_from_js, value_from_js, value_to_js};
+use crate::hooks::{HookEvent, HookSet, HooksSource};
 use crate::permissions::{persist_rules, remove_rule_from_settings, Rule, RuleBehavior, RuleEntry};
 use js_sys::Promise;
 use wasm_bindgen::prelude::*;
@@ -74,4 +75,17 @@ pub fn settings_without_rule(
     let behavior: RuleBehavior = value_from_js(behavior).map_err(|e| error(format!("settingsWithoutRule: {e}")))?;
     let rule = Rule::parse(&rule).ok_or_else(|| error(format!("{rule:?} is not a permission rule")))?;
     remove_rule_from_settings(&existing, behavior, &rule).map_err(|e| error(e.to_string()))
+}
+
+/// The events these settings texts (the project's, and the user's when their hooks run) have
+/// command hooks for, as `hooks.events` in the session config: none when `disableAllHooks`.
+#[wasm_bindgen(js_name = hookEvents, unchecked_return_type = "string[]")]
+pub fn hook_events(#[wasm_bindgen(unchecked_param_type = "string[]")] texts: JsValue) -> Result<JsValue, JsError> {
+    let texts: Vec<String> = json_from_js(texts)
+        .and_then(|v| crate::json::from_value(v).map_err(|e| e.to_string()))
+        .map_err(|e| error(format!("hookEvents: {e}")))?;
+    let sources: Vec<(HooksSource, &str)> = texts.iter().map(|text| (HooksSource::Project, text.as_str())).collect();
+    let (set, _) = HookSet::from_settings(&sources);
+    let names: Vec<&str> = set.events().into_iter().map(HookEvent::as_str).collect();
+    Ok(value_to_js(&names))
 }

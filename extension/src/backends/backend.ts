@@ -69,6 +69,9 @@ export interface SessionRequest {
   pluginDirs?: string[];
   /** The output style the project chose, as the CLI knows it (a remote folder; Claude Code). */
   outputStyle?: string;
+  /** The texts of the project's settings files as read before the start (`.claude/settings.json`,
+   * `.claude/settings.local.json`): the agent is asked only for the hook events they configure. */
+  projectSettings?: string[];
 }
 
 /** What the driver lends a connector while the session runs. */

@@ -35,6 +35,8 @@ export interface ProjectSetup {
   pluginDirs?: string[];
   /** The output style the project's settings choose, as the CLI knows it (remote folders). */
   outputStyle?: string;
+  /** The texts of the project's settings files, as read now (for the hook events to ask for). */
+  projectSettings?: string[];
 }
 
 /** Where the project is. */
@@ -55,6 +57,15 @@ export interface RestartableSession {
   readonly busy: boolean;
   /** Stop and start again, resuming the same conversation. */
   restart(when: string): Promise<void>;
+}
+
+const SETTINGS_FILES = [".claude/settings.json", ".claude/settings.local.json"];
+
+function settingsTexts(context: ProjectContext): string[] {
+  return SETTINGS_FILES.flatMap((rel) => {
+    const bytes = context.files.get(rel);
+    return bytes ? [Buffer.from(bytes).toString("utf8")] : [];
+  });
 }
 
 const REMOVED_MEMORY = "(The project's CLAUDE.md files were removed: there are no project instructions now.)";
@@ -97,6 +108,7 @@ export class ContextSync {
     const agents = agentFiles(context);
     const others = source.others ?? [];
     const setup: ProjectSetup = {
+      projectSettings: settingsTexts(context),
       ...(memory ? { memory } : {}),
       ...(agents.length ? { agentFiles: agents } : {}),
       ...(others.length ? { additionalFolders: others } : {}),

@@ -618,7 +618,13 @@ project: boolean,
 /**
  * The user's `~/.claude/settings.json` (the `userSettings` text).
  */
-user: boolean, };
+user: boolean, 
+/**
+ * The events those settings have hooks for, when the host read them before the start
+ * (`hookEvents`): an agent that fires hooks through Tether is asked for these only. Absent:
+ * every event (a change to the settings restarts the session, so the list stays true).
+ */
+events?: Array<string>, };
 
 /**
  * What rewinding to a message would do (JS: `RewindPreview`).

@@ -48,6 +48,8 @@ export interface SessionDriverOptions {
   remote?: RemoteConfig;
   /** The workspace's other folders (each with its mirror on a remote). */
   additionalFolders?: FolderConfig[];
+  /** The project's settings texts as read before the start: the hook events to ask for. */
+  projectSettings?: string[];
   onEvent(event: UiEvent): void;
   /** Asked only when the user has to choose. `signal` aborts when the agent withdraws the
    * question (an interrupt) or the session ends; the answer is then ignored. */
@@ -132,7 +134,7 @@ export class SessionDriver {
         checkpoints: options.checkpoints,
         mcpServers: options.mcpServers,
         additionalFolders: options.additionalFolders,
-        hooks: options.hooks,
+        hooks: hooksWithEvents(options.hooks, options.projectSettings, userSettings),
       }),
     };
     const session: ConnectorSession = {
@@ -437,9 +439,17 @@ async function readOptional(file: string): Promise<string | undefined> {
 
 type Glue = typeof import("tether-core-wasm");
 
-/** The core's settings-file edits (pure functions). */
-function settingsCore(): Pick<Glue, "settingsWithRules" | "settingsWithoutRule"> {
+/** The core's settings-file edits and readings (pure functions). */
+function settingsCore(): Pick<Glue, "settingsWithRules" | "settingsWithoutRule" | "hookEvents"> {
   return loadTetherCore() as Glue;
+}
+
+/** Whose hooks run, with the events the settings read before the start have hooks for (so the
+ * agent asks for those only); as given when the project's settings were not read. */
+export function hooksWithEvents(hooks: HooksConfig | undefined, projectSettings: string[] | undefined, userSettings: string | undefined): HooksConfig | undefined {
+  if (!hooks || !projectSettings) return hooks;
+  const texts = [...(hooks.project ? projectSettings : []), ...(hooks.user && userSettings !== undefined ? [userSettings] : [])];
+  return { ...hooks, events: settingsCore().hookEvents(texts) };
 }
 
 /** Write a settings file whole: a sibling temp file renamed over it, so no reader sees a part. */

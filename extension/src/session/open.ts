@@ -37,6 +37,7 @@ export async function openSession(entry: AgentEntry, request: SessionRequest, ha
     ...(request.mirror ? { mirror: request.mirror } : {}),
     ...(request.remote ? { remote: request.remote } : {}),
     ...(request.additionalFolders?.length ? { additionalFolders: request.additionalFolders } : {}),
+    ...(request.projectSettings ? { projectSettings: request.projectSettings } : {}),
     ...(request.resume ? { resume: request.resume } : {}),
     ...(request.checkpoints ? { checkpoints: request.checkpoints } : {}),
     ...(mcpServers.length ? { mcpServers } : {}),
