@@ -78,6 +78,7 @@ export class Ctx implements vscode.Disposable {
           this.surfaces.ready(this.surfaces.sidebar);
         },
         onResolve: () => this.log.info("chat view resolved"),
+        log: (message) => this.log.info(message),
         onMessage: (message) => void this.onMessage(this.surfaces.sidebar, message),
         onVisible: () => this.sessions.focus(this.surfaces.sidebar),
       },

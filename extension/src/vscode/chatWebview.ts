@@ -10,11 +10,17 @@ import type { ViewPage } from "../chat/views";
 
 /** How long events wait to be sent together. */
 const BATCH_MS = 30;
+/** How long a page the user sees may take to say it is ready before it is loaded again, per try:
+ * a webview host can lose a load (code-server, after a window reload, sometimes leaves a restored
+ * tab blank: its service worker never serves the page's script), and a page that loads again
+ * costs nothing (it keeps no state; the view sends the whole chat on ready). */
+const READY_WAITS_MS = [8_000, 15_000, 30_000];
 
 export interface ChatPageHandler {
   /** The page (re)loaded: it keeps nothing yet. */
   onReady(): void;
   onMessage(message: WebviewToExtension): void;
+  log?(message: string): void;
 }
 
 export class ChatWebview implements ViewPage, vscode.Disposable {
@@ -23,6 +29,7 @@ export class ChatWebview implements ViewPage, vscode.Disposable {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private readonly disposables: vscode.Disposable[] = [];
   private handler: ChatPageHandler | undefined;
+  private readyWatch: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly webview: vscode.Webview,
@@ -37,6 +44,7 @@ export class ChatWebview implements ViewPage, vscode.Disposable {
       webview.onDidReceiveMessage((message: WebviewToExtension) => {
         if (message?.type === "ready") {
           this.ready = true;
+          clearTimeout(this.readyWatch);
           this.queue = [];
           this.handler?.onReady();
           return;
@@ -58,6 +66,26 @@ export class ChatWebview implements ViewPage, vscode.Disposable {
 
   /** Load the page again, under a policy made from the settings as they are now. */
   render(): void {
+    this.load();
+    this.watchReady(0);
+  }
+
+  /** Load the page again if it has not said it is ready `READY_WAITS_MS[attempt]` from now
+   * (waiting on while it is hidden: a hidden page need not load). */
+  private watchReady(attempt: number): void {
+    clearTimeout(this.readyWatch);
+    const wait = READY_WAITS_MS[attempt];
+    if (wait === undefined) return;
+    this.readyWatch = setTimeout(() => {
+      if (this.ready) return;
+      if (!this.isVisible()) return this.watchReady(attempt);
+      this.handler?.log?.(`chat page not ready ${wait / 1000} s after it was loaded: loading it again`);
+      this.load();
+      this.watchReady(attempt + 1);
+    }, wait);
+  }
+
+  private load(): void {
     this.ready = false;
     const asset = (name: string) => this.webview.asWebviewUri(vscode.Uri.joinPath(this.webviewRoot, name)).toString();
     this.webview.html = renderWebviewHtml({
@@ -97,6 +125,7 @@ export class ChatWebview implements ViewPage, vscode.Disposable {
 
   dispose(): void {
     this.ready = false;
+    clearTimeout(this.readyWatch);
     if (this.timer) clearTimeout(this.timer);
     for (const d of this.disposables) d.dispose();
   }

@@ -48,7 +48,7 @@ export class Surfaces implements vscode.Disposable {
         if (open && !this.closing && open.views.size === 0 && this.sidebar.shown !== open) void sessions.close(open);
       },
       focused: (view) => sessions.focus(view),
-      handler: (view) => ({ onReady: () => this.ready(view), onMessage: (message) => deps.onMessage(view, message) }),
+      handler: (view) => ({ onReady: () => this.ready(view), onMessage: (message) => deps.onMessage(view, message), log: deps.log }),
       sessionFor: (key) => (key ? sessions.find(key) : undefined) ?? sessions.create(deps.defaultAgent()),
       show: (view, open) => sessions.show(view, open),
     });
