@@ -219,6 +219,8 @@ async function measureInProcess(timeline, capture) {
         host,
         root,
         mirror,
+        // As the extension hands them over (read before the start): the workspace has no settings files.
+        projectSettings: [],
         settings,
         place: { storageDir: base, secrets: { get: async () => undefined, store: async () => undefined, delete: async () => undefined } },
         log: timeline ? (message) => timeline.mark(`driver: ${message.slice(0, 160)}`) : () => undefined,
