@@ -11,9 +11,9 @@ import type { ViewPage } from "../chat/views";
 /** How long events wait to be sent together. */
 const BATCH_MS = 30;
 /** How long a page the user sees may take to say it is ready before it is loaded again, per try:
- * a webview host can lose a load (code-server, after a window reload, sometimes leaves a restored
- * tab blank: its service worker never serves the page's script), and a page that loads again
- * costs nothing (it keeps no state; the view sends the whole chat on ready). */
+ * a webview host can lose a load (in code-server a restored editor tab sometimes stayed blank
+ * after a window reload, never running the page's script), and a page that loads again costs
+ * nothing (it keeps no state; the view sends the whole chat on ready). */
 const READY_WAITS_MS = [8_000, 15_000, 30_000];
 
 export interface ChatPageHandler {
