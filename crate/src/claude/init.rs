@@ -29,8 +29,10 @@ pub fn initialize_request(
     env: &RemoteEnvironment,
     extra_system_prompt: Option<&str>,
     project_agents: &BTreeMap<String, AgentDefinition>,
-    // The events the project's hooks are registered for (empty: none).
-    project_hook_events: &BTreeSet<HookEvent>,
+    // Whether the project's hooks are registered, and for which events when known (see
+    // `project_hooks::registered_events`).
+    project_hooks: bool,
+    project_hook_events: Option<&BTreeSet<HookEvent>>,
 ) -> InitializeRequest {
     let mut append = system_prompt_append(env);
     if let Some(extra) = extra_system_prompt.filter(|e| !e.trim().is_empty()) {
@@ -49,7 +51,8 @@ pub fn initialize_request(
                     timeout: None,
                 }],
             )]);
-            for (event, matcher) in super::project_hooks::registrations(project_hook_events) {
+            let events = super::project_hooks::registered_events(project_hooks, project_hook_events);
+            for (event, matcher) in super::project_hooks::registrations(&events) {
                 hooks.entry(event).or_default().push(matcher);
             }
             hooks

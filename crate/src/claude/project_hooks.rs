@@ -30,6 +30,16 @@ const CLI_EVENTS: [HookEvent; 6] = [
 /// 60 s).
 const CALLBACK_TIMEOUT_SECS: u64 = 24 * 60 * 60;
 
+/// The events the project's hooks are registered for: none when they are off, else the events
+/// the settings configure when those are known before the start, else every event.
+pub fn registered_events(enabled: bool, configured: Option<&BTreeSet<HookEvent>>) -> BTreeSet<HookEvent> {
+    match (enabled, configured) {
+        (false, _) => BTreeSet::new(),
+        (true, Some(events)) => events.clone(),
+        (true, None) => HookEvent::ALL.into_iter().collect(),
+    }
+}
+
 /// The registrations for `initialize.hooks`, event name → matcher, for those of `events` the CLI
 /// fires (the events the settings have hooks for: a callback for any other would be a round trip
 /// per tool call or prompt with nothing to run).

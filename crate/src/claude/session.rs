@@ -171,15 +171,6 @@ impl Session {
         }
     }
 
-    /// The events the project's hooks are registered for with the CLI.
-    fn project_hook_events(&self) -> BTreeSet<HookEvent> {
-        match (self.config.project_hooks, &self.config.project_hook_events) {
-            (false, _) => BTreeSet::new(),
-            (true, Some(events)) => events.clone(),
-            (true, None) => HookEvent::ALL.into_iter().collect(),
-        }
-    }
-
     /// Whether the project's hooks are registered with the CLI.
     pub fn project_hooks(&self) -> bool {
         self.config.project_hooks
@@ -203,7 +194,8 @@ impl Session {
             &self.config.environment,
             self.config.extra_system_prompt.as_deref(),
             &self.config.project_agents,
-            &self.project_hook_events(),
+            self.config.project_hooks,
+            self.config.project_hook_events.as_ref(),
         );
         self.request(HostRequest::Initialize(request), OwnRequest::Initialize)
     }
