@@ -16,6 +16,7 @@ import {
   type FileStat,
   type TetherHost,
 } from "../core/host";
+import { StatBatcher } from "./statBatch";
 
 export interface NodeHostOptions {
   /** The ripgrep binary: a path, null for none, or absent to use $TETHER_RG, else `rg` on PATH. */
@@ -238,6 +239,7 @@ export class NodeHost implements TetherHost {
   private readonly leftovers = new Set<number>();
   private nextBackgroundId = 0;
   private tempCounter = 0;
+  private readonly statBatch = new StatBatcher();
   private ripgrepPath: string | null | undefined;
 
   constructor(options: NodeHostOptions = {}) {
@@ -324,7 +326,7 @@ export class NodeHost implements TetherHost {
   }
 
   async stat(p: string): Promise<FileStat> {
-    return fileStat(await fsp.stat(p));
+    return fileStat(await this.statBatch.stat(p));
   }
 
   async lstat(p: string): Promise<FileStat> {
