@@ -7,8 +7,8 @@ use super::search::render::{content_entries, paginate, pagination_label, Entry, 
 use super::search::ripgrep::{self, GrepQuery, OutputMode, RgRun};
 use super::search::walk::{walk, WalkFilter};
 use super::search::{
-    display_path, js_cmp, locale_cmp, mtimes, resolve_target, unreadable, usage_error, TargetKind, CONCURRENCY,
-    CWD_NOTE, MAX_SEARCHED_FILE_BYTES, RIPGREP_TIMEOUT_MS, TIMED_OUT_NOTE, VCS_DIRS, WALK_TIME_LIMIT_MS,
+    display_path, js_cmp, mtimes, newest_first_locale, resolve_target, unreadable, usage_error, TargetKind,
+    CONCURRENCY, CWD_NOTE, MAX_SEARCHED_FILE_BYTES, RIPGREP_TIMEOUT_MS, TIMED_OUT_NOTE, VCS_DIRS, WALK_TIME_LIMIT_MS,
 };
 use super::{parse_input, Host, ToolError, ToolOutput, ToolResult, ToolSpec, Toolset};
 use crate::host::HostError;
@@ -146,8 +146,7 @@ pub async fn run<H: Host>(ts: &Toolset<H>, args: Value) -> ToolResult<ToolOutput
     let text = match searched.findings {
         Findings::Files(files) => {
             let times = mtimes(ts, &files).await;
-            let mut dated: Vec<(String, f64)> = files.into_iter().zip(times).collect();
-            dated.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| locale_cmp(&a.0, &b.0)));
+            let dated = newest_first_locale(files, times);
             let total = dated.len();
             let (page, applied) = paginate(dated, head_limit, offset);
             let names: Vec<String> = page.iter().map(|(p, _)| display_path(&ts.paths, p)).collect();

@@ -127,11 +127,22 @@ pub(crate) async fn mtimes<H: Host>(ts: &Toolset<H>, paths: &[String]) -> Vec<f6
     .await
 }
 
-/// Approximates JavaScript's `localeCompare` for the tie-break between files with equal times:
-/// case-insensitive first, then by code units.
-pub(crate) fn locale_cmp(a: &str, b: &str) -> std::cmp::Ordering {
+/// Files newest first; between equal times, an approximation of JavaScript's `localeCompare`:
+/// case-insensitive first, then by code units. Each path is folded once, not per comparison.
+pub(crate) fn newest_first_locale(files: Vec<String>, times: Vec<f64>) -> Vec<(String, f64)> {
     let fold = |s: &str| s.chars().flat_map(char::to_lowercase).collect::<String>();
-    fold(a).cmp(&fold(b)).then_with(|| js_cmp(a, b))
+    let mut dated: Vec<(String, f64, String)> = (files.into_iter().zip(times))
+        .map(|(path, time)| {
+            let folded = fold(&path);
+            (path, time, folded)
+        })
+        .collect();
+    dated.sort_by(|a, b| {
+        (b.1.total_cmp(&a.1))
+            .then_with(|| a.2.cmp(&b.2))
+            .then_with(|| js_cmp(&a.0, &b.0))
+    });
+    dated.into_iter().map(|(path, time, _)| (path, time)).collect()
 }
 
 #[cfg(test)]
