@@ -19,6 +19,7 @@ import { startProjectServers } from "./vscode/projectServers";
 import { checkpointsConfig, findCheckpointKey, noteSession, prepareCheckpoints } from "./chat/checkpointStore";
 import { AuditLog } from "./chat/auditLog";
 import { loadTetherCore } from "./core/wasm";
+import { warmUpCore } from "./core/warmUp";
 import { handleMessage } from "./messages";
 import { readSettings, type TetherSettings } from "./settings";
 import { ChatViewProvider, CHAT_VIEW_ID } from "./vscode/chatView";
@@ -354,6 +355,8 @@ export class Ctx implements vscode.Disposable {
     loadTetherCore();
     this.wasmReady = true;
     this.log.info(`wasm core loaded in ${(performance.now() - started).toFixed(1)} ms`);
+    // While the agent starts: its first Edit then runs on compiled code.
+    void warmUpCore();
   }
 
   /** Logs the failure and tells the user, offering the log. */

@@ -12,6 +12,7 @@
 
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -134,6 +135,28 @@ const stdio = stdioPeer(process.execPath, [MCP, "--root", root], { PATH: process
 const viaStdio = await measure(stdio.call);
 await stdio.stop();
 
+// The floor of any bridge: the same two hops (a relay process, a local socket) with nothing at
+// either end but an answer to each line, so what the bridge row adds over it is Tether's own.
+const floorSocket = join(base, "floor.sock");
+const floorServer = createServer((socket) => {
+  let pending = "";
+  socket.setEncoding("utf8").on("data", (chunk) => {
+    pending += chunk;
+    let newline;
+    while ((newline = pending.indexOf("\n")) >= 0) {
+      const { id } = JSON.parse(pending.slice(0, newline));
+      pending = pending.slice(newline + 1);
+      socket.write(JSON.stringify({ jsonrpc: "2.0", id, result: { content: [], isError: false } }) + "\n");
+    }
+  });
+});
+await new Promise((resolve) => floorServer.listen(floorSocket, resolve));
+const BARE_RELAY = "const s = require('net').connect(process.env.FLOOR_SOCKET); process.stdin.pipe(s); s.pipe(process.stdout);";
+const bareRelay = stdioPeer(process.execPath, ["-e", BARE_RELAY], { PATH: process.env.PATH, FLOOR_SOCKET: floorSocket });
+const viaBareRelay = await measure(bareRelay.call);
+await bareRelay.stop();
+await new Promise((resolve) => floorServer.close(resolve));
+
 /** fs/read_text_file round trips timed by the fake agent, through tether-cli. */
 function fsReads() {
   const mirror = join(base, "mirror");
@@ -166,6 +189,7 @@ const rows = [
   ["tools alone (TetherServer.handle)", stats(tools)],
   ["bridge + socket to the tools alone", stats(viaBridge)],
   ["dist/tether-mcp.js over stdio", stats(viaStdio)],
+  ["bare relay + socket, nothing behind (floor)", stats(viaBareRelay)],
 ];
 console.log(`one Read of a 20-line file, ${CALLS} sequential calls after ${WARMUP} warm-up (${process.platform}, Node ${process.versions.node}):`);
 for (const [name, s] of rows) {
@@ -178,6 +202,8 @@ record("acp-tool-call", {
   what: "an ACP agent's tool call through the bridge, added to the Claude backend's in-process call",
 });
 console.log(`  an ACP agent's tool call costs ${fmt(added)} more than the Claude backend's at the median (budget ≤ 2 ms)`);
+const floor = stats(viaBareRelay).p50;
+console.log(`  of that, ${fmt(floor)} is the floor of a relay process and a socket with nothing behind them; Tether's bridge adds ${fmt(added - floor)} over it`);
 const reads = stats(fsRoundTrips);
 console.log(
   `fs/read_text_file of a 2-line file, ${CALLS} round trips timed by the fake agent through tether-cli: ` +
