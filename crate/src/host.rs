@@ -108,6 +108,12 @@ pub trait FileSystem {
     async fn stat(&self, path: &str) -> HostResult<Metadata>;
     /// Does not follow symlinks: a link reports `FileKind::Symlink`.
     async fn lstat(&self, path: &str) -> HostResult<Metadata>;
+    /// The modification times (ms) of many files, in order; None for a file that cannot be
+    /// stat'ed. Grep and Glob sort every match by it. A host that can stat many files in one call
+    /// overrides this: each stat here is a call into the host.
+    async fn mtimes(&self, paths: &[String]) -> Vec<Option<f64>> {
+        mtimes_by_stat(self, paths).await
+    }
     /// Entries of a directory, unsorted, without `.` and `..`. A symlink's kind is `Symlink`.
     async fn read_dir(&self, path: &str) -> HostResult<Vec<DirEntry>>;
     async fn create_dir_all(&self, path: &str) -> HostResult<()>;
@@ -121,6 +127,23 @@ pub trait FileSystem {
     async fn unsaved_text(&self, _path: &str) -> HostResult<Option<String>> {
         Ok(None)
     }
+}
+
+/// Stats in flight at once for [`mtimes_by_stat`]: many, because a remote host batches the stats
+/// that arrive together into one round trip.
+const STAT_CONCURRENCY: usize = 256;
+
+/// [`FileSystem::mtimes`] by one [`FileSystem::stat`] per file.
+pub async fn mtimes_by_stat<F: FileSystem + ?Sized>(fs: &F, paths: &[String]) -> Vec<Option<f64>> {
+    use futures::stream::{self, StreamExt};
+    stream::iter(
+        paths
+            .iter()
+            .map(|p| async move { fs.stat(p).await.ok().map(|m| m.mtime_ms) }),
+    )
+    .buffered(STAT_CONCURRENCY)
+    .collect()
+    .await
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -6,7 +6,7 @@ use crate::host::{
     BackgroundStatus, Clock, DirEntry, Exec, ExecOutput, ExecRequest, FileSystem, HostError, HostErrorKind, HostResult,
     Metadata, Search,
 };
-use js_sys::{Array, Promise, Reflect, Uint8Array};
+use js_sys::{Array, Float64Array, Promise, Reflect, Uint8Array};
 use serde::de::DeserializeOwned;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
@@ -70,6 +70,8 @@ extern "C" {
     fn unsaved_text(this: &JsHost, path: &str) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(method, catch, js_name = waitBackground)]
     fn wait_background(this: &JsHost, id: &str, wait_ms: f64) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(method, catch)]
+    fn mtimes(this: &JsHost, paths: &Array) -> Result<JsValue, JsValue>;
 }
 
 /// Methods a host object must have; checked once up front so a wrong object fails at
@@ -217,6 +219,21 @@ impl FileSystem for WasmHost {
 
     async fn lstat(&self, path: &str) -> HostResult<Metadata> {
         from_js(settle(self.0.lstat(path)).await?, "lstat")
+    }
+
+    /// One call for all the files where the host has `mtimes` (a Float64Array back, NaN for a
+    /// file it could not stat), else a `stat` per file.
+    async fn mtimes(&self, paths: &[String]) -> Vec<Option<f64>> {
+        if self.has("mtimes") {
+            let list: Array = paths.iter().map(|p| JsValue::from_str(p)).collect();
+            let answer = settle(self.0.mtimes(&list)).await.ok();
+            if let Some(times) = answer.and_then(|a| a.dyn_into::<Float64Array>().ok()) {
+                if times.length() as usize == paths.len() {
+                    return times.to_vec().into_iter().map(|t| (!t.is_nan()).then_some(t)).collect();
+                }
+            }
+        }
+        crate::host::mtimes_by_stat(self, paths).await
     }
 
     async fn read_dir(&self, path: &str) -> HostResult<Vec<DirEntry>> {

@@ -114,6 +114,11 @@ export function wrongShapeHost() {
   return { ...host, readFile: () => "not bytes", stat: () => ({ kind: "file" }), realPath: () => 42 };
 }
 
+/** A host whose `mtimes` answers for fewer files than it was asked about. */
+export function shortMtimesHost() {
+  return { ...plainValueHost(), mtimes: async () => new Float64Array([1]) };
+}
+
 /** An object with only some of the host methods. */
 export function partialHost() {
   const { readFile, stat } = plainValueHost();

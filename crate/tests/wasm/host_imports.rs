@@ -115,6 +115,27 @@ async fn stat_follows_symlinks_and_lstat_reports_them() {
 }
 
 #[wasm_bindgen_test]
+async fn mtimes_come_in_order_with_none_for_a_file_that_cannot_be_stated() {
+    let fx = Fixture::new();
+    write_text(&fx.path("old.txt"), "");
+    write_text(&fx.path("new.txt"), "");
+    set_mtime(&fx.path("old.txt"), 1_600_000_000_000.0);
+    set_mtime(&fx.path("new.txt"), 1_700_000_000_000.0);
+    let paths = ["new.txt", "missing.txt", "old.txt"].map(|name| fx.path(name));
+    let times = fx.host().mtimes(&paths).await;
+    assert_eq!(times, vec![Some(1_700_000_000_000.0), None, Some(1_600_000_000_000.0)]);
+}
+
+#[wasm_bindgen_test]
+async fn mtimes_fall_back_to_a_stat_per_file_without_a_whole_answer() {
+    let paths = ["/a".to_string(), "/b".to_string()];
+    let without = WasmHost::new(plain_value_host()).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(without.mtimes(&paths).await, vec![Some(1000.0), Some(1000.0)]);
+    let short = WasmHost::new(short_mtimes_host()).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(short.mtimes(&paths).await, vec![Some(1000.0), Some(1000.0)]);
+}
+
+#[wasm_bindgen_test]
 async fn read_dir_lists_names_with_their_kinds() {
     let fx = Fixture::new();
     write_text(&fx.path("a.txt"), "a");

@@ -40,6 +40,8 @@ extern "C" {
     pub fn wrong_shape_host() -> JsHost;
     #[wasm_bindgen(js_name = partialHost)]
     pub fn partial_host() -> JsHost;
+    #[wasm_bindgen(js_name = shortMtimesHost)]
+    pub fn short_mtimes_host() -> JsHost;
     #[wasm_bindgen(js_name = sleep)]
     fn sleep_promise(ms: u32) -> js_sys::Promise;
 }

@@ -63,4 +63,7 @@ export interface TetherHost {
   /** Optional: readBackground after waiting up to `waitMs` for output or the end (a long poll;
    * the terminals an ACP agent runs stream through it). */
   waitBackground?(id: string, waitMs: number): Promise<BackgroundStatus>;
+  /** Optional: the modification times (ms) of many files, in order, NaN where a file cannot be
+   * stat'ed: one call for every match Grep and Glob sort, instead of a `stat` each. */
+  mtimes?(paths: string[]): Promise<Float64Array>;
 }

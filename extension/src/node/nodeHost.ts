@@ -329,6 +329,11 @@ export class NodeHost implements TetherHost {
     return fileStat(await this.statBatch.stat(p));
   }
 
+  async mtimes(paths: string[]): Promise<Float64Array> {
+    const stats = await Promise.all(paths.map((p) => this.statBatch.stat(p).then((s) => s.mtimeMs, () => NaN)));
+    return Float64Array.from(stats);
+  }
+
   async lstat(p: string): Promise<FileStat> {
     return fileStat(await fsp.lstat(p));
   }

@@ -238,6 +238,14 @@ export class VscodeHost implements TetherHost {
     }
   }
 
+  async mtimes(paths: string[]): Promise<Float64Array> {
+    if (this.local) return this.local.mtimes(paths);
+    const times = this.executor?.statMany
+      ? (await this.executor.statMany(paths)).map((result) => (result.ok ? result.stat.mtimeMs : NaN))
+      : await Promise.all(paths.map((p) => this.stat(p).then((s) => s.mtimeMs, () => NaN)));
+    return Float64Array.from(times);
+  }
+
   async lstat(p: string): Promise<FileStat> {
     if (this.local) return this.local.lstat(p);
     try {

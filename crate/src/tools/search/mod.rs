@@ -15,7 +15,6 @@ pub(crate) mod walk;
 use super::{Host, ToolError, ToolResult, Toolset};
 use crate::host::{FileKind, HostErrorKind};
 use crate::paths::{PathMapper, PathStyle};
-use futures::stream::{self, StreamExt};
 
 /// Host calls in flight at once: each may be a network round trip to a remote workspace.
 pub(crate) const CONCURRENCY: usize = 16;
@@ -110,21 +109,11 @@ pub(crate) async fn resolve_target<H: Host>(
     }
 }
 
-/// Stats in flight at once for [`mtimes`]: many, because a remote host batches the stats that
-/// arrive together into one round trip (the VS Code host sends them to Tether Remote as one call).
-const STAT_CONCURRENCY: usize = 256;
-
 /// Modification times (ms) of files, in the given order; 0 for a file that cannot be stat'ed (as
 /// the CLI does).
 pub(crate) async fn mtimes<H: Host>(ts: &Toolset<H>, paths: &[String]) -> Vec<f64> {
-    stream::iter(
-        paths
-            .iter()
-            .map(|p| async move { ts.host.stat(p).await.map(|m| m.mtime_ms).unwrap_or(0.0) }),
-    )
-    .buffered(STAT_CONCURRENCY)
-    .collect()
-    .await
+    let times = ts.host.mtimes(paths).await;
+    times.into_iter().map(|time| time.unwrap_or(0.0)).collect()
 }
 
 /// Files newest first; between equal times, an approximation of JavaScript's `localeCompare`:
