@@ -33,14 +33,25 @@ writeFileSync(join(root, "notes.txt"), "hello world\nsecond line\n");
 const readCall = (id) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "Read", arguments: { file_path: file } } });
 const readLine = (id) => JSON.stringify(readCall(id));
 
-/** Time `call(id)` CALLS times after a warm-up; milliseconds per call. */
-async function measure(call) {
-  for (let i = 0; i < WARMUP; i++) await call(`w${i}`);
-  const samples = [];
-  for (let i = 0; i < CALLS; i++) {
-    const started = performance.now();
-    await call(i);
-    samples.push(performance.now() - started);
+/** How many rounds the calls are split into: each round times every path in turn (in a rotating
+ * order), so a drift in the machine's speed hits all of them alike. */
+const ROUNDS = 10;
+
+/** Times each path's `call(id)` CALLS times after a warm-up, interleaved in rounds; milliseconds
+ * per call, by path name. */
+async function measureInterleaved(paths) {
+  const names = Object.keys(paths);
+  for (const name of names) for (let i = 0; i < WARMUP; i++) await paths[name](`w${i}`);
+  const samples = Object.fromEntries(names.map((name) => [name, []]));
+  for (let round = 0; round < ROUNDS; round++) {
+    for (let k = 0; k < names.length; k++) {
+      const name = names[(round + k) % names.length];
+      for (let i = 0; i < CALLS / ROUNDS; i++) {
+        const started = performance.now();
+        await paths[name](`${round}-${i}`);
+        samples[name].push(performance.now() - started);
+      }
+    }
   }
   return samples;
 }
@@ -90,20 +101,19 @@ const config = { root, homeDir: base, mode: "default" };
 
 // The tools alone, in process.
 const server = createTetherServer(host, { root });
-const tools = await measure(async (id) => {
+const tools = async (id) => {
   const answer = JSON.parse(await server.handle(readLine(id)));
   if (answer.result?.isError) throw new Error("Read failed");
-});
+};
 
 // The Claude backend: the CLI's mcp_message control request, in process.
 const claude = createTetherAgent(host, { backend: "claude", ...config });
 claude.initialize();
-const inClaude = await measure(async (id) => {
+const inClaude = async (id) => {
   const request = { type: "control_request", request_id: `r${id}`, request: { subtype: "mcp_message", server_name: "tether", message: readCall(2) } };
   const outputs = await claude.onMessage(JSON.stringify(request));
   if (!outputs.some((o) => o.type === "send" && o.message.includes('"isError":false'))) throw new Error(`Read failed: ${JSON.stringify(outputs)}`);
-});
-claude.free();
+};
 
 // An ACP agent: its MCP client's line through the bridge process and socket to a TetherAgent.
 const acp = createTetherAgent(host, { backend: "acp", ...config, agentName: "bench" });
@@ -120,20 +130,11 @@ const acpBridge = await BridgeServer.start({
   },
 });
 const bridgedAgent = stdioPeer(process.execPath, [BRIDGE], { PATH: process.env.PATH, ...acpBridge.env });
-const viaAgentBridge = await measure(bridgedAgent.call);
-await bridgedAgent.stop();
-await acpBridge.close();
-acp.free();
 
 // For scale: the bridge to the tools alone, and the stdio server.
 const tether = await startTetherBridge(root);
 const bridged = stdioPeer(process.execPath, [BRIDGE], { PATH: process.env.PATH, ...tether.bridge.env });
-const viaBridge = await measure(bridged.call);
-await bridged.stop();
-await tether.close();
 const stdio = stdioPeer(process.execPath, [MCP, "--root", root], { PATH: process.env.PATH });
-const viaStdio = await measure(stdio.call);
-await stdio.stop();
 
 // The floor of any bridge: the same two hops (a relay process, a local socket) with nothing at
 // either end but an answer to each line, so what the bridge row adds over it is Tether's own.
@@ -153,8 +154,21 @@ const floorServer = createServer((socket) => {
 await new Promise((resolve) => floorServer.listen(floorSocket, resolve));
 const BARE_RELAY = "const s = require('net').connect(process.env.FLOOR_SOCKET); process.stdin.pipe(s); s.pipe(process.stdout);";
 const bareRelay = stdioPeer(process.execPath, ["-e", BARE_RELAY], { PATH: process.env.PATH, FLOOR_SOCKET: floorSocket });
-const viaBareRelay = await measure(bareRelay.call);
-await bareRelay.stop();
+
+const samples = await measureInterleaved({
+  tools,
+  inClaude,
+  viaAgentBridge: bridgedAgent.call,
+  viaBridge: bridged.call,
+  viaStdio: stdio.call,
+  viaBareRelay: bareRelay.call,
+});
+const { inClaude: inClaudeSamples, viaAgentBridge, viaBridge, viaStdio, viaBareRelay } = samples;
+for (const peer of [bridgedAgent, bridged, stdio, bareRelay]) await peer.stop();
+claude.free();
+await acpBridge.close();
+acp.free();
+await tether.close();
 await new Promise((resolve) => floorServer.close(resolve));
 
 /** fs/read_text_file round trips timed by the fake agent, through tether-cli. */
@@ -182,16 +196,16 @@ host.dispose();
 rmSync(base, { recursive: true, force: true });
 
 const fmt = (ms) => `${ms.toFixed(3)} ms`;
-const baseline = stats(inClaude);
+const baseline = stats(inClaudeSamples);
 const rows = [
   ["Claude backend, in process (baseline)", baseline],
   ["ACP agent: bridge + socket + TetherAgent", stats(viaAgentBridge)],
-  ["tools alone (TetherServer.handle)", stats(tools)],
+  ["tools alone (TetherServer.handle)", stats(samples.tools)],
   ["bridge + socket to the tools alone", stats(viaBridge)],
   ["dist/tether-mcp.js over stdio", stats(viaStdio)],
   ["bare relay + socket, nothing behind (floor)", stats(viaBareRelay)],
 ];
-console.log(`one Read of a 20-line file, ${CALLS} sequential calls after ${WARMUP} warm-up (${process.platform}, Node ${process.versions.node}):`);
+console.log(`one Read of a 20-line file, ${CALLS} sequential calls after ${WARMUP} warm-up, every path in turn in ${ROUNDS} rounds (${process.platform}, Node ${process.versions.node}):`);
 for (const [name, s] of rows) {
   console.log(`  ${name.padEnd(42)} median ${fmt(s.p50)}  p95 ${fmt(s.p95)}  min ${fmt(s.min)}  ${(s.p50 / baseline.p50).toFixed(2)}× baseline`);
 }
