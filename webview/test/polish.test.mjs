@@ -34,7 +34,9 @@ describe("narrow panels", () => {
     await menu.waitFor();
     assert.deepEqual(await menu.locator(".picker").evaluateAll((els) => els.map((e) => e.dataset.name)), ["Agent", "Mode", "Model"]);
     await screenshot(page, "header-options-300");
+    // The focus is on the Options button, outside the menu: Escape closes the menu all the same.
     await page.keyboard.press("Escape");
+    await menu.waitFor({ state: "detached" });
     await page.setViewportSize({ width: 1000, height: 760 });
     await page.locator(".header .model-picker").waitFor();
     assert.equal(await options.count(), 0);

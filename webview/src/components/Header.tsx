@@ -154,8 +154,17 @@ function CollapsingPickers({ signature, children }: { signature: string; childre
     const onDown = (e: MouseEvent) => {
       if (!anchorRef.current?.contains(e.target as Node)) setOpen(false);
     };
+    // Escape closes the menu wherever the focus is (on the Options button after a click, too),
+    // but a picker's open list inside it closes first.
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === "Escape" && !(e.target instanceof Element && e.target.closest(".picker-list"))) setOpen(false);
+    };
     document.addEventListener("mousedown", onDown);
-    return () => document.removeEventListener("mousedown", onDown);
+    document.addEventListener("keydown", onKey);
+    return () => {
+      document.removeEventListener("mousedown", onDown);
+      document.removeEventListener("keydown", onKey);
+    };
   }, [open]);
 
   if (!collapsed) return <span ref={anchorRef} class="header-pickers">{children}</span>;
@@ -174,14 +183,7 @@ function CollapsingPickers({ signature, children }: { signature: string; childre
         <Icon name="chevron-down" className="picker-chevron" />
       </button>
       {open ? (
-        <div
-          class="options-menu"
-          role="dialog"
-          aria-label="Agent, mode and model"
-          onKeyDown={(e) => {
-            if (e.key === "Escape" && !(e.target as HTMLElement).closest(".picker-list")) setOpen(false);
-          }}
-        >
+        <div class="options-menu" role="dialog" aria-label="Agent, mode and model">
           {children}
         </div>
       ) : null}
