@@ -35,6 +35,9 @@ import { Surfaces } from "./vscode/surfaces";
 import { whereItRuns, Workspace, workspaceLabel, workspaceRootPath } from "./vscode/workspace";
 import { IdeState } from "./vscode/ideSources";
 
+/** How long after the wasm loads the core is warmed (see loadWasm). */
+const WARM_UP_DELAY_MS = 1000;
+
 export class Ctx implements vscode.Disposable {
   readonly log: vscode.LogOutputChannel;
   readonly view: ChatViewProvider;
@@ -355,8 +358,9 @@ export class Ctx implements vscode.Disposable {
     loadTetherCore();
     this.wasmReady = true;
     this.log.info(`wasm core loaded in ${(performance.now() - started).toFixed(1)} ms`);
-    // While the agent starts: its first Edit then runs on compiled code.
-    void warmUpCore();
+    // Its ~10 ms on this thread once the agent it was loaded for has started (the CLI reaches its
+    // first model request in ~300 ms), long before the agent's first tool call.
+    setTimeout(() => void warmUpCore(), WARM_UP_DELAY_MS);
   }
 
   /** Logs the failure and tells the user, offering the log. */

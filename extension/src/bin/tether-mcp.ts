@@ -4,6 +4,7 @@
 import { statSync } from "node:fs";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
+import { warmUpCore } from "../core/warmUp";
 import { createTetherServer, type TetherServer } from "../core/wasm";
 import { TOOL_NAMES } from "../generated/core";
 import { serveNdjson, type MessageHandler } from "../node/ndjson";
@@ -120,7 +121,11 @@ async function main(): Promise<void> {
     log(`stdout closed (${error.message}); exiting`);
     process.exit(0);
   });
-  if (options.verbose) log(`serving ${options.root} over stdio`);
+  // Before the first request (it waits in stdin meanwhile), so that a first Edit sent at once
+  // does not run the core on code V8 has not compiled yet.
+  const warming = performance.now();
+  await warmUpCore();
+  if (options.verbose) log(`serving ${options.root} over stdio (core warmed in ${(performance.now() - warming).toFixed(1)} ms)`);
 
   await serveNdjson(options.verbose ? verbose(server) : server, { input: process.stdin, output: process.stdout, log });
   // The server's life was one message: its before-images go to the checkpoint folder now.
