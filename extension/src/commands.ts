@@ -128,9 +128,11 @@ export const COMMANDS: Record<string, Command> = {
   // For the e2e test: the session in front's audit records.
   "tether.auditRecords": (ctx) => ctx.audit.read(ctx.session.auditKey),
   // For benchmarks and tests, timed inside the extension host: a command through one tier of the
-  // remote executor (or "direct": child_process here), a Grep through the core, VS Code's rg.
+  // remote executor (or "direct": child_process here), a VS Code command, a Grep through the core,
+  // VS Code's rg.
   "tether.diagnostics.execTimes": (ctx, args: { tier: DiagnosticsTier; command: string; runs: number; timeoutMs?: number }) =>
     ctx.diagnostics.execTimes(args),
+  "tether.diagnostics.commandTimes": (ctx, args: { command: string; argument?: unknown; runs: number }) => ctx.diagnostics.commandTimes(args),
   "tether.diagnostics.grepTimes": (ctx, args: { tier: DiagnosticsTier; pattern: string; runs: number }) => ctx.diagnostics.grepTimes(args),
   "tether.diagnostics.ripgrepTimes": (ctx, args: { args: string[]; runs: number }) => ctx.diagnostics.ripgrepTimes(args),
   "tether.diagnostics.editTimes": (ctx, args: { file: string; from: string; to: string; runs: number; first?: boolean }) => ctx.diagnostics.editTimes(args),

@@ -125,11 +125,16 @@ try {
   const tiers = ["direct", "helper", "shellIntegration", "terminal"];
   const exec = Object.fromEntries(tiers.map((tier) => [tier, []]));
   for (const tier of tiers) await vs.control("tether.diagnostics.execTimes", { tier, command: "true", runs: 3 }); // warm-up (installs the helper)
-  // direct and helper interleaved in rounds of 5, so a change in the machine's load hits both alike.
+  // The helper tier's floor: a call Tether Remote refuses at once (a hello with a malformed secret,
+  // which pairs nothing), so VS Code's dispatch of the command and the answer, and no work.
+  const refusedHello = { command: "_tether.remote.hello", argument: { secret: "not-a-secret", args: null }, runs: 5 };
+  const dispatch = [];
+  // direct, helper and the floor interleaved in rounds of 5, so a change in the machine's load hits all alike.
   for (let round = 0; round < RUNS / 5; round++) {
     for (const tier of round % 2 ? ["helper", "direct"] : ["direct", "helper"]) {
       exec[tier].push(...(await vs.control("tether.diagnostics.execTimes", { tier, command: "true", runs: 5 })).samples);
     }
+    dispatch.push(...(await vs.control("tether.diagnostics.commandTimes", refusedHello)).samples);
   }
   for (const tier of tiers.slice(2)) exec[tier] = (await vs.control("tether.diagnostics.execTimes", { tier, command: "true", runs: RUNS })).samples;
   const direct = median(exec.direct);
@@ -139,6 +144,11 @@ try {
       `  ${tier.padEnd(17)} median ${fmt(m).padStart(10)}  min ${fmt(min(exec[tier])).padStart(10)}  p90 ${fmt(p90(exec[tier])).padStart(10)}  ${(m / direct).toFixed(2)}× direct spawn  ${(SEED_POLL_MS / m).toFixed(1)}× better than a ${SEED_POLL_MS} ms poll`,
     );
   }
+
+  console.log(
+    `  helper dispatch floor (a call Tether Remote refuses at once)  median ${fmt(median(dispatch))}  min ${fmt(min(dispatch))}: ` +
+      `the helper tier is ${fmt(median(exec.helper) - direct)} over the direct spawn at the median`,
+  );
 
   record("helper-trivial-command", {
     ratio: median(exec.helper) / direct, ratioMin: min(exec.helper) / min(exec.direct), goal: 1.1, unit: "×",

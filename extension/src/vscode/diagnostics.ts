@@ -1,6 +1,6 @@
 // Benchmarks and tests timed inside the extension host: a command through one tier of the remote
-// executor (or "direct": child_process here), a Grep through the core, and VS Code's bundled rg
-// spawned directly (the baseline for Grep).
+// executor (or "direct": child_process here), a VS Code command's round trip, a Grep through the
+// core, and VS Code's bundled rg spawned directly (the baseline for Grep).
 
 import * as os from "node:os";
 import * as vscode from "vscode";
@@ -35,6 +35,18 @@ export class Diagnostics implements vscode.Disposable {
       samples.push(performance.now() - started);
     }
     return { tier: args.tier, samples, output: last };
+  }
+
+  /** A VS Code command's round trip from this extension host, timed: with a call that Tether
+   * Remote refuses at once, the floor of every helper call (VS Code's dispatch, no work). */
+  async commandTimes(args: { command: string; argument?: unknown; runs: number }) {
+    const samples: number[] = [];
+    for (let i = 0; i < Math.max(1, args.runs); i++) {
+      const started = performance.now();
+      await vscode.commands.executeCommand(args.command, args.argument);
+      samples.push(performance.now() - started);
+    }
+    return { samples };
   }
 
   async ripgrepTimes(args: { args: string[]; runs: number }) {
