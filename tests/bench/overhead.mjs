@@ -9,16 +9,16 @@ export const OVERHEAD = {
     "a temp file with the mode, rename), takes 4.4 ms, 0.7-0.8× createPatch; Tether's Edit with its diff takes 3.7 ms (one read through the cache, " +
     "the core's replace and line diff, the text hashed for the audit log by Node in 1.3 ms, a temp file in three 512 KB writes, rename). The goal, ~1.8 ms, is under that floor",
   "first-edit-cold":
-    "profiled in one process (inspector, 10 µs sampling): the first Edit spends 3.2 ms in wasm (each function compiled lazily on its first call, baseline code), " +
-    "the 100th 0.1 ms; Node's own first use of its fs write path and of node:crypto adds ~1.5 ms. The extension warms the core when the wasm loads " +
-    "(the first Edit's wasm share: 0.1 ms), but tether-mcp gets its first Edit at once here, and a warm-up at its start made that Edit slower (6-14 ms: the tier-up it sets off competes with it on two cores)",
+    "profiled in one process (inspector, 10 µs sampling): a cold first Edit spends 3.2 ms in wasm (each function compiled lazily on its first call, baseline code), " +
+    "the 100th 0.1 ms. tether-mcp now warms the core on a 30-line in-memory file before it serves (10-14 ms at its start), which takes the wasm share to ~0.1 ms; " +
+    "what is left is Node's own first use of its fs write path (fchmod, writeFileHandle), which no in-memory warm-up reaches",
   "cli-first-request":
     "inside the CLI: with no Tether code running, the CLI takes 27-34 ms more to reach its first request with Tether's initialize (the MCP manifest of Tether's tools, " +
     "the Explore and Plan agents, the guard's hook) than with none; Tether's own code adds 2-4 ms (in-process minus initialize-only, per round). " +
     "By part (25 interleaved runs): an empty initialize ~7 ms, only the MCP server and manifest ~15 ms",
   "helper-trivial-command":
-    "the helper tier is the same NodeHost.run as the direct spawn, behind executeCommand's dispatch to Tether Remote, the pairing check and the reply " +
-    "(~0.6 ms in an earlier profile); its median was 0.1-1.1 ms over the direct spawn's 3.0-3.7 ms in this session's runs, whose spread is wider than the gap",
+    "the helper tier is the same NodeHost.run as the direct spawn, behind executeCommand: the dispatch floor printed above it (a call Tether Remote refuses at once) " +
+    "is 0.02 ms. The gap over the direct spawn went from 0.26 to 1.2 ms at the median between quiet runs (1.08-1.46×), with the direct spawn's own p90 at 4.7-10 ms",
   "session-remote":
     "per step, remote minus local (two runs after the move through Tether Remote): Send −12/−19 ms, Read +5/−35, Edit −24/+6, Bash and Grep faster; " +
     "a remote write is the temp file through vscode.workspace.fs (~19 ms) and one rename(2) through Tether Remote (before: VS Code's rename, ~113 ms in six file-system calls through the renderer)",
