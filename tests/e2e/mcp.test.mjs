@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url";
 import { after, before, test } from "node:test";
 import { startFakeApi } from "../fake-api/fake-anthropic.mjs";
 import { ACP_AGENT, ARTIFACTS, launchRemoteVsCode, openTether, sendPrompt, shot, showPickers, waitFor } from "./harness.mjs";
-import { descendants } from "./procs.mjs";
+import { commandLine, descendants } from "./procs.mjs";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const FIXTURE = fs.readFileSync(path.join(HERE, "../fixtures/mcp/facts-server.mjs"), "utf8");
@@ -87,9 +87,10 @@ test("the user approves the project's server; the model calls its tool, which ru
   const cliArgs = fs.readFileSync(`/proc/${cli}/cmdline`, "utf8");
   assert.ok(cliArgs.includes("--mcp-config=") && cliArgs.includes("--connection"), "the servers reach the CLI as bridge entries");
   assert.ok(!/TETHER_BRIDGE_TOKEN|"token"/.test(cliArgs), "no token on the CLI's command line");
-  // What runs under the agent is Tether's bridge, no project command.
+  // What runs under the agent is Tether's bridge, no project command. A short-lived child of the
+  // CLI may be gone by the time its command line is read (commandLine gives "" then).
   for (const pid of agentTree) {
-    const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8");
+    const cmd = commandLine(pid);
     assert.ok(!cmd.includes("facts-server"), `a project process under the agent: ${cmd}`);
   }
   await shot(vs, "61-mcp-tool-called");
