@@ -9,6 +9,7 @@ import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createPatch } from 'diff';
 import { record } from './record.mjs';
+import { coreGrepArgs } from './sources.mjs';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const quick = process.argv.includes('--quick');
@@ -241,10 +242,7 @@ async function main() {
       }
     }
     const files = dirs * 100;
-    // The argv the core gives rg for this Grep (crate/src/tools/search/ripgrep.rs, the CLI's own,
-    // as the remote row's baseline): the ratio is what Tether adds to the same search.
-    const vcs = ['.git', '.svn', '.hg', '.bzr', '.jj', '.sl'].flatMap((d) => ['--glob', `!${d}`]);
-    const rgArgs = ['--hidden', '--no-follow', ...vcs, '--max-columns', '500', '-l', '--null', 'NEEDLE_TOKEN', tree];
+    const rgArgs = coreGrepArgs('NEEDLE_TOKEN', tree);
     const rgOneGlob = ['--files-with-matches', '--hidden', '--glob', '!.git', 'NEEDLE_TOKEN', tree];
     const grepServer = startServer(tree);
     const grepArgs = { pattern: 'NEEDLE_TOKEN', path: tree, head_limit: 0 };

@@ -16,6 +16,7 @@ import { fileURLToPath } from "node:url";
 import { startFakeApi } from "../fake-api/fake-anthropic.mjs";
 import { CLAUDE, TOOLS, launchVsCode, openTether, sendPrompt, waitFor } from "../e2e/harness.mjs";
 import { record } from "./record.mjs";
+import { coreGrepArgs } from "./sources.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const FAKE_REMOTE = path.resolve(here, "../e2e/fake-remote");
@@ -157,10 +158,7 @@ try {
 
   const dirs = quick ? 40 : 200;
   const files = makeTree(path.join(vs.remote, "tree"), dirs);
-  // The argv the core gives rg for this Grep (crate/src/tools/search/ripgrep.rs, the CLI's own):
-  // the baseline does the same search, so the ratio is what Tether adds.
-  const vcs = [".git", ".svn", ".hg", ".bzr", ".jj", ".sl"].flatMap((d) => ["--glob", `!${d}`]);
-  const rgArgs = ["--hidden", "--no-follow", ...vcs, "--max-columns", "500", "-l", "--null", "NEEDLE_TOKEN", vs.remote];
+  const rgArgs = coreGrepArgs("NEEDLE_TOKEN", vs.remote);
   execFileSync(RG, rgArgs);
   await vs.control("tether.diagnostics.grepTimes", { tier: "helper", pattern: "NEEDLE_TOKEN", runs: 2 });
   // Interleaved, so a change in the machine's load hits both alike.

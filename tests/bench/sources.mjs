@@ -35,3 +35,11 @@ export function loadExtensionModules(dir, name, exports) {
   fs.copyFileSync(wasmFile, path.join(dir, "tether_core_bg.wasm"));
   return require(path.join(dir, `${name}.cjs`));
 }
+
+/** The argv the core gives rg for a Grep listing the files that match `pattern` under `target`
+ * (crate/src/tools/search/ripgrep.rs, the CLI's own): the Grep rows' baseline runs the same search,
+ * so their ratio is what Tether adds. */
+export function coreGrepArgs(pattern, target) {
+  const vcs = [".git", ".svn", ".hg", ".bzr", ".jj", ".sl"].flatMap((dir) => ["--glob", `!${dir}`]);
+  return ["--hidden", "--no-follow", ...vcs, "--max-columns", "500", "-l", "--null", pattern, target];
+}

@@ -240,9 +240,8 @@ export class VscodeHost implements TetherHost {
 
   async mtimes(paths: string[]): Promise<Float64Array> {
     if (this.local) return this.local.mtimes(paths);
-    const times = this.executor?.statMany
-      ? (await this.executor.statMany(paths)).map((result) => (result.ok ? result.stat.mtimeMs : NaN))
-      : await Promise.all(paths.map((p) => this.stat(p).then((s) => s.mtimeMs, () => NaN)));
+    // Asked in one tick, the stats go to the helper as one statMany call (batchedStat).
+    const times = await Promise.all(paths.map((p) => this.stat(p).then((s) => s.mtimeMs, () => NaN)));
     return Float64Array.from(times);
   }
 
