@@ -7,7 +7,7 @@ import { BACKENDS } from "./backends";
 import type { BackendCommand } from "./backends/backend";
 import { PERMISSION_MODE_INFO } from "./contract/modes";
 import type { Ctx } from "./ctx";
-import type { DiagnosticsTier } from "./vscode/diagnostics";
+import type { DiagnosticsTier, ExecTimesArgs } from "./vscode/diagnostics";
 import { exportTranscript, pickSessionToResume } from "./vscode/history";
 import { exportAuditLog, openAuditLog } from "./vscode/auditCommands";
 import { showRulesView } from "./vscode/rulesView";
@@ -130,8 +130,7 @@ export const COMMANDS: Record<string, Command> = {
   // For benchmarks and tests, timed inside the extension host: a command through one tier of the
   // remote executor (or "direct": child_process here), a VS Code command, a Grep through the core,
   // VS Code's rg.
-  "tether.diagnostics.execTimes": (ctx, args: { tier: DiagnosticsTier; command: string; runs: number; timeoutMs?: number }) =>
-    ctx.diagnostics.execTimes(args),
+  "tether.diagnostics.execTimes": (ctx, args: ExecTimesArgs) => ctx.diagnostics.execTimes(args),
   "tether.diagnostics.commandTimes": (ctx, args: { command: string; argument?: unknown; runs: number }) => ctx.diagnostics.commandTimes(args),
   "tether.diagnostics.grepTimes": (ctx, args: { tier: DiagnosticsTier; pattern: string; runs: number }) => ctx.diagnostics.grepTimes(args),
   "tether.diagnostics.ripgrepTimes": (ctx, args: { args: string[]; runs: number }) => ctx.diagnostics.ripgrepTimes(args),

@@ -17,8 +17,9 @@ export const OVERHEAD = {
     "the Explore and Plan agents, the guard's hook) than with none; Tether's own code adds 2-4 ms (in-process minus initialize-only, per round). " +
     "By part (25 interleaved runs): an empty initialize ~7 ms, only the MCP server and manifest ~15 ms",
   "helper-trivial-command":
-    "the helper tier is the same NodeHost.run as the direct spawn, behind executeCommand: the dispatch floor printed above it (a call Tether Remote refuses at once) " +
-    "is 0.02 ms. The gap over the direct spawn went from 0.26 to 1.2 ms at the median between quiet runs (1.08-1.46×), with the direct spawn's own p90 at 4.7-10 ms",
+    "executing any VS Code command slows the next spawn: the floor printed above it, the direct spawn right after a call Tether Remote refuses at once (untimed), " +
+    "is 0.6-0.7 ms over the bare direct spawn (VS Code then sends the workbench an activation event and a telemetry event). The helper tier is 1.03-1.05× that floor " +
+    "(three probes of 300 runs each); the rest is the call's dispatch there and back, ~0.14 ms timed inside the handler",
   "session-remote":
     "per step, remote minus local (two runs after the move through Tether Remote): Send −12/−19 ms, Read +5/−35, Edit −24/+6, Bash and Grep faster; " +
     "a remote write is the temp file through vscode.workspace.fs (~19 ms) and one rename(2) through Tether Remote (before: VS Code's rename, ~113 ms in six file-system calls through the renderer)",

@@ -122,7 +122,7 @@ const vs = await launchVsCode({
 remoteFolder = vs.remote;
 let results;
 try {
-  console.log(`remote executor round trip of \`true\` (${RUNS} runs each, timed inside the extension host):`);
+  console.log(`remote executor round trip of \`true\` (timed inside the extension host; direct and helper ${quick ? 10 : 150} runs each, the terminal tiers ${RUNS}):`);
   const tiers = ["direct", "helper", "shellIntegration", "terminal"];
   const exec = Object.fromEntries(tiers.map((tier) => [tier, []]));
   for (const tier of tiers) await vs.control("tether.diagnostics.execTimes", { tier, command: "true", runs: 3 }); // warm-up (installs the helper)
@@ -130,10 +130,20 @@ try {
   // which pairs nothing), so VS Code's dispatch of the command and the answer, and no work.
   const refusedHello = { command: "_tether.remote.hello", argument: { secret: "not-a-secret", args: null }, runs: 5 };
   const dispatch = [];
-  // direct, helper and the floor interleaved in rounds of 5, so a change in the machine's load hits all alike.
-  for (let round = 0; round < RUNS / 5; round++) {
-    for (const tier of round % 2 ? ["helper", "direct"] : ["direct", "helper"]) {
-      exec[tier].push(...(await vs.control("tether.diagnostics.execTimes", { tier, command: "true", runs: 5 })).samples);
+  // The direct spawn again, each run right after that refused call, untimed: what executing any VS
+  // Code command costs the next spawn (its activation and telemetry events to the workbench land
+  // meanwhile), with no Tether code in the timed part.
+  const afterCommand = [];
+  // direct, helper and the floors interleaved in rounds of 5, so a change in the machine's load hits all alike.
+  // 150 runs each: at 50, the helper's ratio ranged from 1.08× to 1.46× between quiet runs.
+  for (let round = 0; round < (quick ? 2 : 30); round++) {
+    for (const tier of round % 2 ? ["helper", "afterCommand", "direct"] : ["direct", "afterCommand", "helper"]) {
+      if (tier === "afterCommand") {
+        const args = { tier: "direct", command: "true", runs: 5, afterCommand: { command: refusedHello.command, argument: refusedHello.argument } };
+        afterCommand.push(...(await vs.control("tether.diagnostics.execTimes", args)).samples);
+      } else {
+        exec[tier].push(...(await vs.control("tether.diagnostics.execTimes", { tier, command: "true", runs: 5 })).samples);
+      }
     }
     dispatch.push(...(await vs.control("tether.diagnostics.commandTimes", refusedHello)).samples);
   }
@@ -149,6 +159,10 @@ try {
   console.log(
     `  helper dispatch floor (a call Tether Remote refuses at once)  median ${fmt(median(dispatch))}  min ${fmt(min(dispatch))}: ` +
       `the helper tier is ${fmt(median(exec.helper) - direct)} over the direct spawn at the median`,
+  );
+  console.log(
+    `  floor: the direct spawn right after that refused call  median ${fmt(median(afterCommand))}  min ${fmt(min(afterCommand))}: ` +
+      `${(median(afterCommand) / direct).toFixed(2)}× direct spawn; the helper tier is ${(median(exec.helper) / median(afterCommand)).toFixed(2)}× this floor`,
   );
 
   record("helper-trivial-command", {
