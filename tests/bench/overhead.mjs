@@ -9,9 +9,10 @@ export const OVERHEAD = {
     "a temp file with the mode, rename), takes 4.4 ms, 0.7-0.8× createPatch; Tether's Edit with its diff takes 3.7 ms (one read through the cache, " +
     "the core's replace and line diff, the text hashed for the audit log by Node in 1.3 ms, a temp file in three 512 KB writes, rename). The goal, ~1.8 ms, is under that floor",
   "first-edit-cold":
-    "profiled in one process (inspector, 10 µs sampling): a cold first Edit spends 3.2 ms in wasm (each function compiled lazily on its first call, baseline code), " +
-    "the 100th 0.1 ms. tether-mcp now warms the core on a 30-line in-memory file before it serves (10-14 ms at its start), which takes the wasm share to ~0.1 ms; " +
-    "what is left is Node's own first use of its fs write path (fchmod, writeFileHandle), which no in-memory warm-up reaches",
+    "profiled in one process (inspector, 10 µs sampling): a cold first Edit spent 3.2 ms in wasm (each function compiled lazily on its first call, baseline code), " +
+    "the 100th 0.1 ms. tether-mcp now warms the core on a 30-line in-memory file and Node's file writes on a scratch file in the temp folder before it serves " +
+    "(~20 ms at its start); timed inside the server, the first Edit's handling is then within ~0.3 ms of the 100th (median of five processes), and the rest is the stdio round trip and " +
+    "JavaScript not yet optimised on both sides of the pipe",
   "cli-first-request":
     "inside the CLI: with no Tether code running, the CLI takes 27-34 ms more to reach its first request with Tether's initialize (the MCP manifest of Tether's tools, " +
     "the Explore and Plan agents, the guard's hook) than with none; Tether's own code adds 2-4 ms (in-process minus initialize-only, per round). " +
@@ -25,11 +26,13 @@ export const OVERHEAD = {
     "a remote write is the temp file through vscode.workspace.fs (~19 ms) and one rename(2) through Tether Remote (before: VS Code's rename, ~113 ms in six file-system calls through the renderer)",
   "checkpoint-first-edit":
     "each fresh 1 MB file's before-image stays in memory until the turn ends, and tether-mcp's life is one turn: the checkpointed process grows its wasm memory " +
-    "for every first Edit, where the checkpoints-off process reuses what it freed. With both servers in one process (one wasm memory), the ratio is 0.89-1.03 over three turns; " +
-    "the remote row, whose turn ends, meets its goal",
+    "for every first Edit, where the checkpoints-off process reuses what it freed. Counted (/proc/PID/stat, 20 first Edits each, two runs): 516 minor page faults " +
+    "per Edit against 262, i.e. one more MB of fresh pages, at ~2-4.5 µs a fault in this VM; RSS +53 MB against +37 MB. With both servers in one process " +
+    "(one wasm memory), the ratio is 0.89-1.03 over three turns; the remote row, whose turn ends, meets its goal",
   "grep-local":
-    "Tether adds 2-4 ms to rg's ~56 ms (in process, by phase): the path's resolution before rg 0.3 ms, the async spawn 0.5, reading rg's output 0.3, " +
-    "the mtimes of the 208 matches that Claude Code's Grep sorts by (one host call, a statSync loop: ~0.9 ms; the baseline rg stats nothing), sorting and the answer 0.4, the JSON-RPC line",
+    "the floor row under it, rg spawned without blocking (as a server must) plus the mtimes of its 208 matches that Claude Code's Grep sorts by, is ~1.02× " +
+    "the baseline's execFileSync. Over that floor, in process (medians of 30, by phase): before rg 0.45-0.7 ms (the path's realpath and stat), reading rg's output " +
+    "0.5, sorting and the answer 0.45; through tether-mcp the JSON-RPC round trip adds ~0.4 ms (a ping) to ~1 ms (a Grep's 10 KB answer)",
   "grep-remote":
     "rg's own time in the extension host spreads from ~60 to ~170 ms between runs; Tether adds the helper call and one statMany for the 208 mtimes (one call, ~1.4 ms)",
   "first-paint-5000":

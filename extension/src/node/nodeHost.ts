@@ -2,7 +2,7 @@
 // and of the extension when the workspace is on the machine it runs on.
 
 import { spawn, type ChildProcess } from "node:child_process";
-import { constants as fsConstants, existsSync, promises as fsp, type Dirent, type Stats } from "node:fs";
+import { constants as fsConstants, existsSync, lstatSync, promises as fsp, realpathSync, renameSync, statSync, type Dirent, type Stats } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import * as path from "node:path";
 import { StringDecoder } from "node:string_decoder";
@@ -48,6 +48,15 @@ function kindOf(entry: Stats | Dirent): FileKind {
 
 function fileStat(stats: Stats): FileStat {
   return { kind: kindOf(stats), size: stats.size, mtimeMs: stats.mtimeMs };
+}
+
+/** `p` with its links resolved, or `p` itself when it cannot be (it does not exist yet, say). */
+function realpathOrSelf(p: string): string {
+  try {
+    return realpathSync.native(p);
+  } catch {
+    return p;
+  }
 }
 
 function errorCode(error: unknown): string | undefined {
@@ -247,6 +256,10 @@ export class NodeHost implements TetherHost {
   }
 
   // ---- FileSystem ----
+  // Calls on metadata (realpath, stat, lstat, rename) are synchronous: each is one system call on a
+  // local disk, where a round trip through libuv's thread pool took 50-90 µs here, more than the
+  // call (in process: a small Read 82 → 57 µs, a 200-line Edit 767 → 660 µs). Contents are read and
+  // written asynchronously. As with the stat batch, a network mount that hangs holds the event loop.
 
   async readFile(p: string, maxBytes: number = Number.MAX_SAFE_INTEGER): Promise<Uint8Array> {
     // O_NONBLOCK: opening a FIFO does not wait for a writer (fs.readFile's open would, holding
@@ -291,10 +304,10 @@ export class NodeHost implements TetherHost {
 
   async writeFile(p: string, data: Uint8Array): Promise<void> {
     // Writing through a symlink replaces the link's target, not the link.
-    const target = await fsp.realpath(p).catch(() => p);
+    const target = realpathOrSelf(p);
     let mode: number | undefined;
     try {
-      const existing = await fsp.stat(target);
+      const existing = statSync(target);
       if (existing.isDirectory()) throw hostError("EISDIR", `EISDIR: illegal operation on a directory, open '${p}'`);
       mode = existing.mode & 0o7777;
     } catch (error) {
@@ -317,7 +330,7 @@ export class NodeHost implements TetherHost {
       if (mode !== undefined) await handle.chmod(mode);
       await handle.close();
       handle = undefined;
-      await fsp.rename(temp, target);
+      renameSync(temp, target);
     } catch (error) {
       await handle?.close().catch(() => undefined);
       await fsp.rm(temp, { force: true }).catch(() => undefined);
@@ -335,7 +348,7 @@ export class NodeHost implements TetherHost {
   }
 
   async lstat(p: string): Promise<FileStat> {
-    return fileStat(await fsp.lstat(p));
+    return fileStat(lstatSync(p));
   }
 
   async readDir(p: string): Promise<DirEntry[]> {
@@ -348,7 +361,7 @@ export class NodeHost implements TetherHost {
   }
 
   async rename(from: string, to: string): Promise<void> {
-    await fsp.rename(from, to);
+    renameSync(from, to);
   }
 
   async remove(p: string, recursive: boolean): Promise<void> {
@@ -359,7 +372,7 @@ export class NodeHost implements TetherHost {
   }
 
   async realPath(p: string): Promise<string> {
-    return fsp.realpath(p);
+    return realpathSync.native(p);
   }
 
   // ---- Exec ----

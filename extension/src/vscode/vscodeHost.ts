@@ -3,7 +3,6 @@
 // through local child_process when the folder is on this machine, else through the remote
 // executor (src/remote). Paths are the folder URI's paths.
 
-import { promises as fsp } from "node:fs";
 import * as path from "node:path";
 import * as vscode from "vscode";
 import {
@@ -294,7 +293,7 @@ export class VscodeHost implements TetherHost {
   }
 
   async realPath(p: string): Promise<string> {
-    if (this.local) return fsp.realpath(p).catch(() => p);
+    if (this.local) return this.local.realPath(p).catch(() => p);
     // The helper resolves links on the remote; vscode.workspace.fs cannot, and the contract
     // allows the path unchanged then.
     if (this.executor?.realPath) return this.executor.realPath(p).catch(() => p);
