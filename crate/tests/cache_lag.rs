@@ -307,3 +307,22 @@ fn edits_of_a_read_file_take_one_stat_before_and_one_after_each_write_and_no_rer
         assert_eq!(ws.read_content(&path), "1\n2\n");
     }
 }
+
+#[test]
+fn a_search_of_the_workspace_root_asks_the_host_for_no_real_path() {
+    let ws = Lagging::new(0);
+    ws.put("a.txt", "needle\n");
+    let root = ws.ts.paths.root().to_string();
+    for (tool, args) in [
+        ("Grep", json!({"pattern": "needle", "path": root})),
+        ("Glob", json!({"pattern": "*.txt", "path": root})),
+    ] {
+        ws.ts.host.calls.borrow_mut().clear();
+        ws.ok(tool, args);
+        assert!(
+            !ws.ts.host.calls.borrow().contains(&"real_path"),
+            "{tool}: {:?}",
+            ws.ts.host.calls.borrow()
+        );
+    }
+}

@@ -385,6 +385,11 @@ impl<H: Host> Toolset<H> {
 
     /// The nearest existing ancestor (or the path itself) must resolve inside the real root.
     async fn check_no_symlink_escape(&self, path: &str) -> ToolResult<()> {
+        // The root resolves to the real root by definition: no host round trip (on a remote, a
+        // helper call) for a search of the whole workspace.
+        if path == self.paths.root() {
+            return Ok(());
+        }
         let real_root = self.real_root().await;
         let mut probe = Some(path.to_string());
         while let Some(p) = probe {
