@@ -24,6 +24,12 @@ export function hostError(code: string, message: string): HostError {
   return Object.assign(new Error(message), { code });
 }
 
+/** `TetherHost.mtimes` by one stat per file, NaN where a stat fails: for hosts whose stats asked
+ * in one tick already travel together (the core's Rust side has the same fallback). */
+export async function mtimesByStat(paths: string[], stat: (path: string) => Promise<{ mtimeMs: number }>): Promise<Float64Array> {
+  return Float64Array.from(await Promise.all(paths.map((p) => stat(p).then((s) => s.mtimeMs, () => NaN))));
+}
+
 export interface TetherHost {
   /**
    * A regular file's bytes, at most `maxBytes` of them. Anything else (a FIFO, a socket, a

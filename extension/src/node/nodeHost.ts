@@ -8,6 +8,7 @@ import * as path from "node:path";
 import { StringDecoder } from "node:string_decoder";
 import {
   hostError,
+  mtimesByStat,
   type BackgroundStatus,
   type DirEntry,
   type ExecOutput,
@@ -342,9 +343,8 @@ export class NodeHost implements TetherHost {
     return fileStat(await this.statBatch.stat(p));
   }
 
-  async mtimes(paths: string[]): Promise<Float64Array> {
-    const stats = await Promise.all(paths.map((p) => this.statBatch.stat(p).then((s) => s.mtimeMs, () => NaN)));
-    return Float64Array.from(stats);
+  mtimes(paths: string[]): Promise<Float64Array> {
+    return mtimesByStat(paths, (p) => this.statBatch.stat(p));
   }
 
   async lstat(p: string): Promise<FileStat> {

@@ -7,6 +7,7 @@ import * as path from "node:path";
 import * as vscode from "vscode";
 import {
   hostError,
+  mtimesByStat,
   type BackgroundStatus,
   type DirEntry,
   type ExecOutput,
@@ -240,8 +241,7 @@ export class VscodeHost implements TetherHost {
   async mtimes(paths: string[]): Promise<Float64Array> {
     if (this.local) return this.local.mtimes(paths);
     // Asked in one tick, the stats go to the helper as one statMany call (batchedStat).
-    const times = await Promise.all(paths.map((p) => this.stat(p).then((s) => s.mtimeMs, () => NaN)));
-    return Float64Array.from(times);
+    return mtimesByStat(paths, (p) => this.stat(p));
   }
 
   async lstat(p: string): Promise<FileStat> {
