@@ -1,8 +1,9 @@
 // One atomic write, one replacement and one read of a scratch file in the OS's temp folder, through
-// the Node host's own code, once per process. The core's warm-up (core/warmUp.ts) runs on memory and
-// cannot reach Node's file-writing path: measured over ten fresh tether-mcp processes each, the
-// first Edit (after a Read) took 2.8-3.0 ms without this and 1.9 ms with it, against ~1.3 ms for
-// the 100th. The scratch file holds a few bytes of its own, never the project's.
+// the Node host's own code, when tether-mcp starts (each call does it again). The core's warm-up
+// (core/warmUp.ts) runs on memory and cannot reach Node's file-writing path: measured over ten
+// fresh tether-mcp processes each, the first Edit (after a Read) took 2.8-3.0 ms without this and
+// 1.9 ms with it, against ~1.3 ms for the 100th. The scratch file holds a few bytes of its own,
+// never the project's.
 
 import { promises as fsp } from "node:fs";
 import { tmpdir } from "node:os";
