@@ -16,6 +16,7 @@ pub mod framing;
 pub mod gate;
 pub mod hooks;
 pub mod host;
+pub mod id_table;
 pub mod json;
 pub mod mcp;
 pub mod openclaw;

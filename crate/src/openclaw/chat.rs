@@ -10,6 +10,7 @@
 //! assistant stream and knows the `kind` payloads (`text_delta`, `tool_start`, ...).
 
 use crate::events::{ErrorKind, Location, SessionState, Severity, TodoItem, ToolKind, UiEvent};
+use crate::id_table::IdTable;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
@@ -54,7 +55,7 @@ pub struct ChatMapper {
     protocol: u64,
     /// Render only this session's runs (canonical key, `agent:main:...`); None: every run.
     session_key: Option<String>,
-    runs: BTreeMap<String, Run>,
+    runs: IdTable<Run>,
     ended: VecDeque<String>,
     v3_runs: u64,
 }
@@ -64,7 +65,7 @@ impl ChatMapper {
         ChatMapper {
             protocol,
             session_key: None,
-            runs: BTreeMap::new(),
+            runs: IdTable::new(),
             ended: VecDeque::new(),
             v3_runs: 0,
         }

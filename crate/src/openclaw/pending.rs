@@ -1,6 +1,6 @@
 //! Requests waiting for their response, each with a deadline on the clock the host passes in.
 
-use std::collections::BTreeMap;
+use crate::id_table::IdTable;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Pending {
@@ -11,7 +11,7 @@ pub struct Pending {
 #[derive(Debug, Default)]
 pub struct PendingRequests {
     next_id: u64,
-    waiting: BTreeMap<String, Pending>,
+    waiting: IdTable<Pending>,
 }
 
 impl PendingRequests {
@@ -36,20 +36,12 @@ impl PendingRequests {
 
     /// Remove and return the requests whose deadline passed.
     pub fn expire(&mut self, now_ms: u64) -> Vec<(String, Pending)> {
-        let late: Vec<String> = self
-            .waiting
-            .iter()
-            .filter(|(_, p)| p.deadline_ms <= now_ms)
-            .map(|(id, _)| id.clone())
-            .collect();
-        late.into_iter()
-            .filter_map(|id| self.waiting.remove(&id).map(|p| (id, p)))
-            .collect()
+        self.waiting.take_where(|p| p.deadline_ms <= now_ms)
     }
 
     /// Remove and return every waiting request (the connection is gone).
     pub fn drain(&mut self) -> Vec<(String, Pending)> {
-        std::mem::take(&mut self.waiting).into_iter().collect()
+        self.waiting.drain()
     }
 
     pub fn next_deadline(&self) -> Option<u64> {

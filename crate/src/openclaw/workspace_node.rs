@@ -10,6 +10,7 @@ use super::node::{Command, FileBinding, FileFetch, FileFetchReply, NodeError, Re
 use crate::backend::{Action, AskPolicy, FileBytes, FileRead, PermissionAsk, ToolRun, Verdict};
 use crate::events::{PermissionOption, PermissionOptionKind, PermissionRequest, ToolKind};
 use crate::host::FileKind;
+use crate::id_table::IdTable;
 use crate::permissions::{Access, ToolRequest};
 use crate::tools::ToolOutput;
 use base64::Engine;
@@ -37,7 +38,7 @@ enum Served {
 /// The node's commands in flight.
 #[derive(Default)]
 pub struct NodeCommands {
-    served: BTreeMap<String, Served>,
+    served: IdTable<Served>,
 }
 
 impl NodeCommands {

@@ -26,6 +26,7 @@ use crate::backend::{
     TransportEvent, TransportRequest, Verdict,
 };
 use crate::events::{TranscriptMessage, UiEvent};
+use crate::id_table::IdTable;
 use crate::mcp::Manifest;
 use crate::tools::ToolOutput;
 use outputs::{error_event, field, identity, log, notice, session_list, strings, transport};
@@ -74,7 +75,7 @@ pub struct OpenClawBackend {
     sessions_made: u64,
     now_ms: u64,
     wake_at: Option<u64>,
-    requests: BTreeMap<String, Request>,
+    requests: IdTable<Request>,
     actions: Vec<Action>,
     /// Where the page before the oldest message shown starts.
     older_offset: Option<u64>,
@@ -132,7 +133,7 @@ impl OpenClawBackend {
             sessions_made: 0,
             now_ms: 0,
             wake_at: None,
-            requests: BTreeMap::new(),
+            requests: IdTable::new(),
             actions: Vec::new(),
             older_offset: None,
             resume,

@@ -15,6 +15,7 @@ use super::protocol::frame::GatewayError;
 use super::protocol::handshake::{ConnectOptions, Role};
 use super::reconnect::Backoff;
 use crate::events::{ErrorKind, Severity, UiEvent};
+use crate::id_table::IdTable;
 use sends::PendingSend;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -95,10 +96,10 @@ pub struct OpenClawClient {
     requested_key: Option<String>,
     session_key: Option<String>,
     default_agent: String,
-    requests: BTreeMap<String, Purpose>,
+    requests: IdTable<Purpose>,
     /// Sends waiting for a connection, and sends made whose answer has not come.
     unsent: Vec<PendingSend>,
-    in_flight: BTreeMap<String, PendingSend>,
+    in_flight: IdTable<PendingSend>,
     node: NodeSession,
     now_ms: u64,
     /// Why the connection is in error, for the sends it fails.
@@ -117,9 +118,9 @@ impl OpenClawClient {
             requested_key: None,
             session_key: None,
             default_agent: "main".into(),
-            requests: BTreeMap::new(),
+            requests: IdTable::new(),
             unsent: Vec::new(),
-            in_flight: BTreeMap::new(),
+            in_flight: IdTable::new(),
             node: NodeSession::default(),
             now_ms: 0,
             problem: None,

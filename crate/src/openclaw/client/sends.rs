@@ -73,7 +73,7 @@ impl OpenClawClient {
     pub(super) fn fail_unsent(&mut self, why: &str) {
         let waiting: Vec<PendingSend> = std::mem::take(&mut self.unsent)
             .into_iter()
-            .chain(std::mem::take(&mut self.in_flight).into_values())
+            .chain(self.in_flight.drain().into_iter().map(|(_, send)| send))
             .collect();
         for send in waiting {
             self.end_unsent_turn(
