@@ -9,6 +9,7 @@
 
 use super::protocol::frame::GatewayError;
 use crate::events::{CanvasAction, CanvasUpdate, CanvasWidget, SurfaceComponent, UiEvent};
+use crate::id_table::IdTable;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 
@@ -22,8 +23,8 @@ pub type Request = (&'static str, Value);
 pub struct Canvas {
     /// `http(s)://host:port` of the gateway: widget pages are fetched from there and nowhere else.
     origin: String,
-    /// Each A2UI surface's data model.
-    surfaces: BTreeMap<String, Value>,
+    /// Each A2UI surface's data model, oldest first.
+    surfaces: IdTable<Value>,
     /// Each widget's view ticket from the last board read: a widget's calls carry the ticket the
     /// board gave it, never one the panel names.
     tickets: BTreeMap<String, String>,
@@ -33,7 +34,7 @@ impl Canvas {
     pub fn new(gateway_url: &str) -> Canvas {
         Canvas {
             origin: http_origin(gateway_url),
-            surfaces: BTreeMap::new(),
+            surfaces: IdTable::new(),
             tickets: BTreeMap::new(),
         }
     }
@@ -154,7 +155,10 @@ impl Canvas {
                 let surface_id = text(message, "surfaceId")?;
                 let pointer = text(message, "pointer").unwrap_or_default();
                 let value = message.get("value").cloned().unwrap_or(Value::Null);
-                let model = self.surfaces.entry(surface_id.clone()).or_insert_with(|| json!({}));
+                if !self.surfaces.contains_key(&surface_id) {
+                    self.keep(&surface_id, json!({}));
+                }
+                let model = self.surfaces.get_mut(&surface_id)?;
                 set_pointer(model, &pointer, value).ok()?;
                 CanvasUpdate::SurfaceData {
                     surface_id,
@@ -168,8 +172,7 @@ impl Canvas {
 
     fn keep(&mut self, surface_id: &str, model: Value) {
         if self.surfaces.len() >= SURFACES_KEPT && !self.surfaces.contains_key(surface_id) {
-            let oldest = self.surfaces.keys().next().cloned();
-            oldest.map(|k| self.surfaces.remove(&k));
+            self.surfaces.pop_oldest();
         }
         self.surfaces.insert(surface_id.to_string(), model);
     }
@@ -391,5 +394,18 @@ mod tests {
         assert_eq!(canvas.same_origin("//evil.example/a"), None);
         assert_eq!(canvas.same_origin("https://evil.example/a"), None);
         assert_eq!(Canvas::new("wss://gw.example/x").origin, "https://gw.example");
+    }
+
+    #[test]
+    fn data_for_new_surfaces_keeps_the_newest_sixty_four_models() {
+        let mut canvas = Canvas::new("ws://127.0.0.1:18789/");
+        for n in 0..SURFACES_KEPT + 6 {
+            let message = json!({"type": "updateDataModel", "surfaceId": format!("s{n}"), "pointer": "/n", "value": n});
+            assert!(canvas.on_surface_message(&message).is_some(), "s{n}");
+        }
+        assert_eq!(canvas.surfaces.len(), SURFACES_KEPT);
+        let kept: Vec<&String> = canvas.surfaces.keys().collect();
+        assert_eq!((kept[0].as_str(), kept[SURFACES_KEPT - 1].as_str()), ("s6", "s69"));
+        assert_eq!(canvas.surfaces.get("s69"), Some(&json!({"n": 69})));
     }
 }
