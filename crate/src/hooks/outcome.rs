@@ -120,7 +120,10 @@ impl HookOutcome {
         let trimmed = stdout.trim();
         let Some(fields) = trimmed
             .starts_with('{')
-            .then(|| serde_json::from_str::<Map<String, Value>>(trimmed).ok())
+            .then(|| match serde_json::from_str(trimmed) {
+                Ok(Value::Object(fields)) => Some(fields),
+                _ => None,
+            })
             .flatten()
         else {
             // Plain stdout is context for the model only where Claude Code makes it so.
