@@ -255,8 +255,10 @@ impl LaunchConfig {
         let Some(style) = &self.output_style else {
             return PLAN_SETTINGS.to_string();
         };
-        let mut settings: serde_json::Map<String, serde_json::Value> =
-            serde_json::from_str(PLAN_SETTINGS).unwrap_or_default();
+        let mut settings = match serde_json::from_str(PLAN_SETTINGS) {
+            Ok(serde_json::Value::Object(settings)) => settings,
+            _ => serde_json::Map::new(),
+        };
         settings.insert("outputStyle".into(), style.clone().into());
         serde_json::Value::Object(settings).to_string()
     }
