@@ -19,6 +19,7 @@ use crate::backend::{
     WorkspaceAnswer,
 };
 use crate::events::{ErrorKind, Severity, UiEvent};
+use crate::id_table::IdTable;
 use crate::mcp::Manifest;
 use crate::paths::PathMapper;
 use crate::permissions::PermissionMode;
@@ -100,8 +101,8 @@ impl AcpBackend {
             in_turn: false,
             brief_in_next_prompt: false,
             silent_replay: false,
-            asks: HashMap::new(),
-            ops: HashMap::new(),
+            asks: IdTable::new(),
+            ops: IdTable::new(),
             next_op: 0,
             calls: ToolCalls::default(),
             terminals: Terminals::default(),

@@ -338,7 +338,7 @@ impl AcpBackend {
     /// Answer every question of the agent still open as cancelled (a cancelled or ended turn):
     /// permission questions with `cancelled`, file and terminal requests with `code`.
     pub(super) fn cancel_asks(&mut self, code: i64) -> Vec<Output> {
-        let asks: Vec<(String, AgentAsk)> = self.asks.drain().collect();
+        let asks: Vec<(String, AgentAsk)> = self.asks.drain();
         let mut out = Vec::new();
         for (ui_id, ask) in asks {
             out.push(match ask {

@@ -13,6 +13,7 @@ use super::terminals::Terminals;
 use crate::backend::Action;
 use crate::config::McpServerEntry;
 use crate::events::AuthMethodInfo;
+use crate::id_table::IdTable;
 use crate::paths::PathMapper;
 use crate::permissions::PermissionMode;
 use crate::rpc::{Id, Peer};
@@ -123,9 +124,9 @@ pub struct AcpBackend {
     /// A load whose replay is not shown (a restart: the chat has the conversation already).
     pub silent_replay: bool,
     /// The agent's questions shown to the user or the gate, by the UI's request id.
-    pub asks: HashMap<String, AgentAsk>,
+    pub asks: IdTable<AgentAsk>,
     /// Work started for the agent, by its handle.
-    pub ops: HashMap<String, PendingOp>,
+    pub ops: IdTable<PendingOp>,
     pub next_op: u64,
     pub calls: ToolCalls,
     pub terminals: Terminals,

@@ -3,8 +3,8 @@
 //! comes — one long poll at a time — kept up to the agent's byte limit (dropped from the start, on
 //! a character boundary), shown in the tool card, and handed to the agent when it asks.
 
+use crate::id_table::IdTable;
 use crate::rpc::Id;
-use std::collections::HashMap;
 
 #[derive(Debug, Default)]
 pub struct Terminal {
@@ -48,7 +48,7 @@ impl Terminal {
 
 #[derive(Debug, Default)]
 pub struct Terminals {
-    map: HashMap<String, Terminal>,
+    map: IdTable<Terminal>,
     next: u64,
 }
 

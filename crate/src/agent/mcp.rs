@@ -166,7 +166,7 @@ impl<H: Host, B: Backend + ?Sized> Agent<H, B> {
 
     /// Withdraw every call still waiting for the user (the turn was stopped).
     pub(super) fn withdraw_mcp_calls(&self) -> Vec<AgentOutput> {
-        let pending: Vec<(String, PendingMcpCall)> = self.mcp_calls.borrow_mut().drain().collect();
+        let pending: Vec<(String, PendingMcpCall)> = self.mcp_calls.borrow_mut().drain();
         let mut out = Vec::new();
         for (id, call) in pending {
             self.gate.forget(&id);

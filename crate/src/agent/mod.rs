@@ -28,6 +28,7 @@ use crate::config::CommonConfig;
 use crate::events::{ErrorKind, Severity, UiEvent};
 use crate::gate::{Gate, Judgement, Saved, SettingsWritten, UserAnswer};
 use crate::host::Host;
+use crate::id_table::IdTable;
 use crate::mcp::McpServer;
 use crate::paths::PathStyle;
 use crate::permissions::{AlwaysAllow, PermissionEngine, PermissionMode};
@@ -36,7 +37,7 @@ use crate::tools::{ToolOutput, Toolset, ToolsetConfig};
 use mcp::{McpRoute, PendingMcpCall};
 use serde::Serialize;
 use std::cell::{Cell, RefCell, RefMut};
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 
 /// One thing for the driver to do (JS: `{type: "send", message}` / `{type: "event", event}`).
 // Outputs only travel from the session to the driver; boxing the event would buy nothing.
@@ -96,7 +97,7 @@ pub struct Agent<H: Host, B: Backend + ?Sized> {
     /// The backend's first messages went out (they go once).
     started: Cell<bool>,
     /// Tool calls over MCP waiting for the user's answer, by permission request id.
-    mcp_calls: RefCell<HashMap<String, PendingMcpCall>>,
+    mcp_calls: RefCell<IdTable<PendingMcpCall>>,
     /// Numbers MCP tool calls that bring no tool use id of their own.
     next_mcp_call: Cell<u64>,
     /// The project's hooks.
@@ -104,7 +105,7 @@ pub struct Agent<H: Host, B: Backend + ?Sized> {
     /// Audit records not handed out yet (tool calls; the writes are the toolset's).
     audit: RefCell<Vec<AuditRecord>>,
     /// The questions put to the user, by request id, for the audit record of the answer.
-    asked: RefCell<HashMap<String, Asked>>,
+    asked: RefCell<IdTable<Asked>>,
     /// A checkpoint failure was told: once a session, since what fails one turn (an untrusted
     /// workspace, a read-only folder) fails every turn alike.
     checkpoint_failure_told: Cell<bool>,
@@ -154,11 +155,11 @@ impl<H: Host, B: Backend + ?Sized> Agent<H, B> {
             config,
             configured_mode,
             started: Cell::new(false),
-            mcp_calls: RefCell::new(HashMap::new()),
+            mcp_calls: RefCell::new(IdTable::new()),
             next_mcp_call: Cell::new(0),
             hooks: hooks::SessionHooks::default(),
             audit: RefCell::new(Vec::new()),
-            asked: RefCell::new(HashMap::new()),
+            asked: RefCell::new(IdTable::new()),
             checkpoint_failure_told: Cell::new(false),
         })
     }

@@ -24,6 +24,7 @@ use crate::config::mcp::claude_mcp_config;
 use crate::events::{PermissionOptionKind, PermissionRequest, UiEvent};
 use crate::gate::{form_options, standard_options};
 use crate::hooks::{HookEvent, HookOutcome};
+use crate::id_table::IdTable;
 use crate::mcp::{self, tool_use_id_of, Dispatch, Manifest, Step};
 use crate::permissions::{AlwaysAllow, PermissionMode, ToolRequest};
 use crate::rpc::Id;
@@ -54,9 +55,9 @@ pub struct ClaudeBackend {
     /// Tether's MCP server as the CLI reaches it; set by `start`, which brings the manifest.
     tools: Option<Dispatch>,
     /// Tool calls running, by the control request that carried them: the MCP request's id.
-    calls: HashMap<String, Id>,
+    calls: IdTable<Id>,
     /// Permission questions open: the tool each one is about.
-    asks: HashMap<String, OpenAsk>,
+    asks: IdTable<OpenAsk>,
     /// The plans of the model's ExitPlanMode calls, by tool use, until the CLI asks about them.
     plans: HashMap<String, String>,
     /// Tool uses the gate allowed through `can_use_tool`: their `tools/call` runs as asked. A
@@ -136,8 +137,8 @@ impl ClaudeBackend {
             launch,
             mode: context.mode,
             tools: None,
-            calls: HashMap::new(),
-            asks: HashMap::new(),
+            calls: IdTable::new(),
+            asks: IdTable::new(),
             plans: HashMap::new(),
             allowed_uses: HashSet::new(),
             notices,

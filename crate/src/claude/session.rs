@@ -18,8 +18,9 @@ use crate::events::{
     UiEvent,
 };
 use crate::hooks::HookEvent;
+use crate::id_table::IdTable;
 use serde_json::{json, Value};
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 /// What the driver must do.
 #[derive(Clone, Debug, PartialEq)]
@@ -145,8 +146,8 @@ pub struct Session {
     route_update: PermissionUpdateRoute,
     next_request: u64,
     usage_requests: u64,
-    own_requests: HashMap<String, OwnRequest>,
-    permissions: HashMap<String, PendingPermission>,
+    own_requests: IdTable<OwnRequest>,
+    permissions: IdTable<PendingPermission>,
     mcp_calls: HashSet<String>,
     events: EventMapper,
     /// What this CLI process's turns cost so far (its `result.total_cost_usd` adds up per process).
@@ -163,8 +164,8 @@ impl Session {
             route_update: Box::new(session_only_route),
             next_request: 0,
             usage_requests: 0,
-            own_requests: HashMap::new(),
-            permissions: HashMap::new(),
+            own_requests: IdTable::new(),
+            permissions: IdTable::new(),
             mcp_calls: HashSet::new(),
             cost_usd: None,
             message_uuid: None,

@@ -14,12 +14,12 @@ use crate::backend::{AskPolicy, PermissionAsk, Verdict};
 use crate::diff::{apply_hunks, hunk_label};
 use crate::events::{EditReview, PermissionOption, PermissionOptionKind, PermissionRequest, UiEvent};
 use crate::host::Host;
+use crate::id_table::IdTable;
 use crate::permissions::{AlwaysAllow, Decision, ModeError, PermissionEngine, PermissionMode, RuleScope};
 use crate::tools::pipeline;
 use crate::tools::proposal::ProposedWrite;
 use crate::tools::{Content, ToolError, ToolOutput, Toolset};
 use std::cell::RefCell;
-use std::collections::HashMap;
 
 /// The answers Tether offers for its own questions (its tools called over MCP, the agent's file
 /// and terminal requests) and Claude Code's: allow, always allow (unless the asker rules it out),
@@ -104,9 +104,9 @@ enum PreparedCall {
 /// Methods take `&self` so calls may overlap; no borrow is held across an await.
 pub struct Gate {
     engine: RefCell<PermissionEngine>,
-    pending: RefCell<HashMap<String, PendingAsk>>,
+    pending: RefCell<IdTable<PendingAsk>>,
     /// Keyed by tool use id.
-    prepared: RefCell<HashMap<String, PreparedCall>>,
+    prepared: RefCell<IdTable<PreparedCall>>,
     /// The user's settings text last given (the driver reads the file) and the home directory.
     user_settings: RefCell<(Option<String>, String)>,
 }
@@ -115,8 +115,8 @@ impl Gate {
     pub fn new(engine: PermissionEngine) -> Gate {
         Gate {
             engine: RefCell::new(engine),
-            pending: RefCell::new(HashMap::new()),
-            prepared: RefCell::new(HashMap::new()),
+            pending: RefCell::new(IdTable::new()),
+            prepared: RefCell::new(IdTable::new()),
             user_settings: RefCell::new((None, String::new())),
         }
     }
