@@ -30,7 +30,7 @@ use crate::host::{BackgroundStatus, HostErrorKind};
 use crate::mcp::Manifest;
 use crate::permissions::{AlwaysAllow, PermissionMode, ToolRequest};
 use crate::tools::ToolOutput;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::Value;
 use std::collections::BTreeMap;
 
@@ -76,19 +76,52 @@ pub enum TransportRequest {
 }
 
 /// What happened to a connection the backend asked for.
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
-#[cfg_attr(test, derive(ts_rs::TS))]
-#[serde(
-    tag = "kind",
-    rename_all = "camelCase",
-    rename_all_fields = "camelCase",
-    deny_unknown_fields
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(
+    test,
+    derive(ts_rs::TS),
+    ts(tag = "kind", rename_all = "camelCase", rename_all_fields = "camelCase")
 )]
 pub enum TransportEvent {
     Opened { channel: String },
     Frame { channel: String, text: String },
     Closed { channel: String, code: u16, reason: String },
     Signed { channel: String, signature: String },
+}
+
+impl TransportEvent {
+    /// The event as the driver passes it (`{kind: "frame", channel, text}`), read strictly.
+    /// Written out: serde's derive reads an enum tagged by a field through its buffered `Content`,
+    /// about 10 KB of wasm for each such enum.
+    pub fn from_json(value: &Value) -> Result<TransportEvent, String> {
+        let what = "the transport event";
+        let kind = value.get("kind").and_then(Value::as_str).unwrap_or_default();
+        let fields: &[&str] = match kind {
+            "opened" => &["kind", "channel"],
+            "frame" => &["kind", "channel", "text"],
+            "closed" => &["kind", "channel", "code", "reason"],
+            "signed" => &["kind", "channel", "signature"],
+            _ => return Err(format!("{what} needs a `kind`: opened, frame, closed or signed")),
+        };
+        let event = JsonObject::new(value, what, fields)?;
+        let channel = event.string("channel")?;
+        Ok(match kind {
+            "opened" => TransportEvent::Opened { channel },
+            "frame" => TransportEvent::Frame {
+                channel,
+                text: event.string("text")?,
+            },
+            "closed" => TransportEvent::Closed {
+                channel,
+                code: event.number("code", u16::MAX.into())? as u16,
+                reason: event.string("reason")?,
+            },
+            _ => TransportEvent::Signed {
+                channel,
+                signature: event.string("signature")?,
+            },
+        })
+    }
 }
 
 /// What the agent's own messages ask for.
@@ -423,5 +456,52 @@ pub trait Backend {
             agent: self.name(),
             operation,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_transport_event_is_read_by_its_kind() {
+        let read = |value: Value| TransportEvent::from_json(&value);
+        assert_eq!(
+            read(json!({"kind": "frame", "channel": "op", "text": "{}"})),
+            Ok(TransportEvent::Frame {
+                channel: "op".into(),
+                text: "{}".into()
+            })
+        );
+        assert_eq!(
+            read(json!({"kind": "closed", "channel": "op", "code": 1006, "reason": ""})),
+            Ok(TransportEvent::Closed {
+                channel: "op".into(),
+                code: 1006,
+                reason: String::new()
+            })
+        );
+        assert_eq!(
+            read(json!({"kind": "opened", "channel": "node"})),
+            Ok(TransportEvent::Opened { channel: "node".into() })
+        );
+    }
+
+    #[test]
+    fn a_transport_event_with_a_wrong_kind_field_or_value_is_refused() {
+        let read = |value: Value| TransportEvent::from_json(&value).unwrap_err();
+        assert!(read(json!({"kind": "burst", "channel": "op"})).contains("needs a `kind`"));
+        assert!(read(json!({"channel": "op"})).contains("needs a `kind`"));
+        assert!(read(json!({"kind": "opened", "channel": "op", "text": "x"})).contains("unknown field `text`"));
+        assert_eq!(read(json!({"kind": "frame", "channel": "op"})), "`text` is missing");
+        assert_eq!(
+            read(json!({"kind": "closed", "channel": "op", "code": 70000, "reason": ""})),
+            "`code` must be a whole number from 0 to 65535"
+        );
+        assert_eq!(
+            read(json!("frame")),
+            "the transport event needs a `kind`: opened, frame, closed or signed"
+        );
     }
 }

@@ -41,6 +41,28 @@ impl<'a> JsonObject<'a> {
         }
     }
 
+    pub fn bool(&self, key: &str) -> Result<bool, String> {
+        match self.get(key) {
+            Some(Value::Bool(flag)) => Ok(*flag),
+            Some(_) => Err(format!("`{key}` must be true or false")),
+            None => Err(format!("`{key}` is missing")),
+        }
+    }
+
+    /// A whole number from 0 to `max`.
+    pub fn number(&self, key: &str, max: u64) -> Result<u64, String> {
+        match self.get(key).map(Value::as_u64) {
+            Some(Some(n)) if n <= max => Ok(n),
+            Some(_) => Err(format!("`{key}` must be a whole number from 0 to {max}")),
+            None => Err(format!("`{key}` is missing")),
+        }
+    }
+
+    /// Any JSON value; missing (or null) reads as null.
+    pub fn value(&self, key: &str) -> Value {
+        self.get(key).cloned().unwrap_or(Value::Null)
+    }
+
     pub fn opt_strings(&self, key: &str) -> Result<Option<Vec<String>>, String> {
         let Some(value) = self.get(key) else {
             return Ok(None);

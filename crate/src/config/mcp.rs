@@ -3,15 +3,16 @@
 //! Tether's bridge, so its entry names the bridge's command; an HTTP or SSE server is reached
 //! from the laptop at its address.
 
-use serde::{Deserialize, Serialize};
+use super::json::{string_map, JsonObject};
+use serde::Serialize;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 
 /// One MCP server for the agent's own MCP client, under its own name (the model sees its tools
 /// as `mcp__<name>__<tool>`).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
-#[serde(tag = "type", rename_all = "camelCase", deny_unknown_fields)]
+#[serde(tag = "type", rename_all = "camelCase")]
 pub enum McpServerEntry {
     Stdio {
         name: String,
@@ -36,6 +37,43 @@ pub enum McpServerEntry {
 }
 
 impl McpServerEntry {
+    /// One entry of the config's `mcpServers`, read strictly. Written out, as
+    /// [`crate::backend::TransportEvent::from_json`] is: serde's derive would read it through its
+    /// buffered `Content`.
+    pub fn from_json(value: &Value) -> Result<McpServerEntry, String> {
+        let what = "the entry";
+        let kind = value.get("type").and_then(Value::as_str).unwrap_or_default();
+        let fields: &[&str] = match kind {
+            "stdio" => &["type", "name", "command", "args", "env"],
+            "http" | "sse" => &["type", "name", "url", "headers"],
+            _ => return Err(format!("{what} needs a `type`: stdio, http or sse")),
+        };
+        let entry = JsonObject::new(value, what, fields)?;
+        let name = entry.string("name")?;
+        let strings = |key: &str| match entry.get(key) {
+            Some(map) => string_map(map, &format!("`{key}`")),
+            None => Ok(BTreeMap::new()),
+        };
+        Ok(match kind {
+            "stdio" => McpServerEntry::Stdio {
+                name,
+                command: entry.string("command")?,
+                args: entry.opt_strings("args")?.unwrap_or_default(),
+                env: strings("env")?,
+            },
+            "http" => McpServerEntry::Http {
+                name,
+                url: entry.string("url")?,
+                headers: strings("headers")?,
+            },
+            _ => McpServerEntry::Sse {
+                name,
+                url: entry.string("url")?,
+                headers: strings("headers")?,
+            },
+        })
+    }
+
     pub fn name(&self) -> &str {
         match self {
             McpServerEntry::Stdio { name, .. }
@@ -84,7 +122,13 @@ impl McpServerEntry {
 
 /// The `mcpServers` key of the config: a list of entries.
 pub fn entries(value: &Value) -> Result<Vec<McpServerEntry>, String> {
-    crate::json::from_value(value.clone()).map_err(|e| format!("`mcpServers`: {e}"))
+    let Some(list) = value.as_array() else {
+        return Err("`mcpServers` must be a list".into());
+    };
+    list.iter()
+        .enumerate()
+        .map(|(at, entry)| McpServerEntry::from_json(entry).map_err(|e| format!("`mcpServers`[{at}]: {e}")))
+        .collect()
 }
 
 /// Claude Code's `--mcp-config` value for `entries` (none: None).
@@ -105,7 +149,7 @@ mod tests {
 
     #[test]
     fn a_stdio_entry_becomes_claude_and_acp_config() {
-        let entry: McpServerEntry = crate::json::from_value(json!({
+        let entry = McpServerEntry::from_json(&json!({
             "type": "stdio", "name": "db", "command": "node", "args": ["bridge.js"], "env": {"T": "1"}
         }))
         .unwrap();
@@ -121,8 +165,8 @@ mod tests {
 
     #[test]
     fn an_http_entry_keeps_its_address_and_headers() {
-        let entry: McpServerEntry = crate::json::from_value(
-            json!({"type": "http", "name": "docs", "url": "https://x/mcp", "headers": {"A": "b"}}),
+        let entry = McpServerEntry::from_json(
+            &json!({"type": "http", "name": "docs", "url": "https://x/mcp", "headers": {"A": "b"}}),
         )
         .unwrap();
         assert_eq!(
@@ -136,5 +180,20 @@ mod tests {
     fn an_entry_with_an_unknown_key_is_refused() {
         let error = entries(&json!([{"type": "stdio", "name": "x", "command": "y", "cwd": "/"}])).unwrap_err();
         assert!(error.contains("cwd"), "{error}");
+    }
+
+    #[test]
+    fn an_entry_without_a_known_type_or_with_a_wrong_value_is_refused_with_its_place() {
+        let sse = json!({"type": "sse", "name": "s", "url": "http://x"});
+        assert_eq!(entries(&json!([sse.clone()])).unwrap()[0].name(), "s");
+        assert_eq!(
+            entries(&json!([sse, {"type": "ws", "name": "w"}])).unwrap_err(),
+            "`mcpServers`[1]: the entry needs a `type`: stdio, http or sse"
+        );
+        assert_eq!(
+            entries(&json!([{"type": "stdio", "name": "x", "command": "y", "env": {"A": 1}}])).unwrap_err(),
+            "`mcpServers`[0]: `env`.A must be a string"
+        );
+        assert_eq!(entries(&json!({})).unwrap_err(), "`mcpServers` must be a list");
     }
 }

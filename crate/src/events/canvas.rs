@@ -76,7 +76,7 @@ pub struct SurfaceComponent {
 
 /// What the user did in the canvas panel, as the panel sends it back (a backend's `canvasAction`
 /// command carries it as its arguments).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(tag = "kind", rename_all = "camelCase", rename_all_fields = "camelCase")]
 pub enum CanvasAction {

@@ -27,7 +27,7 @@ pub enum McpDecision {
 }
 
 /// One server of `.mcp.json` and what the settings say about it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 pub struct PlannedServer {
     pub server: McpServerEntry,
@@ -36,7 +36,7 @@ pub struct PlannedServer {
 
 /// The project's MCP servers for a session: each with its decision, and the problems of the
 /// servers that cannot be used.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 pub struct ProjectMcpPlan {
     pub servers: Vec<PlannedServer>,

@@ -188,7 +188,7 @@ impl TetherAgent {
     /// was signed for.
     #[wasm_bindgen(js_name = onTransport, unchecked_return_type = "Promise<AgentOutput[]>")]
     pub fn on_transport(&self, #[wasm_bindgen(unchecked_param_type = "TransportEvent")] event: JsValue) -> Promise {
-        let event: TransportEvent = match super::value_from_js(event) {
+        let event = match json_from_js(event).and_then(|event| TransportEvent::from_json(&event)) {
             Ok(event) => event,
             Err(e) => return Promise::reject(&error(format!("onTransport: {e}")).into()),
         };

@@ -97,7 +97,7 @@ impl OpenClawBackend {
                 }
                 self.check_pairing();
             }
-            "canvasAction" => match crate::json::from_value::<CanvasAction>(args.clone()) {
+            "canvasAction" => match super::canvas_action::canvas_action_from_json(args) {
                 // An A2UI surface's action goes to the agent as a message from the user.
                 Ok(CanvasAction::Surface {
                     surface_id,
