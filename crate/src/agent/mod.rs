@@ -28,7 +28,6 @@ use crate::config::CommonConfig;
 use crate::events::{ErrorKind, Severity, UiEvent};
 use crate::gate::{Gate, Judgement, Saved, SettingsWritten, UserAnswer};
 use crate::host::Host;
-use crate::id_table::IdTable;
 use crate::mcp::McpServer;
 use crate::paths::PathStyle;
 use crate::permissions::{AlwaysAllow, PermissionEngine, PermissionMode};
@@ -97,7 +96,7 @@ pub struct Agent<H: Host, B: Backend + ?Sized> {
     /// The backend's first messages went out (they go once).
     started: Cell<bool>,
     /// Tool calls over MCP waiting for the user's answer, by permission request id.
-    mcp_calls: RefCell<IdTable<PendingMcpCall>>,
+    mcp_calls: RefCell<crate::id_table::IdTable<PendingMcpCall>>,
     /// Numbers MCP tool calls that bring no tool use id of their own.
     next_mcp_call: Cell<u64>,
     /// The project's hooks.
@@ -105,7 +104,7 @@ pub struct Agent<H: Host, B: Backend + ?Sized> {
     /// Audit records not handed out yet (tool calls; the writes are the toolset's).
     audit: RefCell<Vec<AuditRecord>>,
     /// The questions put to the user, by request id, for the audit record of the answer.
-    asked: RefCell<IdTable<Asked>>,
+    asked: RefCell<crate::id_table::IdTable<Asked>>,
     /// A checkpoint failure was told: once a session, since what fails one turn (an untrusted
     /// workspace, a read-only folder) fails every turn alike.
     checkpoint_failure_told: Cell<bool>,
@@ -155,11 +154,11 @@ impl<H: Host, B: Backend + ?Sized> Agent<H, B> {
             config,
             configured_mode,
             started: Cell::new(false),
-            mcp_calls: RefCell::new(IdTable::new()),
+            mcp_calls: RefCell::default(),
             next_mcp_call: Cell::new(0),
             hooks: hooks::SessionHooks::default(),
             audit: RefCell::new(Vec::new()),
-            asked: RefCell::new(IdTable::new()),
+            asked: RefCell::default(),
             checkpoint_failure_told: Cell::new(false),
         })
     }

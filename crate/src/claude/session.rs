@@ -18,7 +18,6 @@ use crate::events::{
     UiEvent,
 };
 use crate::hooks::HookEvent;
-use crate::id_table::IdTable;
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
@@ -146,8 +145,8 @@ pub struct Session {
     route_update: PermissionUpdateRoute,
     next_request: u64,
     usage_requests: u64,
-    own_requests: IdTable<OwnRequest>,
-    permissions: IdTable<PendingPermission>,
+    own_requests: crate::id_table::IdTable<OwnRequest>,
+    permissions: crate::id_table::IdTable<PendingPermission>,
     mcp_calls: HashSet<String>,
     events: EventMapper,
     /// What this CLI process's turns cost so far (its `result.total_cost_usd` adds up per process).
@@ -164,8 +163,8 @@ impl Session {
             route_update: Box::new(session_only_route),
             next_request: 0,
             usage_requests: 0,
-            own_requests: IdTable::new(),
-            permissions: IdTable::new(),
+            own_requests: Default::default(),
+            permissions: Default::default(),
             mcp_calls: HashSet::new(),
             cost_usd: None,
             message_uuid: None,

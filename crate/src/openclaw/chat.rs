@@ -10,7 +10,6 @@
 //! assistant stream and knows the `kind` payloads (`text_delta`, `tool_start`, ...).
 
 use crate::events::{ErrorKind, Location, SessionState, Severity, TodoItem, ToolKind, UiEvent};
-use crate::id_table::IdTable;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
@@ -55,7 +54,7 @@ pub struct ChatMapper {
     protocol: u64,
     /// Render only this session's runs (canonical key, `agent:main:...`); None: every run.
     session_key: Option<String>,
-    runs: IdTable<Run>,
+    runs: crate::id_table::IdTable<Run>,
     ended: VecDeque<String>,
     v3_runs: u64,
 }
@@ -65,7 +64,7 @@ impl ChatMapper {
         ChatMapper {
             protocol,
             session_key: None,
-            runs: IdTable::new(),
+            runs: Default::default(),
             ended: VecDeque::new(),
             v3_runs: 0,
         }
