@@ -48,10 +48,6 @@ impl<V> IdTable<V> {
         (!self.entries.is_empty()).then(|| self.entries.remove(0))
     }
 
-    pub fn get(&self, id: &str) -> Option<&V> {
-        self.position(id).map(|at| &self.entries[at].1)
-    }
-
     pub fn get_mut(&mut self, id: &str) -> Option<&mut V> {
         self.position(id).map(|at| &mut self.entries[at].1)
     }
@@ -108,7 +104,7 @@ mod tests {
         }
         assert_eq!(table.insert("a-10".to_string(), 0), Some(4));
         assert_eq!(table.keys().collect::<Vec<_>>(), ["b-2", "a-10", "a-1"]);
-        assert_eq!(table.get("a-10"), Some(&0));
+        assert_eq!(table.get_mut("a-10"), Some(&mut 0));
         assert_eq!(table.len(), 3);
     }
 
