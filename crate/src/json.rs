@@ -18,7 +18,7 @@ pub fn from_value<T: DeserializeOwned>(value: Value) -> Result<T, Error> {
 
 struct Reader(Value);
 
-fn unexpected(value: &Value) -> Unexpected<'_> {
+pub(crate) fn unexpected(value: &Value) -> Unexpected<'_> {
     match value {
         Value::Null => Unexpected::Unit,
         Value::Bool(b) => Unexpected::Bool(*b),

@@ -4,7 +4,7 @@
 //! `clientCapabilities.auth._meta.gateway = true`, then authenticates with method `gateway` and the
 //! URL and headers in `_meta.gateway`.
 
-use super::lenient::{self, Meta};
+use super::lenient::{self, read_struct, Meta};
 use super::Request;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{json, Map, Value};
@@ -58,66 +58,60 @@ impl<'de> Deserialize<'de> for AuthMethod {
     }
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct AuthMethodAgent {
     pub id: AuthMethodId,
     pub name: String,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+read_struct!(AuthMethodAgent {
+    id: required "id",
+    name: required "name",
+    description: or_default "description",
+    meta: or_default "_meta",
+});
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct AuthMethodTerminal {
     pub id: AuthMethodId,
     pub name: String,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// Arguments for the agent's own command, run in a terminal.
-    #[serde(default, skip_serializing_if = "Vec::is_empty", deserialize_with = "lenient::list")]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub args: Vec<String>,
-    #[serde(
-        default,
-        skip_serializing_if = "Map::is_empty",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(skip_serializing_if = "Map::is_empty")]
     pub env: Map<String, Value>,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
 
+read_struct!(AuthMethodTerminal {
+    id: required "id",
+    name: required "name",
+    description: or_default "description",
+    args: list "args",
+    env: or_default "env",
+    meta: or_default "_meta",
+});
+
 /// `authenticate`.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AuthenticateRequest {
     pub method_id: AuthMethodId,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
+
+read_struct!(AuthenticateRequest {
+    method_id: required "methodId",
+    meta: or_default "_meta",
+});
 
 impl AuthenticateRequest {
     /// Gateway authentication: the agent sends its model requests to `base_url` with `headers`.
@@ -135,16 +129,15 @@ impl AuthenticateRequest {
     }
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct AuthenticateResponse {
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
+
+read_struct!(AuthenticateResponse {
+    meta: or_default "_meta",
+});
 
 impl Request for AuthenticateRequest {
     const METHOD: &'static str = "authenticate";
@@ -152,27 +145,25 @@ impl Request for AuthenticateRequest {
 }
 
 /// `logout` (when the agent advertises `auth.logout`).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct LogoutRequest {
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+read_struct!(LogoutRequest {
+    meta: or_default "_meta",
+});
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct LogoutResponse {
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
+
+read_struct!(LogoutResponse {
+    meta: or_default "_meta",
+});
 
 impl Request for LogoutRequest {
     const METHOD: &'static str = "logout";

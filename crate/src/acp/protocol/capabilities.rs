@@ -2,283 +2,227 @@
 //! spells most of them as empty objects, so `{}` counts, and anything missing counts as not
 //! supported. Optional methods the agent did not advertise are not called.
 
-use super::lenient::{self, Meta, Supported};
-use serde::{Deserialize, Serialize};
+use super::lenient::{read_struct, Meta, Supported};
+use serde::Serialize;
 
 /// What the client offers the agent (written by Tether).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ClientCapabilities {
-    #[serde(default, deserialize_with = "lenient::or_default")]
     pub fs: FileSystemCapabilities,
     /// `terminal/*` are served.
-    #[serde(default, deserialize_with = "lenient::flag")]
     pub terminal: bool,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub session: Option<ClientSessionCapabilities>,
-    #[serde(default, deserialize_with = "lenient::or_default")]
     pub auth: AuthCapabilities,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub elicitation: Option<ElicitationCapabilities>,
     /// Extensions: `terminal_output: true` asks agents that run their own shell to send its
     /// output in `_meta.terminal_output` (see [`super::terminal::TerminalDisplay`]).
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+read_struct!(ClientCapabilities {
+    fs: or_default "fs",
+    terminal: flag "terminal",
+    session: or_default "session",
+    auth: or_default "auth",
+    elicitation: or_default "elicitation",
+    meta: or_default "_meta",
+});
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct FileSystemCapabilities {
     /// `fs/read_text_file` is served.
-    #[serde(default, deserialize_with = "lenient::flag")]
     pub read_text_file: bool,
     /// `fs/write_text_file` is served.
-    #[serde(default, deserialize_with = "lenient::flag")]
     pub write_text_file: bool,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+read_struct!(FileSystemCapabilities {
+    read_text_file: flag "readTextFile",
+    write_text_file: flag "writeTextFile",
+    meta: or_default "_meta",
+});
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ClientSessionCapabilities {
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub config_options: Option<ConfigOptionsCapabilities>,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+read_struct!(ClientSessionCapabilities {
+    config_options: or_default "configOptions",
+    meta: or_default "_meta",
+});
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct ConfigOptionsCapabilities {
     /// Boolean config options can be shown.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::presence"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub boolean: Option<Supported>,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+read_struct!(ConfigOptionsCapabilities {
+    boolean: presence "boolean",
+    meta: or_default "_meta",
+});
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct AuthCapabilities {
     /// Terminal login methods can be run.
-    #[serde(default, deserialize_with = "lenient::flag")]
     pub terminal: bool,
     /// Extensions: `gateway: true` opts in to gateway authentication ([`super::auth`]).
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+read_struct!(AuthCapabilities {
+    terminal: flag "terminal",
+    meta: or_default "_meta",
+});
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct ElicitationCapabilities {
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::presence"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub form: Option<Supported>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::presence"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub url: Option<Supported>,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
+
+read_struct!(ElicitationCapabilities {
+    form: presence "form",
+    url: presence "url",
+    meta: or_default "_meta",
+});
 
 /// What the agent offers (read by Tether).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AgentCapabilities {
     /// `session/load` is available.
-    #[serde(default, deserialize_with = "lenient::flag")]
     pub load_session: bool,
-    #[serde(default, deserialize_with = "lenient::or_default")]
     pub prompt_capabilities: PromptCapabilities,
-    #[serde(default, deserialize_with = "lenient::or_default")]
     pub mcp_capabilities: McpCapabilities,
-    #[serde(default, deserialize_with = "lenient::or_default")]
     pub session_capabilities: SessionCapabilities,
-    #[serde(default, deserialize_with = "lenient::or_default")]
     pub auth: AgentAuthCapabilities,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
+
+read_struct!(AgentCapabilities {
+    load_session: flag "loadSession",
+    prompt_capabilities: or_default "promptCapabilities",
+    mcp_capabilities: or_default "mcpCapabilities",
+    session_capabilities: or_default "sessionCapabilities",
+    auth: or_default "auth",
+    meta: or_default "_meta",
+});
 
 /// What a prompt may carry beyond text and resource links.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PromptCapabilities {
-    #[serde(default, deserialize_with = "lenient::flag")]
     pub image: bool,
-    #[serde(default, deserialize_with = "lenient::flag")]
     pub audio: bool,
     /// Embedded `resource` blocks (an `@`-mentioned file's text); without it, send resource links.
-    #[serde(default, deserialize_with = "lenient::flag")]
     pub embedded_context: bool,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
 
+read_struct!(PromptCapabilities {
+    image: flag "image",
+    audio: flag "audio",
+    embedded_context: flag "embeddedContext",
+    meta: or_default "_meta",
+});
+
 /// MCP transports the agent takes in `session/new` besides stdio (always supported).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct McpCapabilities {
-    #[serde(default, deserialize_with = "lenient::flag")]
     pub http: bool,
-    #[serde(default, deserialize_with = "lenient::flag")]
     pub sse: bool,
     /// Unstable: servers declared `{"type": "acp"}`, reached over the ACP connection
     /// ([`super::mcp_over_acp`]).
-    #[serde(
-        default,
-        skip_serializing_if = "std::ops::Not::not",
-        deserialize_with = "lenient::flag"
-    )]
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub acp: bool,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
 
+read_struct!(McpCapabilities {
+    http: flag "http",
+    sse: flag "sse",
+    acp: flag "acp",
+    meta: or_default "_meta",
+});
+
 /// Optional session methods.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SessionCapabilities {
     /// `session/list`.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::presence"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub list: Option<Supported>,
     /// `session/resume` (a session back without the replay `session/load` sends).
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::presence"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub resume: Option<Supported>,
     /// `session/close`.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::presence"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub close: Option<Supported>,
     /// `session/delete`.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::presence"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub delete: Option<Supported>,
     /// `additionalDirectories` in `session/new`, `load` and `resume`.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::presence"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub additional_directories: Option<Supported>,
     /// `session/fork` (unstable in v1).
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::presence"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub fork: Option<Supported>,
     /// A `systemPrompt` in `session/new`, `load` and `resume` (unstable in v1; claude-agent-acp and
     /// codex-acp take `append`).
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::presence"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub system_prompt: Option<Supported>,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+read_struct!(SessionCapabilities {
+    list: presence "list",
+    resume: presence "resume",
+    close: presence "close",
+    delete: presence "delete",
+    additional_directories: presence "additionalDirectories",
+    fork: presence "fork",
+    system_prompt: presence "systemPrompt",
+    meta: or_default "_meta",
+});
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct AgentAuthCapabilities {
     /// `logout`.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::presence"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub logout: Option<Supported>,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
+
+read_struct!(AgentAuthCapabilities {
+    logout: presence "logout",
+    meta: or_default "_meta",
+});
 
 #[cfg(test)]
 mod tests {

@@ -3,7 +3,7 @@
 //! list back; the agent reports changes with `config_option_update`. The model is the option with
 //! category `model` (`session/set_model` left the protocol).
 
-use super::lenient::{self, open_enum, Meta};
+use super::lenient::{first_of, open_enum, read_object, read_struct, Meta};
 use super::Request;
 use serde::de::Error as _;
 use serde::ser::SerializeMap;
@@ -12,36 +12,32 @@ use serde_json::Value;
 
 pub type SessionConfigId = String;
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct SessionConfigOption {
     pub id: SessionConfigId,
     pub name: String,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub category: Option<ConfigOptionCategory>,
     #[serde(flatten)]
     pub value: ConfigOptionValue,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
 
+read_struct!(SessionConfigOption {
+    id: required "id",
+    name: required "name",
+    description: or_default "description",
+    category: or_default "category",
+    value: flatten,
+    meta: or_default "_meta",
+});
+
 /// The option's kind (`type`) with its current value. An option of another kind is dropped
 /// from the list it came in.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ConfigOptionValue {
     Select {
@@ -55,6 +51,24 @@ pub enum ConfigOptionValue {
     },
 }
 
+impl<'de> Deserialize<'de> for ConfigOptionValue {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        read_object(d, "internally tagged enum ConfigOptionValue", |mut fields| match fields
+            .required::<String>("type")?
+            .as_str()
+        {
+            "select" => Ok(Self::Select {
+                current_value: fields.required("currentValue")?,
+                options: fields.required("options")?,
+            }),
+            "boolean" => Ok(Self::Boolean {
+                current_value: fields.required("currentValue")?,
+            }),
+            other => Err(serde_json::Error::unknown_variant(other, &["select", "boolean"])),
+        })
+    }
+}
+
 open_enum! {
     /// What an option is about, so a client can place it (the model picker, the mode picker, …).
     pub enum ConfigOptionCategory {
@@ -66,11 +80,25 @@ open_enum! {
 }
 
 /// A select's choices, flat or in named groups.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum SelectOptions {
     Ungrouped(Vec<SelectOption>),
     Grouped(Vec<SelectGroup>),
+}
+
+impl<'de> Deserialize<'de> for SelectOptions {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        first_of(
+            Value::deserialize(d)?,
+            "SelectOptions",
+            &[
+                |value| crate::json::from_value(value).map(Self::Ungrouped),
+                |value| crate::json::from_value(value).map(Self::Grouped),
+            ],
+        )
+        .map_err(D::Error::custom)
+    }
 }
 
 impl SelectOptions {
@@ -83,56 +111,57 @@ impl SelectOptions {
     }
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct SelectOption {
     pub value: String,
     pub name: String,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+read_struct!(SelectOption {
+    value: required "value",
+    name: required "name",
+    description: or_default "description",
+    meta: or_default "_meta",
+});
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct SelectGroup {
     pub group: String,
     pub name: String,
-    #[serde(default, deserialize_with = "lenient::list")]
     pub options: Vec<SelectOption>,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
 
+read_struct!(SelectGroup {
+    group: required "group",
+    name: required "name",
+    options: list "options",
+    meta: or_default "_meta",
+});
+
 /// `session/set_config_option`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SetSessionConfigOptionRequest {
     pub session_id: String,
     pub config_id: SessionConfigId,
     #[serde(flatten)]
     pub value: ConfigValue,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
+
+read_struct!(SetSessionConfigOptionRequest {
+    session_id: required "sessionId",
+    config_id: required "configId",
+    value: flatten,
+    meta: or_default "_meta",
+});
 
 /// The value chosen: a select's value id, or a boolean (written with `"type": "boolean"`).
 #[derive(Clone, Debug, PartialEq)]
@@ -169,20 +198,19 @@ impl<'de> Deserialize<'de> for ConfigValue {
     }
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SetSessionConfigOptionResponse {
     /// Every option, as they stand after the change (one may change others).
-    #[serde(default, deserialize_with = "lenient::list")]
     pub config_options: Vec<SessionConfigOption>,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
+
+read_struct!(SetSessionConfigOptionResponse {
+    config_options: list "configOptions",
+    meta: or_default "_meta",
+});
 
 impl Request for SetSessionConfigOptionRequest {
     const METHOD: &'static str = "session/set_config_option";
@@ -190,19 +218,18 @@ impl Request for SetSessionConfigOptionRequest {
 }
 
 /// `sessionUpdate: "config_option_update"`: the whole list again.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ConfigOptionUpdate {
-    #[serde(default, deserialize_with = "lenient::list")]
     pub config_options: Vec<SessionConfigOption>,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
+
+read_struct!(ConfigOptionUpdate {
+    config_options: list "configOptions",
+    meta: or_default "_meta",
+});
 
 #[cfg(test)]
 mod tests {

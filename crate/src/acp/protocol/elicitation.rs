@@ -3,65 +3,48 @@
 //! and later says it is done with `elicitation/complete`. Scoped to a session (and perhaps a tool
 //! call) or to a pending request.
 
-use super::lenient::{self, open_enum, Meta};
+use super::lenient::{open_enum, read_object, read_struct, Meta};
 use super::{Notification, Request};
 use crate::rpc::Id;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 /// Read flat: the mode decides which of the optional fields are set.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CreateElicitationRequest {
     pub mode: ElicitationMode,
     pub message: String,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub session_id: Option<String>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub tool_call_id: Option<String>,
     /// Set instead of the session when the question belongs to a pending request.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub request_id: Option<Id>,
     /// `form`: what to ask.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub requested_schema: Option<ElicitationSchema>,
     /// `url`: the id `elicitation/complete` will name, and where to send the user.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub elicitation_id: Option<String>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
+
+read_struct!(CreateElicitationRequest {
+    mode: required "mode",
+    message: required "message",
+    session_id: or_default "sessionId",
+    tool_call_id: or_default "toolCallId",
+    request_id: or_default "requestId",
+    requested_schema: or_default "requestedSchema",
+    elicitation_id: or_default "elicitationId",
+    url: or_default "url",
+    meta: or_default "_meta",
+});
 
 open_enum! {
     #[derive(Default)]
@@ -74,71 +57,56 @@ open_enum! {
 
 /// A flat JSON Schema object: named properties of primitive types (strings, numbers, integers,
 /// booleans, multi-select arrays).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct ElicitationSchema {
-    #[serde(rename = "type", default = "object_type", deserialize_with = "object_kind")]
+    #[serde(rename = "type")]
     pub kind: String,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// Property name → its schema (`type`, `title`, `description`, `default`, `enum`, `oneOf`,
     /// bounds, `items`), kept as sent.
-    #[serde(default, deserialize_with = "lenient::or_default")]
     pub properties: Map<String, Value>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::opt_list"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub required: Option<Vec<String>>,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
 
-fn object_type() -> String {
-    "object".into()
+impl<'de> Deserialize<'de> for ElicitationSchema {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        read_object(d, "struct ElicitationSchema", |mut fields| {
+            Ok(Self {
+                // The schema's `type` is always `object`: a missing one, or one not a string, reads as that.
+                kind: fields
+                    .or_default::<Option<String>>("type")?
+                    .unwrap_or_else(|| "object".into()),
+                title: fields.or_default("title")?,
+                description: fields.or_default("description")?,
+                properties: fields.or_default("properties")?,
+                required: fields.opt_list("required")?,
+                meta: fields.or_default("_meta")?,
+            })
+        })
+    }
 }
 
-/// The schema's `type` is always `object`; anything else reads as that.
-fn object_kind<'de, D: serde::Deserializer<'de>>(d: D) -> Result<String, D::Error> {
-    Ok(match Value::deserialize(d)? {
-        Value::String(kind) => kind,
-        _ => object_type(),
-    })
-}
-
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct CreateElicitationResponse {
     pub action: ElicitationAction,
     /// `accept` of a form: property name → value (string, number, boolean, or list of strings).
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub content: Option<Map<String, Value>>,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
+
+read_struct!(CreateElicitationResponse {
+    action: required "action",
+    content: or_default "content",
+    meta: or_default "_meta",
+});
 
 open_enum! {
     #[derive(Default)]
@@ -156,18 +124,18 @@ impl Request for CreateElicitationRequest {
 }
 
 /// `elicitation/complete` (a notification): the URL flow it names is over.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CompleteElicitationNotification {
     pub elicitation_id: String,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
+
+read_struct!(CompleteElicitationNotification {
+    elicitation_id: required "elicitationId",
+    meta: or_default "_meta",
+});
 
 impl Notification for CompleteElicitationNotification {
     const METHOD: &'static str = "elicitation/complete";

@@ -2,83 +2,79 @@
 //! `fs.readTextFile` / `fs.writeTextFile`). Reads see the editor's unsaved text; a write creates
 //! a missing file. gemini-cli uses them for its edits inside the workspace; the v2 draft drops them.
 
-use super::lenient::{self, Meta};
+use super::lenient::{read_struct, Meta};
 use super::session::SessionId;
 use super::Request;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ReadTextFileRequest {
     pub session_id: SessionId,
     /// Absolute.
     pub path: String,
     /// First line to return, 1-based.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub line: Option<u32>,
     /// How many lines.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub limit: Option<u32>,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+read_struct!(ReadTextFileRequest {
+    session_id: required "sessionId",
+    path: required "path",
+    line: or_default "line",
+    limit: or_default "limit",
+    meta: or_default "_meta",
+});
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct ReadTextFileResponse {
     pub content: String,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
+
+read_struct!(ReadTextFileResponse {
+    content: required "content",
+    meta: or_default "_meta",
+});
 
 impl Request for ReadTextFileRequest {
     const METHOD: &'static str = "fs/read_text_file";
     type Response = ReadTextFileResponse;
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct WriteTextFileRequest {
     pub session_id: SessionId,
     /// Absolute.
     pub path: String,
     pub content: String,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+read_struct!(WriteTextFileRequest {
+    session_id: required "sessionId",
+    path: required "path",
+    content: required "content",
+    meta: or_default "_meta",
+});
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct WriteTextFileResponse {
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
+
+read_struct!(WriteTextFileResponse {
+    meta: or_default "_meta",
+});
 
 impl Request for WriteTextFileRequest {
     const METHOD: &'static str = "fs/write_text_file";

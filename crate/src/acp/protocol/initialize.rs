@@ -3,54 +3,48 @@
 
 use super::auth::AuthMethod;
 use super::capabilities::{AgentCapabilities, ClientCapabilities};
-use super::lenient::{self, Meta};
+use super::lenient::{read_struct, Meta};
 use super::{ProtocolVersion, Request};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct InitializeRequest {
     /// The newest version the client speaks; the agent answers with the one it picked.
     pub protocol_version: ProtocolVersion,
-    #[serde(default, deserialize_with = "lenient::or_default")]
     pub client_capabilities: ClientCapabilities,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub client_info: Option<Implementation>,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+read_struct!(InitializeRequest {
+    protocol_version: required "protocolVersion",
+    client_capabilities: or_default "clientCapabilities",
+    client_info: or_default "clientInfo",
+    meta: or_default "_meta",
+});
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct InitializeResponse {
     pub protocol_version: ProtocolVersion,
-    #[serde(default, deserialize_with = "lenient::or_default")]
     pub agent_capabilities: AgentCapabilities,
-    #[serde(default, deserialize_with = "lenient::list")]
     pub auth_methods: Vec<AuthMethod>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub agent_info: Option<Implementation>,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
+
+read_struct!(InitializeResponse {
+    protocol_version: required "protocolVersion",
+    agent_capabilities: or_default "agentCapabilities",
+    auth_methods: list "authMethods",
+    agent_info: or_default "agentInfo",
+    meta: or_default "_meta",
+});
 
 impl Request for InitializeRequest {
     const METHOD: &'static str = "initialize";
@@ -58,26 +52,23 @@ impl Request for InitializeRequest {
 }
 
 /// A program's name and version (`clientInfo`, `agentInfo`).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Implementation {
     pub name: String,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
     /// Required by the schema; an agent that leaves it out is still usable.
-    #[serde(default, deserialize_with = "lenient::or_default")]
     pub version: String,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
+
+read_struct!(Implementation {
+    name: required "name",
+    title: or_default "title",
+    version: or_default "version",
+    meta: or_default "_meta",
+});
 
 #[cfg(test)]
 mod tests {

@@ -2,32 +2,112 @@
 //! `x-deserialize-skip-invalid-items` annotations ask. A field of the wrong type takes its default,
 //! a list drops the items it cannot read, a capability counts as supported whenever it is present,
 //! and an enum value or union tag this version does not know is kept as sent. Writing stays exact:
-//! every helper here is for `deserialize_with` only.
+//! everything here is for reading; `Serialize` is derived.
 //!
 //! Everything reads through [`serde_json::Value`] (messages arrive as JSON and are parsed once) with
-//! [`crate::json::from_value`], so each type's deserializer is instantiated for one deserializer
-//! type only: that keeps the wasm small.
+//! [`crate::json::from_value`]. A struct's `Deserialize` is a [`read_struct`]: one [`Fields`] call
+//! per field. serde's derive compiled a visitor of its own for each of some seventy types, about
+//! 80 KB of the wasm.
 
 use serde::de::{DeserializeOwned, Error as _};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::Error;
 use serde_json::{Map, Value};
 
 /// The `_meta` object every ACP type may carry: extensions agents and clients agree on by name.
 pub type Meta = Map<String, Value>;
 
-/// A field read as its type, or its default when it has another shape (`null` included).
-pub fn or_default<'de, D: Deserializer<'de>, T: DeserializeOwned + Default>(d: D) -> Result<T, D::Error> {
-    Ok(crate::json::from_value(Value::deserialize(d)?).unwrap_or_default())
+/// An ACP object's fields, read one at a time by the [`read_struct`] readers. Unknown fields are
+/// ignored and a field read is taken out of the object, so each type's reader is a short list of
+/// calls to these (generic over the field's type only), not a visitor of its own.
+pub struct Fields(Map<String, Value>);
+
+impl Fields {
+    /// The fields of `value`, which must be an object; `expected` names the type for the error.
+    pub fn of(value: Value, expected: &'static str) -> Result<Self, Error> {
+        match value {
+            Value::Object(map) => Ok(Self(map)),
+            other => Err(Error::invalid_type(crate::json::unexpected(&other), &expected)),
+        }
+    }
+
+    /// A field the schema requires: missing is an error, and so is a value of the wrong type.
+    pub fn required<T: DeserializeOwned>(&mut self, key: &'static str) -> Result<T, Error> {
+        match self.0.remove(key) {
+            Some(value) => crate::json::from_value(value),
+            None => Err(Error::missing_field(key)),
+        }
+    }
+
+    /// A field that takes its default when missing; a value of the wrong type is an error.
+    pub fn default<T: DeserializeOwned + Default>(&mut self, key: &str) -> Result<T, Error> {
+        self.0
+            .remove(key)
+            .map_or_else(|| Ok(T::default()), crate::json::from_value)
+    }
+
+    /// A field read as its type, or its default when missing or of another shape (`null` included).
+    pub fn or_default<T: DeserializeOwned + Default>(&mut self, key: &str) -> Result<T, Error> {
+        Ok(self
+            .0
+            .remove(key)
+            .and_then(|value| crate::json::from_value(value).ok())
+            .unwrap_or_default())
+    }
+
+    /// A list whose unreadable items are dropped; anything but an array reads as empty.
+    pub fn list<T: DeserializeOwned>(&mut self, key: &str) -> Result<Vec<T>, Error> {
+        Ok(self.0.remove(key).and_then(items).unwrap_or_default())
+    }
+
+    /// An optional list: `null` (or not an array) is `None`, an array drops the items it cannot read.
+    pub fn opt_list<T: DeserializeOwned>(&mut self, key: &str) -> Result<Option<Vec<T>>, Error> {
+        Ok(self.0.remove(key).and_then(items))
+    }
+
+    /// A capability, supported when present. The schema writes it as an empty object (`{}`,
+    /// perhaps with `_meta`); `true` is read as present too, `null`, `false` and absence as not.
+    pub fn presence(&mut self, key: &str) -> Result<Option<Supported>, Error> {
+        Ok(match self.0.remove(key) {
+            None | Some(Value::Null | Value::Bool(false)) => None,
+            Some(value) => Some(crate::json::from_value(value).unwrap_or_default()),
+        })
+    }
+
+    /// A flag that may also be spelled as a present object (`{}` means supported, as for
+    /// capabilities); anything else is false.
+    pub fn flag(&mut self, key: &str) -> Result<bool, Error> {
+        Ok(matches!(self.0.remove(key), Some(Value::Bool(true) | Value::Object(_))))
+    }
+
+    /// A type whose fields sit in this object beside ours (serde's `flatten`): read from the
+    /// fields not yet taken, so it reads last.
+    pub fn flatten<T: DeserializeOwned>(&mut self) -> Result<T, Error> {
+        crate::json::from_value(Value::Object(self.0.clone()))
+    }
 }
 
-/// A list whose unreadable items are dropped; anything but an array reads as empty.
-pub fn list<'de, D: Deserializer<'de>, T: DeserializeOwned>(d: D) -> Result<Vec<T>, D::Error> {
-    Ok(items(Value::deserialize(d)?).unwrap_or_default())
+/// `T` read from the object `d` holds by `read`, a reader written out with [`Fields`] (the
+/// [`read_struct`]s, tagged enums); `expected` names the type when `d` is not an object.
+pub fn read_object<'de, D: Deserializer<'de>, T>(
+    d: D,
+    expected: &'static str,
+    read: impl FnOnce(Fields) -> Result<T, Error>,
+) -> Result<T, D::Error> {
+    Fields::of(Value::deserialize(d)?, expected)
+        .and_then(read)
+        .map_err(D::Error::custom)
 }
 
-/// An optional list: `null` (or not an array) is `None`, an array drops the items it cannot read.
-pub fn opt_list<'de, D: Deserializer<'de>, T: DeserializeOwned>(d: D) -> Result<Option<Vec<T>>, D::Error> {
-    Ok(items(Value::deserialize(d)?))
+/// One way to read a member of an untagged union.
+pub type Reader<T> = fn(Value) -> Result<T, Error>;
+
+/// The first of `readers` that reads `value` (serde's `untagged`), or an error naming `name`.
+pub fn first_of<T>(value: Value, name: &str, readers: &[Reader<T>]) -> Result<T, Error> {
+    readers
+        .iter()
+        .find_map(|read| read(value.clone()).ok())
+        .ok_or_else(|| Error::custom(format_args!("data did not match any variant of untagged enum {name}")))
 }
 
 fn items<T: DeserializeOwned>(value: Value) -> Option<Vec<T>> {
@@ -42,35 +122,29 @@ fn items<T: DeserializeOwned>(value: Value) -> Option<Vec<T>> {
     }
 }
 
-/// A capability that is supported when present. The schema writes it as an empty object (`{}`,
-/// perhaps with `_meta`); `true` is read as present too, `null`, `false` and absence as not.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+/// `Deserialize` for a struct read with [`Fields`], one call per field in the struct's order:
+/// `field: how "wireName"`, where `how` is a [`Fields`] method (`flatten` takes no name).
+macro_rules! read_struct {
+    ($name:ident { $( $field:ident: $how:ident $($wire:literal)? ),+ $(,)? }) => {
+        impl<'de> ::serde::Deserialize<'de> for $name {
+            fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                $crate::acp::protocol::lenient::read_object(d, concat!("struct ", stringify!($name)), |mut fields| {
+                    Ok(Self { $( $field: fields.$how($($wire)?)?, )+ })
+                })
+            }
+        }
+    };
+}
+pub(crate) use read_struct;
+
+/// A capability that is supported when present (see [`Fields::presence`]).
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Supported {
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
 
-pub fn presence<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Supported>, D::Error> {
-    Ok(match Value::deserialize(d)? {
-        Value::Null | Value::Bool(false) => None,
-        value => Some(crate::json::from_value(value).unwrap_or_default()),
-    })
-}
-
-/// A flag that may also be spelled as a present object (`{}` means supported, as for capabilities).
-pub fn flag<'de, D: Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
-    Ok(match Value::deserialize(d)? {
-        Value::Bool(b) => b,
-        Value::Null => false,
-        Value::Object(_) => true,
-        _ => false,
-    })
-}
+read_struct!(Supported { meta: or_default "_meta" });
 
 /// Read one member of a tagged union: its variant's own type is read from the whole object (which
 /// ignores the tag field); a malformed known member is an error that names it.
@@ -167,19 +241,22 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    #[derive(Debug, Default, Deserialize, PartialEq)]
+    #[derive(Debug, Default, PartialEq)]
     struct Sample {
-        #[serde(default, deserialize_with = "or_default")]
         number: Option<u32>,
-        #[serde(default, deserialize_with = "list")]
         names: Vec<String>,
-        #[serde(default, deserialize_with = "opt_list")]
         maybe: Option<Vec<u8>>,
-        #[serde(default, deserialize_with = "presence")]
         capability: Option<Supported>,
-        #[serde(default, deserialize_with = "flag")]
         enabled: bool,
     }
+
+    read_struct!(Sample {
+        number: or_default "number",
+        names: list "names",
+        maybe: opt_list "maybe",
+        capability: presence "capability",
+        enabled: flag "enabled",
+    });
 
     fn sample(value: Value) -> Sample {
         crate::json::from_value(value).unwrap()
@@ -220,6 +297,40 @@ mod tests {
         assert!(sample(json!({"enabled": {}})).enabled);
         assert!(!sample(json!({"enabled": "yes"})).enabled);
         assert!(!sample(json!({})).enabled);
+    }
+
+    #[test]
+    fn a_struct_reads_only_from_an_object_and_names_a_missing_required_field() {
+        #[derive(Debug)]
+        struct Named {
+            name: String,
+        }
+        read_struct!(Named { name: required "name" });
+        let err = crate::json::from_value::<Named>(json!(["x"])).unwrap_err();
+        assert_eq!(err.to_string(), "invalid type: sequence, expected struct Named");
+        let err = crate::json::from_value::<Named>(json!({"other": 1})).unwrap_err();
+        assert_eq!(err.to_string(), "missing field `name`");
+        assert_eq!(
+            crate::json::from_value::<Named>(json!({"name": "n", "x": 1}))
+                .unwrap()
+                .name,
+            "n"
+        );
+    }
+
+    #[test]
+    fn an_untagged_union_takes_the_first_reader_that_fits() {
+        let readers: [Reader<String>; 2] = [
+            |v| crate::json::from_value::<u8>(v).map(|n| format!("number {n}")),
+            |v| crate::json::from_value::<String>(v).map(|s| format!("text {s}")),
+        ];
+        assert_eq!(first_of(json!(7), "Either", &readers).unwrap(), "number 7");
+        assert_eq!(first_of(json!("a"), "Either", &readers).unwrap(), "text a");
+        let err = first_of(json!(true), "Either", &readers).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "data did not match any variant of untagged enum Either"
+        );
     }
 
     open_enum! {

@@ -4,39 +4,39 @@
 //! (answered with the inner MCP result) or notification, `mcp/disconnect` closes it. Offered by
 //! agents that advertise `mcpCapabilities.acp`; Tether's tools need no bridge process then.
 
-use super::lenient::{self, Meta};
+use super::lenient::{read_struct, Meta};
 use super::Request;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::{Map, Value};
 
 pub type McpConnectionId = String;
 
 /// `mcp/connect`, agent to client: open a connection to the declared server `server_id`.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ConnectMcpRequest {
     pub server_id: String,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+read_struct!(ConnectMcpRequest {
+    server_id: required "serverId",
+    meta: or_default "_meta",
+});
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ConnectMcpResponse {
     pub connection_id: McpConnectionId,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
+
+read_struct!(ConnectMcpResponse {
+    connection_id: required "connectionId",
+    meta: or_default "_meta",
+});
 
 impl Request for ConnectMcpRequest {
     const METHOD: &'static str = "mcp/connect";
@@ -45,26 +45,24 @@ impl Request for ConnectMcpRequest {
 
 /// `mcp/message`, either way: one MCP message on a connection. Sent as a request, it is answered
 /// with the inner MCP result; sent as a notification, with nothing.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct McpMessage {
     pub connection_id: McpConnectionId,
     /// The inner MCP method (`tools/call`, …).
     pub method: String,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub params: Option<Map<String, Value>>,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
+
+read_struct!(McpMessage {
+    connection_id: required "connectionId",
+    method: required "method",
+    params: or_default "params",
+    meta: or_default "_meta",
+});
 
 impl Request for McpMessage {
     const METHOD: &'static str = "mcp/message";
@@ -73,29 +71,28 @@ impl Request for McpMessage {
 }
 
 /// `mcp/disconnect`, agent to client.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct DisconnectMcpRequest {
     pub connection_id: McpConnectionId,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+read_struct!(DisconnectMcpRequest {
+    connection_id: required "connectionId",
+    meta: or_default "_meta",
+});
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct DisconnectMcpResponse {
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
+
+read_struct!(DisconnectMcpResponse {
+    meta: or_default "_meta",
+});
 
 impl Request for DisconnectMcpRequest {
     const METHOD: &'static str = "mcp/disconnect";

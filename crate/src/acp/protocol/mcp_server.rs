@@ -2,7 +2,7 @@
 //! own tools reach the agent this way. Stdio is always supported; http and sse only when the agent
 //! advertises them in `mcpCapabilities`.
 
-use super::lenient::{self, Meta};
+use super::lenient::{self, read_struct, Meta};
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
@@ -36,67 +36,71 @@ impl<'de> Deserialize<'de> for McpServer {
 }
 
 /// A process the agent spawns and talks MCP to over its stdio.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct McpServerStdio {
     /// The name the agent prefixes the tools with (`mcp__<name>__<tool>`, `mcp_<name>_<tool>`).
     pub name: String,
     pub command: String,
-    #[serde(default, deserialize_with = "lenient::list")]
     pub args: Vec<String>,
     /// Secrets go here rather than in `args`: they stay out of process listings.
-    #[serde(default, deserialize_with = "lenient::list")]
     pub env: Vec<EnvVariable>,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+read_struct!(McpServerStdio {
+    name: required "name",
+    command: required "command",
+    args: list "args",
+    env: list "env",
+    meta: or_default "_meta",
+});
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct McpServerHttp {
     pub name: String,
     pub url: String,
-    #[serde(default, deserialize_with = "lenient::list")]
     pub headers: Vec<HttpHeader>,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+read_struct!(McpServerHttp {
+    name: required "name",
+    url: required "url",
+    headers: list "headers",
+    meta: or_default "_meta",
+});
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct McpServerAcp {
     pub name: String,
     /// The id the agent's `mcp/connect` will name.
     pub server_id: String,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+read_struct!(McpServerAcp {
+    name: required "name",
+    server_id: required "serverId",
+    meta: or_default "_meta",
+});
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct EnvVariable {
     pub name: String,
     pub value: String,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
+
+read_struct!(EnvVariable {
+    name: required "name",
+    value: required "value",
+    meta: or_default "_meta",
+});
 
 impl EnvVariable {
     pub fn new(name: impl Into<String>, value: impl Into<String>) -> Self {
@@ -108,18 +112,19 @@ impl EnvVariable {
     }
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct HttpHeader {
     pub name: String,
     pub value: String,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
+
+read_struct!(HttpHeader {
+    name: required "name",
+    value: required "value",
+    meta: or_default "_meta",
+});
 
 #[cfg(test)]
 mod tests {

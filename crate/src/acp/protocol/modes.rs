@@ -2,71 +2,69 @@
 //! `session/set_mode`, and the agent reports a change with `current_mode_update` (or, for agents that
 //! moved to config options, a `config_option_update` of the option with category `mode`).
 
-use super::lenient::{self, Meta};
+use super::lenient::{read_struct, Meta};
 use super::Request;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 pub type SessionModeId = String;
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SessionModeState {
     pub current_mode_id: SessionModeId,
-    #[serde(default, deserialize_with = "lenient::list")]
     pub available_modes: Vec<SessionMode>,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+read_struct!(SessionModeState {
+    current_mode_id: required "currentModeId",
+    available_modes: list "availableModes",
+    meta: or_default "_meta",
+});
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct SessionMode {
     pub id: SessionModeId,
     pub name: String,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
 
+read_struct!(SessionMode {
+    id: required "id",
+    name: required "name",
+    description: or_default "description",
+    meta: or_default "_meta",
+});
+
 /// `session/set_mode`.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SetSessionModeRequest {
     pub session_id: String,
     pub mode_id: SessionModeId,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+read_struct!(SetSessionModeRequest {
+    session_id: required "sessionId",
+    mode_id: required "modeId",
+    meta: or_default "_meta",
+});
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct SetSessionModeResponse {
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
+
+read_struct!(SetSessionModeResponse {
+    meta: or_default "_meta",
+});
 
 impl Request for SetSessionModeRequest {
     const METHOD: &'static str = "session/set_mode";
@@ -74,18 +72,18 @@ impl Request for SetSessionModeRequest {
 }
 
 /// `sessionUpdate: "current_mode_update"`.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CurrentModeUpdate {
     pub current_mode_id: SessionModeId,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
+
+read_struct!(CurrentModeUpdate {
+    current_mode_id: required "currentModeId",
+    meta: or_default "_meta",
+});
 
 #[cfg(test)]
 mod tests {

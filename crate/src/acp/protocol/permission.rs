@@ -2,41 +2,42 @@
 //! its own options (allow once, allow always, reject, …); the client answers with one of them, or
 //! `cancelled` — which it must send for every pending request once it has cancelled the turn.
 
-use super::lenient::{self, open_enum, Meta};
+use super::lenient::{open_enum, read_object, read_struct, Meta};
 use super::session::SessionId;
 use super::tool_call::ToolCallUpdate;
 use super::Request;
 use serde::{Deserialize, Serialize};
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RequestPermissionRequest {
     pub session_id: SessionId,
     /// The call in question; may carry its title, kind, input and diff, and may be the first
     /// time the client hears of it.
     pub tool_call: ToolCallUpdate,
-    #[serde(default, deserialize_with = "lenient::list")]
     pub options: Vec<PermissionOption>,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+read_struct!(RequestPermissionRequest {
+    session_id: required "sessionId",
+    tool_call: required "toolCall",
+    options: list "options",
+    meta: or_default "_meta",
+});
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct RequestPermissionResponse {
     pub outcome: RequestPermissionOutcome,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
+
+read_struct!(RequestPermissionResponse {
+    outcome: required "outcome",
+    meta: or_default "_meta",
+});
 
 impl Request for RequestPermissionRequest {
     const METHOD: &'static str = "session/request_permission";
@@ -62,7 +63,7 @@ impl RequestPermissionResponse {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "outcome", rename_all = "snake_case")]
 pub enum RequestPermissionOutcome {
     Cancelled,
@@ -72,21 +73,39 @@ pub enum RequestPermissionOutcome {
     },
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+impl<'de> Deserialize<'de> for RequestPermissionOutcome {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        read_object(
+            d,
+            "internally tagged enum RequestPermissionOutcome",
+            |mut fields| match fields.required::<String>("outcome")?.as_str() {
+                "cancelled" => Ok(Self::Cancelled),
+                "selected" => Ok(Self::Selected {
+                    option_id: fields.required("optionId")?,
+                }),
+                other => Err(serde::de::Error::unknown_variant(other, &["cancelled", "selected"])),
+            },
+        )
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PermissionOption {
     pub option_id: String,
     /// The agent's label ("Yes, allow all edits during this session").
     pub name: String,
     pub kind: PermissionOptionKind,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
+
+read_struct!(PermissionOption {
+    option_id: required "optionId",
+    name: required "name",
+    kind: required "kind",
+    meta: or_default "_meta",
+});
 
 open_enum! {
     /// What choosing an option means, for icons and for answering without asking (an option of an

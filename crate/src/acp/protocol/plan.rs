@@ -1,37 +1,36 @@
 //! The agent's plan: a to-do list it sends whole each time it changes (`sessionUpdate: "plan"`).
 
-use super::lenient::{self, open_enum, Meta};
-use serde::{Deserialize, Serialize};
+use super::lenient::{open_enum, read_struct, Meta};
+use serde::Serialize;
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Plan {
     /// Every entry, in order: a new plan replaces the previous one.
-    #[serde(default, deserialize_with = "lenient::list")]
     pub entries: Vec<PlanEntry>,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+read_struct!(Plan {
+    entries: list "entries",
+    meta: or_default "_meta",
+});
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct PlanEntry {
     pub content: String,
-    #[serde(default, deserialize_with = "lenient::or_default")]
     pub priority: PlanEntryPriority,
-    #[serde(default, deserialize_with = "lenient::or_default")]
     pub status: PlanEntryStatus,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
+
+read_struct!(PlanEntry {
+    content: required "content",
+    priority: or_default "priority",
+    status: or_default "status",
+    meta: or_default "_meta",
+});
 
 open_enum! {
     #[derive(Default)]

@@ -3,44 +3,42 @@
 //! every pending permission request `cancelled`, and the turn ends with `cancelled`).
 
 use super::content::ContentBlock;
-use super::lenient::{self, open_enum, Meta};
+use super::lenient::{open_enum, read_struct, Meta};
 use super::session::SessionId;
 use super::{Notification, Request};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PromptRequest {
     pub session_id: SessionId,
     pub prompt: Vec<ContentBlock>,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+read_struct!(PromptRequest {
+    session_id: required "sessionId",
+    prompt: required "prompt",
+    meta: or_default "_meta",
+});
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PromptResponse {
     pub stop_reason: StopReason,
     /// Unstable in v1 (claude-agent-acp and codex-acp send it): the turn's token counts.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub usage: Option<TurnUsage>,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
+
+read_struct!(PromptResponse {
+    stop_reason: required "stopReason",
+    usage: or_default "usage",
+    meta: or_default "_meta",
+});
 
 impl Request for PromptRequest {
     const METHOD: &'static str = "session/prompt";
@@ -57,54 +55,42 @@ open_enum! {
     }
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TurnUsage {
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub input_tokens: Option<u64>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub output_tokens: Option<u64>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub cached_read_tokens: Option<u64>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub cached_write_tokens: Option<u64>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub total_tokens: Option<u64>,
 }
 
+read_struct!(TurnUsage {
+    input_tokens: or_default "inputTokens",
+    output_tokens: or_default "outputTokens",
+    cached_read_tokens: or_default "cachedReadTokens",
+    cached_write_tokens: or_default "cachedWriteTokens",
+    total_tokens: or_default "totalTokens",
+});
+
 /// `session/cancel` (a notification).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CancelNotification {
     pub session_id: SessionId,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
+
+read_struct!(CancelNotification {
+    session_id: required "sessionId",
+    meta: or_default "_meta",
+});
 
 impl Notification for CancelNotification {
     const METHOD: &'static str = "session/cancel";

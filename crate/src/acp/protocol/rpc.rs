@@ -2,27 +2,27 @@
 //! adds to JSON-RPC's. The JSON-RPC envelope itself (ids, responses, errors and JSON-RPC's own
 //! codes) is [`crate::rpc`]'s.
 
-use super::lenient::{self, Meta};
+use super::lenient::{read_struct, Meta};
 use super::Notification;
 use crate::rpc::Id;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 /// `$/cancel_request` (a notification, either direction): the request with this id is no longer
 /// wanted; its receiver should answer it with [`crate::rpc::REQUEST_CANCELLED`] (claude-agent-acp sends one for
 /// a pending permission request when its turn is cancelled).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CancelRequestNotification {
     /// None for a null id.
     pub request_id: Option<Id>,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
+
+read_struct!(CancelRequestNotification {
+    request_id: default "requestId",
+    meta: or_default "_meta",
+});
 
 impl Notification for CancelRequestNotification {
     const METHOD: &'static str = "$/cancel_request";

@@ -3,7 +3,7 @@
 //! `session/set_model` some agents still answer.
 
 use super::config::SessionConfigOption;
-use super::lenient::{self, Meta};
+use super::lenient::{read_struct, Meta};
 use super::mcp_server::McpServer;
 use super::modes::SessionModeState;
 use super::Request;
@@ -13,25 +13,26 @@ pub type SessionId = String;
 
 /// `session/new`. `_meta` carries agent-specific options (claude-agent-acp reads
 /// `_meta.claudeCode.options`, e.g. `tools: []` to turn its built-in tools off).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct NewSessionRequest {
     /// Absolute.
     pub cwd: String,
-    #[serde(default, skip_serializing_if = "Vec::is_empty", deserialize_with = "lenient::list")]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub additional_directories: Vec<String>,
-    #[serde(default, deserialize_with = "lenient::list")]
     pub mcp_servers: Vec<McpServer>,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+read_struct!(NewSessionRequest {
+    cwd: required "cwd",
+    additional_directories: list "additionalDirectories",
+    mcp_servers: list "mcpServers",
+    meta: or_default "_meta",
+});
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct NewSessionResponse {
     pub session_id: SessionId,
@@ -39,62 +40,59 @@ pub struct NewSessionResponse {
     pub state: SessionState,
 }
 
+read_struct!(NewSessionResponse {
+    session_id: required "sessionId",
+    state: flatten,
+});
+
 impl Request for NewSessionRequest {
     const METHOD: &'static str = "session/new";
     type Response = NewSessionResponse;
 }
 
 /// What `session/new`, `load` and `resume` return besides the id: the pickers' contents.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SessionState {
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub modes: Option<SessionModeState>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::opt_list"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub config_options: Option<Vec<SessionConfigOption>>,
     /// Unstable in v1, sent by gemini-cli and codex-acp: the models `session/set_model` picks from.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub models: Option<SessionModelState>,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
 
+read_struct!(SessionState {
+    modes: or_default "modes",
+    config_options: opt_list "configOptions",
+    models: or_default "models",
+    meta: or_default "_meta",
+});
+
 /// `session/load`: the agent replays the conversation as `session/update`s, then answers.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct LoadSessionRequest {
     pub session_id: SessionId,
     pub cwd: String,
-    #[serde(default, skip_serializing_if = "Vec::is_empty", deserialize_with = "lenient::list")]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub additional_directories: Vec<String>,
-    #[serde(default, deserialize_with = "lenient::list")]
     pub mcp_servers: Vec<McpServer>,
     /// Not remembered from `session/new` by the agents: send the same options again.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
+
+read_struct!(LoadSessionRequest {
+    session_id: required "sessionId",
+    cwd: required "cwd",
+    additional_directories: list "additionalDirectories",
+    mcp_servers: list "mcpServers",
+    meta: or_default "_meta",
+});
 
 impl Request for LoadSessionRequest {
     const METHOD: &'static str = "session/load";
@@ -102,23 +100,25 @@ impl Request for LoadSessionRequest {
 }
 
 /// `session/resume` (needs `sessionCapabilities.resume`): no replay.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ResumeSessionRequest {
     pub session_id: SessionId,
     pub cwd: String,
-    #[serde(default, skip_serializing_if = "Vec::is_empty", deserialize_with = "lenient::list")]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub additional_directories: Vec<String>,
-    #[serde(default, deserialize_with = "lenient::list")]
     pub mcp_servers: Vec<McpServer>,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
+
+read_struct!(ResumeSessionRequest {
+    session_id: required "sessionId",
+    cwd: required "cwd",
+    additional_directories: list "additionalDirectories",
+    mcp_servers: list "mcpServers",
+    meta: or_default "_meta",
+});
 
 impl Request for ResumeSessionRequest {
     const METHOD: &'static str = "session/resume";
@@ -127,23 +127,25 @@ impl Request for ResumeSessionRequest {
 
 /// `session/fork` (unstable; needs `sessionCapabilities.fork`): a new session starting from this
 /// one's conversation.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ForkSessionRequest {
     pub session_id: SessionId,
     pub cwd: String,
-    #[serde(default, skip_serializing_if = "Vec::is_empty", deserialize_with = "lenient::list")]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub additional_directories: Vec<String>,
-    #[serde(default, deserialize_with = "lenient::list")]
     pub mcp_servers: Vec<McpServer>,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
+
+read_struct!(ForkSessionRequest {
+    session_id: required "sessionId",
+    cwd: required "cwd",
+    additional_directories: list "additionalDirectories",
+    mcp_servers: list "mcpServers",
+    meta: or_default "_meta",
+});
 
 impl Request for ForkSessionRequest {
     const METHOD: &'static str = "session/fork";
@@ -152,98 +154,82 @@ impl Request for ForkSessionRequest {
 }
 
 /// `session/list` (needs `sessionCapabilities.list`).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct ListSessionsRequest {
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub cwd: Option<String>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub cursor: Option<String>,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+read_struct!(ListSessionsRequest {
+    cwd: or_default "cwd",
+    cursor: or_default "cursor",
+    meta: or_default "_meta",
+});
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ListSessionsResponse {
-    #[serde(default, deserialize_with = "lenient::list")]
     pub sessions: Vec<SessionInfo>,
     /// More to fetch with this cursor.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub next_cursor: Option<String>,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
+
+read_struct!(ListSessionsResponse {
+    sessions: list "sessions",
+    next_cursor: or_default "nextCursor",
+    meta: or_default "_meta",
+});
 
 impl Request for ListSessionsRequest {
     const METHOD: &'static str = "session/list";
     type Response = ListSessionsResponse;
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SessionInfo {
     pub session_id: SessionId,
-    #[serde(default, deserialize_with = "lenient::or_default")]
     pub cwd: String,
-    #[serde(default, skip_serializing_if = "Vec::is_empty", deserialize_with = "lenient::list")]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub additional_directories: Vec<String>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
     /// ISO 8601.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub updated_at: Option<String>,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
 
+read_struct!(SessionInfo {
+    session_id: required "sessionId",
+    cwd: or_default "cwd",
+    additional_directories: list "additionalDirectories",
+    title: or_default "title",
+    updated_at: or_default "updatedAt",
+    meta: or_default "_meta",
+});
+
 /// `session/close` (needs `sessionCapabilities.close`) and `session/delete` (`…delete`) take the id only.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SessionIdParams {
     pub session_id: SessionId,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
+
+read_struct!(SessionIdParams {
+    session_id: required "sessionId",
+    meta: or_default "_meta",
+});
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct CloseSessionRequest(pub SessionIdParams);
@@ -252,16 +238,15 @@ pub struct CloseSessionRequest(pub SessionIdParams);
 pub struct DeleteSessionRequest(pub SessionIdParams);
 
 /// The empty answer of `session/close` and `session/delete`.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct EmptyResponse {
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
+
+read_struct!(EmptyResponse {
+    meta: or_default "_meta",
+});
 
 impl Request for CloseSessionRequest {
     const METHOD: &'static str = "session/close";
@@ -274,56 +259,55 @@ impl Request for DeleteSessionRequest {
 }
 
 /// The unstable model list (gemini-cli, codex-acp).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SessionModelState {
     pub current_model_id: String,
-    #[serde(default, deserialize_with = "lenient::list")]
     pub available_models: Vec<ModelInfo>,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+read_struct!(SessionModelState {
+    current_model_id: required "currentModelId",
+    available_models: list "availableModels",
+    meta: or_default "_meta",
+});
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ModelInfo {
     pub model_id: String,
     pub name: String,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
 
+read_struct!(ModelInfo {
+    model_id: required "modelId",
+    name: required "name",
+    description: or_default "description",
+    meta: or_default "_meta",
+});
+
 /// `session/set_model`: removed from the protocol (the model is a config option now), still
 /// answered by gemini-cli, which has no config options.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SetSessionModelRequest {
     pub session_id: SessionId,
     pub model_id: String,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
+
+read_struct!(SetSessionModelRequest {
+    session_id: required "sessionId",
+    model_id: required "modelId",
+    meta: or_default "_meta",
+});
 
 impl Request for SetSessionModelRequest {
     const METHOD: &'static str = "session/set_model";

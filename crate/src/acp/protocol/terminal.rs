@@ -3,7 +3,7 @@
 //! them, and the v2 draft drops them. Agents that run their own shell show it instead through a
 //! `_meta` extension on their tool calls, read by [`TerminalDisplay`].
 
-use super::lenient::{self, Meta};
+use super::lenient::{read_struct, Meta};
 use super::mcp_server::EnvVariable;
 use super::session::SessionId;
 use super::Request;
@@ -13,50 +13,47 @@ use serde_json::Value;
 pub type TerminalId = String;
 
 /// `terminal/create`: start a command and return at once.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CreateTerminalRequest {
     pub session_id: SessionId,
     pub command: String,
-    #[serde(default, skip_serializing_if = "Vec::is_empty", deserialize_with = "lenient::list")]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub args: Vec<String>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty", deserialize_with = "lenient::list")]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub env: Vec<EnvVariable>,
     /// Absolute; the session's cwd when absent.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub cwd: Option<String>,
     /// Keep at most this many bytes of output, dropping from the start (on a character boundary).
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub output_byte_limit: Option<u64>,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+read_struct!(CreateTerminalRequest {
+    session_id: required "sessionId",
+    command: required "command",
+    args: list "args",
+    env: list "env",
+    cwd: or_default "cwd",
+    output_byte_limit: or_default "outputByteLimit",
+    meta: or_default "_meta",
+});
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CreateTerminalResponse {
     pub terminal_id: TerminalId,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
+
+read_struct!(CreateTerminalResponse {
+    terminal_id: required "terminalId",
+    meta: or_default "_meta",
+});
 
 impl Request for CreateTerminalRequest {
     const METHOD: &'static str = "terminal/create";
@@ -64,45 +61,44 @@ impl Request for CreateTerminalRequest {
 }
 
 /// The parameters of `terminal/output`, `wait_for_exit`, `kill` and `release`.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TerminalParams {
     pub session_id: SessionId,
     pub terminal_id: TerminalId,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
+
+read_struct!(TerminalParams {
+    session_id: required "sessionId",
+    terminal_id: required "terminalId",
+    meta: or_default "_meta",
+});
 
 /// `terminal/output`: the output so far, without waiting.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct TerminalOutputRequest(pub TerminalParams);
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TerminalOutputResponse {
     pub output: String,
     /// Output was dropped to stay within `outputByteLimit`.
     pub truncated: bool,
     /// Present once the command has exited.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub exit_status: Option<TerminalExitStatus>,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
+
+read_struct!(TerminalOutputResponse {
+    output: required "output",
+    truncated: required "truncated",
+    exit_status: or_default "exitStatus",
+    meta: or_default "_meta",
+});
 
 impl Request for TerminalOutputRequest {
     const METHOD: &'static str = "terminal/output";
@@ -120,21 +116,20 @@ impl Request for WaitForTerminalExitRequest {
 
 /// How a command ended: an exit code, or the signal that ended it (both written, `null` when not
 /// applicable, as the spec's examples do).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TerminalExitStatus {
-    #[serde(default, deserialize_with = "lenient::or_default")]
     pub exit_code: Option<i32>,
-    #[serde(default, deserialize_with = "lenient::or_default")]
     pub signal: Option<String>,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
+
+read_struct!(TerminalExitStatus {
+    exit_code: or_default "exitCode",
+    signal: or_default "signal",
+    meta: or_default "_meta",
+});
 
 /// `terminal/kill`: stop the command, keep the terminal (and its output) until released.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -145,16 +140,15 @@ pub struct KillTerminalRequest(pub TerminalParams);
 pub struct ReleaseTerminalRequest(pub TerminalParams);
 
 /// The empty answer of `terminal/kill` and `terminal/release`.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct TerminalDone {
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
+
+read_struct!(TerminalDone {
+    meta: or_default "_meta",
+});
 
 impl Request for KillTerminalRequest {
     const METHOD: &'static str = "terminal/kill";
@@ -180,33 +174,42 @@ pub struct TerminalDisplay {
     pub exit: Option<TerminalExit>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct TerminalInfo {
     pub terminal_id: TerminalId,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub cwd: Option<String>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+read_struct!(TerminalInfo {
+    terminal_id: required "terminal_id",
+    cwd: or_default "cwd",
+});
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct TerminalData {
     pub terminal_id: TerminalId,
-    #[serde(default, deserialize_with = "lenient::or_default")]
     pub data: String,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+read_struct!(TerminalData {
+    terminal_id: required "terminal_id",
+    data: or_default "data",
+});
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct TerminalExit {
     pub terminal_id: TerminalId,
     /// `None` when the agent does not know it.
-    #[serde(default, deserialize_with = "lenient::or_default")]
     pub exit_code: Option<i32>,
-    #[serde(default, deserialize_with = "lenient::or_default")]
     pub signal: Option<String>,
 }
+
+read_struct!(TerminalExit {
+    terminal_id: required "terminal_id",
+    exit_code: or_default "exit_code",
+    signal: or_default "signal",
+});
 
 impl TerminalDisplay {
     /// What a tool call's `_meta` says about its terminal; `None` when it says nothing (or only

@@ -3,92 +3,83 @@
 //! client how to show it; content is text, a diff, or a terminal.
 
 use super::content::ContentBlock;
-use super::lenient::{self, open_enum, tagged_union, Meta};
-use serde::{Deserialize, Serialize};
+use super::lenient::{open_enum, read_struct, tagged_union, Meta};
+use serde::Serialize;
 use serde_json::Value;
 
 pub type ToolCallId = String;
 
 /// A new tool call (`sessionUpdate: "tool_call"`).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ToolCall {
     pub tool_call_id: ToolCallId,
     /// Required by the schema; an agent that leaves it out gets an empty title, not a dropped call.
-    #[serde(default, deserialize_with = "lenient::or_default")]
     pub title: String,
-    #[serde(default, deserialize_with = "lenient::or_default")]
     pub kind: ToolKind,
-    #[serde(default, deserialize_with = "lenient::or_default")]
     pub status: ToolCallStatus,
-    #[serde(default, skip_serializing_if = "Vec::is_empty", deserialize_with = "lenient::list")]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub content: Vec<ToolCallContent>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty", deserialize_with = "lenient::list")]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub locations: Vec<ToolCallLocation>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub raw_input: Option<Value>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub raw_output: Option<Value>,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
+
+read_struct!(ToolCall {
+    tool_call_id: required "toolCallId",
+    title: or_default "title",
+    kind: or_default "kind",
+    status: or_default "status",
+    content: list "content",
+    locations: list "locations",
+    raw_input: default "rawInput",
+    raw_output: default "rawOutput",
+    meta: or_default "_meta",
+});
 
 /// Changes to a tool call (`sessionUpdate: "tool_call_update"`, and the `toolCall` of a permission
 /// request): only the fields given change. The id may name a call never announced (gemini-cli
 /// announces a call needing approval only in the permission request).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ToolCallUpdate {
     pub tool_call_id: ToolCallId,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub kind: Option<ToolKind>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub status: Option<ToolCallStatus>,
     /// Replaces the whole content when given.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::opt_list"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub content: Option<Vec<ToolCallContent>>,
     /// Replaces the locations when given.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::opt_list"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub locations: Option<Vec<ToolCallLocation>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub raw_input: Option<Value>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub raw_output: Option<Value>,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
+
+read_struct!(ToolCallUpdate {
+    tool_call_id: required "toolCallId",
+    title: or_default "title",
+    kind: or_default "kind",
+    status: or_default "status",
+    content: opt_list "content",
+    locations: opt_list "locations",
+    raw_input: default "rawInput",
+    raw_output: default "rawOutput",
+    meta: or_default "_meta",
+});
 
 open_enum! {
     /// What a tool does, for icons and grouping. Unknown kinds show as `other`.
@@ -141,70 +132,65 @@ tagged_union!(ToolCallContent, "type", {
     "terminal" => Terminal,
 });
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ContentItem {
     pub content: ContentBlock,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
 
+read_struct!(ContentItem {
+    content: required "content",
+    meta: or_default "_meta",
+});
+
 /// A file change: `old_text` is `None` for a new file.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Diff {
     pub path: String,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub old_text: Option<String>,
     pub new_text: String,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+read_struct!(Diff {
+    path: required "path",
+    old_text: or_default "oldText",
+    new_text: required "newText",
+    meta: or_default "_meta",
+});
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TerminalRef {
     pub terminal_id: String,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
 
+read_struct!(TerminalRef {
+    terminal_id: required "terminalId",
+    meta: or_default "_meta",
+});
+
 /// A file a tool call touches, for follow-along; `line` is 1-based.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct ToolCallLocation {
     pub path: String,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub line: Option<u32>,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
+
+read_struct!(ToolCallLocation {
+    path: required "path",
+    line: or_default "line",
+    meta: or_default "_meta",
+});
 
 impl ToolCall {
     /// Apply an update: the fields it carries replace these.

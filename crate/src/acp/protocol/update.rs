@@ -5,28 +5,29 @@
 
 use super::config::ConfigOptionUpdate;
 use super::content::ContentBlock;
-use super::lenient::{self, tagged_union, Meta};
+use super::lenient::{read_struct, tagged_union, Meta};
 use super::modes::CurrentModeUpdate;
 use super::plan::Plan;
 use super::session::SessionId;
 use super::tool_call::{ToolCall, ToolCallUpdate};
 use super::Notification;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::Value;
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SessionNotification {
     pub session_id: SessionId,
     pub update: SessionUpdate,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
+
+read_struct!(SessionNotification {
+    session_id: required "sessionId",
+    update: required "update",
+    meta: or_default "_meta",
+});
 
 impl Notification for SessionNotification {
     const METHOD: &'static str = "session/update";
@@ -89,128 +90,115 @@ impl SessionUpdate {
 }
 
 /// A piece of a message or of the agent's thinking.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ContentChunk {
     pub content: ContentBlock,
     /// Chunks of one message share it (when the agent sends one).
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub message_id: Option<String>,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
+
+read_struct!(ContentChunk {
+    content: required "content",
+    message_id: or_default "messageId",
+    meta: or_default "_meta",
+});
 
 /// The agent's slash commands, the whole list each time.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AvailableCommandsUpdate {
-    #[serde(default, deserialize_with = "lenient::list")]
     pub available_commands: Vec<AvailableCommand>,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
+
+read_struct!(AvailableCommandsUpdate {
+    available_commands: list "availableCommands",
+    meta: or_default "_meta",
+});
 
 /// A slash command, run by sending `/name args` as a prompt.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct AvailableCommand {
     pub name: String,
-    #[serde(default, deserialize_with = "lenient::or_default")]
     pub description: String,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub input: Option<CommandInput>,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
+
+read_struct!(AvailableCommand {
+    name: required "name",
+    description: or_default "description",
+    input: or_default "input",
+    meta: or_default "_meta",
+});
 
 /// The command takes free text after its name; `hint` says what.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct CommandInput {
     pub hint: String,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
+
+read_struct!(CommandInput {
+    hint: required "hint",
+    meta: or_default "_meta",
+});
 
 /// The session's title or time changed.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SessionInfoUpdate {
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub updated_at: Option<String>,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
+
+read_struct!(SessionInfoUpdate {
+    title: or_default "title",
+    updated_at: or_default "updatedAt",
+    meta: or_default "_meta",
+});
 
 /// Context window use: `used` of `size` tokens, and what the session cost so far.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct UsageUpdate {
-    #[serde(default, deserialize_with = "lenient::or_default")]
     pub used: u64,
-    #[serde(default, deserialize_with = "lenient::or_default")]
     pub size: u64,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub cost: Option<Cost>,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::or_default"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+read_struct!(UsageUpdate {
+    used: or_default "used",
+    size: or_default "size",
+    cost: or_default "cost",
+    meta: or_default "_meta",
+});
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Cost {
     pub amount: f64,
     /// ISO 4217 (`USD`).
     pub currency: String,
 }
+
+read_struct!(Cost {
+    amount: required "amount",
+    currency: required "currency",
+});
 
 #[cfg(test)]
 mod tests {
