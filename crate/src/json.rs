@@ -16,9 +16,77 @@ pub fn from_value<T: DeserializeOwned>(value: Value) -> Result<T, Error> {
     T::deserialize(Reader(value))
 }
 
+/// An object's fields, read one at a time by the [`read_struct`] readers. Unknown fields are
+/// ignored and a field read is taken out of the object, so each type's reader is a short list of
+/// calls to these (generic over the field's type only), not a visitor of its own.
+pub struct Fields(Map<String, Value>);
+
+impl Fields {
+    /// The fields of `value`, which must be an object; `expected` names the type for the error.
+    pub fn of(value: Value, expected: &'static str) -> Result<Self, Error> {
+        match value {
+            Value::Object(map) => Ok(Self(map)),
+            other => Err(Error::invalid_type(unexpected(&other), &expected)),
+        }
+    }
+
+    /// The field's value, taken out of the object.
+    pub fn take(&mut self, key: &str) -> Option<Value> {
+        self.0.remove(key)
+    }
+
+    /// A field that must be there: missing is an error, and so is a value of the wrong type.
+    pub fn required<T: DeserializeOwned>(&mut self, key: &'static str) -> Result<T, Error> {
+        match self.take(key) {
+            Some(value) => from_value(value),
+            None => Err(Error::missing_field(key)),
+        }
+    }
+
+    /// A field that takes its default when missing (an `Option` is `None`); a value of the wrong
+    /// type is an error.
+    pub fn default<T: DeserializeOwned + Default>(&mut self, key: &str) -> Result<T, Error> {
+        self.take(key).map_or_else(|| Ok(T::default()), from_value)
+    }
+
+    /// A type whose fields sit in this object beside ours (serde's `flatten`): read from the
+    /// fields not yet taken, so it reads last.
+    pub fn flatten<T: DeserializeOwned>(&mut self) -> Result<T, Error> {
+        from_value(Value::Object(self.0.clone()))
+    }
+}
+
+/// `T` read from the object `d` holds by `read`, a reader written out with [`Fields`] (the
+/// [`read_struct`]s, tagged enums); `expected` names the type when `d` is not an object.
+pub fn read_object<'de, D: de::Deserializer<'de>, T>(
+    d: D,
+    expected: &'static str,
+    read: impl FnOnce(Fields) -> Result<T, Error>,
+) -> Result<T, D::Error> {
+    Fields::of(serde::Deserialize::deserialize(d)?, expected)
+        .and_then(read)
+        .map_err(D::Error::custom)
+}
+
+/// `Deserialize` for a struct read with [`Fields`], one call per field in the struct's order:
+/// `field: how "wireName"`, where `how` is a [`Fields`] method (`flatten` takes no name). serde's
+/// derive compiles a visitor of its own for each type, about twice the size in the wasm.
+macro_rules! read_struct {
+    ($name:ident { $( $field:ident: $how:ident $($wire:literal)? ),+ $(,)? }) => {
+        impl<'de> ::serde::Deserialize<'de> for $name {
+            fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                $crate::json::read_object(d, concat!("struct ", stringify!($name)), |mut fields| {
+                    Ok(Self { $( $field: fields.$how($($wire)?)?, )+ })
+                })
+            }
+        }
+    };
+}
+pub(crate) use read_struct;
+
 struct Reader(Value);
 
-pub(crate) fn unexpected(value: &Value) -> Unexpected<'_> {
+fn unexpected(value: &Value) -> Unexpected<'_> {
     match value {
         Value::Null => Unexpected::Unit,
         Value::Bool(b) => Unexpected::Bool(*b),

@@ -25,6 +25,7 @@ pub mod permissions;
 pub mod project;
 pub mod registry;
 pub mod rpc;
+pub mod sort;
 pub mod tools;
 
 #[cfg(test)]

@@ -147,10 +147,13 @@ impl Backend for AcpBackend {
     }
 
     fn launch(&self, parent_env: Vec<(String, String)>) -> Launch {
-        let mut env: BTreeMap<String, String> = parent_env
-            .into_iter()
-            .filter(|(name, _)| !super::REMOVED_ENV.iter().any(|r| r.eq_ignore_ascii_case(name)))
-            .collect();
+        // Extended, not collected: collecting into a map compiles a sort of its own into the wasm.
+        let mut env = BTreeMap::new();
+        env.extend(
+            parent_env
+                .into_iter()
+                .filter(|(name, _)| !super::REMOVED_ENV.iter().any(|r| r.eq_ignore_ascii_case(name))),
+        );
         env.extend(self.env.clone());
         let mut args = self.config.agent_args.clone().unwrap_or_default();
         if let Some(profile) = &self.profile {

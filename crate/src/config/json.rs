@@ -81,10 +81,13 @@ pub fn string_map(value: &Value, what: &str) -> Result<BTreeMap<String, String>,
     let Some(map) = value.as_object() else {
         return Err(format!("{what} must be an object of strings"));
     };
-    map.iter()
-        .map(|(key, v)| match v.as_str() {
-            Some(text) => Ok((key.clone(), text.to_string())),
-            None => Err(format!("{what}.{key} must be a string")),
-        })
-        .collect()
+    // Inserted one by one: collecting into a map compiles a sort of its own into the wasm.
+    let mut strings = BTreeMap::new();
+    for (key, v) in map {
+        let Some(text) = v.as_str() else {
+            return Err(format!("{what}.{key} must be a string"));
+        };
+        strings.insert(key.clone(), text.to_string());
+    }
+    Ok(strings)
 }

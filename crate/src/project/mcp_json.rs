@@ -109,14 +109,15 @@ fn strings(spec: &Map<String, Value>, key: &str) -> Result<Vec<String>, String> 
 fn string_map(spec: &Map<String, Value>, key: &str) -> Result<BTreeMap<String, String>, String> {
     match spec.get(key) {
         None => Ok(BTreeMap::new()),
-        Some(Value::Object(map)) => map
-            .iter()
-            .map(|(k, v)| {
-                v.as_str()
-                    .map(|v| (k.clone(), v.to_string()))
-                    .ok_or(format!("`{key}.{k}` is not a string"))
-            })
-            .collect(),
+        Some(Value::Object(map)) => {
+            // Inserted one by one: collecting into a map compiles a sort of its own into the wasm.
+            let mut strings = BTreeMap::new();
+            for (k, v) in map {
+                let text = v.as_str().ok_or(format!("`{key}.{k}` is not a string"))?;
+                strings.insert(k.clone(), text.to_string());
+            }
+            Ok(strings)
+        }
         Some(_) => Err(format!("`{key}` is not an object of strings")),
     }
 }

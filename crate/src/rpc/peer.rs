@@ -135,7 +135,7 @@ impl<T> Peer<T> {
                 })
             })
             .collect();
-        expired.sort_by_key(|e| e.id.to_string());
+        crate::sort::sort_by_key(&mut expired, |e| e.id.to_string());
         expired
     }
 

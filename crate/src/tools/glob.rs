@@ -12,9 +12,9 @@ use super::search::{
     TIMED_OUT_NOTE, VCS_DIRS, WALK_TIME_LIMIT_MS,
 };
 use super::{parse_input, Host, ToolError, ToolOutput, ToolResult, ToolSpec, Toolset};
+use crate::json::read_struct;
 use crate::paths::PathStyle;
 use ignore::overrides::OverrideBuilder;
-use serde::Deserialize;
 use serde_json::{json, Value};
 
 pub static SPEC: ToolSpec = ToolSpec {
@@ -50,11 +50,15 @@ fn input_schema() -> Value {
 /// The built-in's limit on listed files.
 const MAX_FILES: usize = 100;
 
-#[derive(Deserialize)]
 struct GlobInput {
     pattern: String,
     path: Option<String>,
 }
+
+read_struct!(GlobInput {
+    pattern: required "pattern",
+    path: default "path",
+});
 
 pub async fn run<H: Host>(ts: &Toolset<H>, args: Value) -> ToolResult<ToolOutput> {
     let started = ts.host.now_ms();
@@ -135,7 +139,7 @@ async fn find<H: Host>(ts: &Toolset<H>, pattern: &str, dir: &str) -> ToolResult<
     let (paths, cut_short) = list(ts, pattern, dir).await?;
     let times = mtimes(ts, &paths).await;
     let mut dated: Vec<(String, f64)> = paths.into_iter().zip(times).collect();
-    dated.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| js_cmp(&a.0, &b.0)));
+    crate::sort::sort_by(&mut dated, |a, b| b.1.total_cmp(&a.1).then_with(|| js_cmp(&a.0, &b.0)));
     Ok((dated.into_iter().map(|(p, _)| p).collect(), cut_short))
 }
 

@@ -12,10 +12,10 @@ use super::search::{
 };
 use super::{parse_input, Host, ToolError, ToolOutput, ToolResult, ToolSpec, Toolset};
 use crate::host::HostError;
+use crate::json::read_struct;
 use futures::stream::{self, StreamExt};
 use ignore::overrides::{Override, OverrideBuilder};
 use ignore::types::{Types, TypesBuilder};
-use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
 pub static SPEC: ToolSpec = ToolSpec {
@@ -67,31 +67,41 @@ fn input_schema() -> Value {
     )
 }
 
-#[derive(Deserialize)]
 struct GrepInput {
     pattern: String,
     path: Option<String>,
     glob: Option<String>,
     output_mode: Option<OutputMode>,
-    #[serde(rename = "-B")]
     before: Option<f64>,
-    #[serde(rename = "-A")]
     after: Option<f64>,
-    #[serde(rename = "-C")]
     context_alias: Option<f64>,
     context: Option<f64>,
-    #[serde(rename = "-n")]
     line_numbers: Option<bool>,
-    #[serde(rename = "-i")]
     case_insensitive: Option<bool>,
-    #[serde(rename = "-o")]
     only_matching: Option<bool>,
-    #[serde(rename = "type")]
     file_type: Option<String>,
     head_limit: Option<f64>,
     offset: Option<f64>,
     multiline: Option<bool>,
 }
+
+read_struct!(GrepInput {
+    pattern: required "pattern",
+    path: default "path",
+    glob: default "glob",
+    output_mode: default "output_mode",
+    before: default "-B",
+    after: default "-A",
+    context_alias: default "-C",
+    context: default "context",
+    line_numbers: default "-n",
+    case_insensitive: default "-i",
+    only_matching: default "-o",
+    file_type: default "type",
+    head_limit: default "head_limit",
+    offset: default "offset",
+    multiline: default "multiline",
+});
 
 /// What either engine found, with absolute workspace paths.
 enum Findings {
@@ -173,7 +183,9 @@ pub async fn run<H: Host>(ts: &Toolset<H>, args: Value) -> ToolResult<ToolOutput
             text
         }
         Findings::Counts(mut counts) => {
-            counts.sort_by(|a, b| js_cmp(&a.0, &b.0).then_with(|| a.1.to_string().cmp(&b.1.to_string())));
+            crate::sort::sort_by(&mut counts, |a, b| {
+                js_cmp(&a.0, &b.0).then_with(|| a.1.to_string().cmp(&b.1.to_string()))
+            });
             let matches: u64 = counts.iter().map(|c| c.1).sum();
             let files = counts.len();
             let (page, applied) = paginate(counts, head_limit, offset);

@@ -158,7 +158,7 @@ impl Issue {
 }
 
 fn describe(tool: &str, mut issues: Vec<Issue>) -> String {
-    issues.sort_by_key(Issue::rank);
+    crate::sort::sort_by_key(&mut issues, Issue::rank);
     if issues.iter().all(|i| matches!(i.problem, Problem::Other(_))) {
         let list: Vec<Value> = issues.iter().map(Issue::to_json).collect();
         return serde_json::to_string_pretty(&list).unwrap_or_default();

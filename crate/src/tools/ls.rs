@@ -5,10 +5,10 @@
 use super::search::{resolve_target, TargetKind, CONCURRENCY, CWD_NOTE};
 use super::{parse_input, Host, ToolError, ToolOutput, ToolResult, ToolSpec, Toolset};
 use crate::host::{FileKind, HostResult};
+use crate::json::read_struct;
 use crate::paths::PathStyle;
 use futures::stream::{self, StreamExt};
 use globset::{Glob, GlobSet, GlobSetBuilder};
-use serde::Deserialize;
 use serde_json::Value;
 
 pub static SPEC: ToolSpec = ToolSpec {
@@ -40,12 +40,15 @@ const MAX_ENTRIES: usize = 1000;
 
 const TRUNCATED_NOTE: &str = "There are more than 1000 files in the repository. Use the LS tool (passing a specific path), Bash tool, and other tools to explore nested directories. The first 1000 files and directories are included below:\n\n";
 
-#[derive(Deserialize)]
 struct LsInput {
     path: String,
-    #[serde(default)]
     ignore: Vec<String>,
 }
+
+read_struct!(LsInput {
+    path: required "path",
+    ignore: default "ignore",
+});
 
 pub async fn run<H: Host>(ts: &Toolset<H>, args: Value) -> ToolResult<ToolOutput> {
     let input: LsInput = parse_input("LS", args)?;
@@ -66,7 +69,7 @@ pub async fn run<H: Host>(ts: &Toolset<H>, args: Value) -> ToolResult<ToolOutput
         .map_err(|e| ToolError(format!("Could not list {}: {}", input.path, e.message)))?;
     // Sorted full paths (directories with a trailing slash) put every child right after its
     // parent, which is the tree's pre-order.
-    entries.sort();
+    crate::sort::sort_by(&mut entries, Ord::cmp);
     let sep = match ts.paths.style() {
         PathStyle::Posix => '/',
         PathStyle::Windows => '\\',
@@ -113,7 +116,7 @@ async fn list<H: Host>(ts: &Toolset<H>, dir: &str, ignore: &GlobSet) -> HostResu
                 // An unreadable subdirectory is listed without children.
                 Err(_) => Vec::new(),
             };
-            entries.sort_by(|a, b| a.name.cmp(&b.name));
+            crate::sort::sort_by(&mut entries, |a, b| a.name.cmp(&b.name));
             for entry in entries {
                 if entry.name.starts_with('.') || entry.name == "__pycache__" {
                     continue;

@@ -9,7 +9,8 @@ use super::{Freshness, ToolError, ToolResult};
 use crate::cache::{CachedRead, FileState, MAX_FILE_BYTES};
 use crate::diff::KnownSame;
 use crate::host::{HostError, HostErrorKind};
-use serde::{Deserialize, Serialize};
+use crate::json::read_struct;
+use serde::Serialize;
 use std::fmt;
 use std::rc::Rc;
 
@@ -17,13 +18,18 @@ use std::rc::Rc;
 pub(crate) const STATE_IS_CURRENT: &str = " (file state is current in your context \u{2014} no need to Read it back)";
 
 /// One replacement, as Edit takes it and as MultiEdit lists them.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct EditOp {
     pub old_string: String,
     pub new_string: String,
-    #[serde(default)]
     pub replace_all: bool,
 }
+
+read_struct!(EditOp {
+    old_string: required "old_string",
+    new_string: required "new_string",
+    replace_all: default "replace_all",
+});
 
 /// How a file is stored, so new text is written back the same way.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

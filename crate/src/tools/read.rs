@@ -8,9 +8,9 @@ use super::{
 };
 use crate::cache::{CachedRead, MAX_FILE_BYTES};
 use crate::host::{HostError, HostErrorKind};
+use crate::json::read_struct;
 use crate::paths::PathStyle;
 use base64::Engine as _;
-use serde::Deserialize;
 use serde_json::{json, Value};
 
 /// Largest line range returned when a `limit` is given (the CLI's `maxTokens * 128`).
@@ -59,14 +59,19 @@ fn input_schema() -> Value {
 }
 
 /// Checked and coerced by [`parse_input`]: numbers are integers, and below their minimum absent.
-#[derive(Deserialize)]
 struct ReadInput {
     file_path: String,
     offset: Option<i64>,
     limit: Option<i64>,
-    #[serde(default)]
     allow_large: bool,
 }
+
+read_struct!(ReadInput {
+    file_path: required "file_path",
+    offset: default "offset",
+    limit: default "limit",
+    allow_large: default "allow_large",
+});
 
 pub async fn run<H: Host>(ts: &Toolset<H>, args: Value) -> ToolResult<ToolOutput> {
     let input: ReadInput = parse_input("Read", args)?;
@@ -453,7 +458,7 @@ async fn similar_file<H: Host>(ts: &Toolset<H>, path: &str) -> Option<String> {
     let name = ts.paths.file_name(path);
     let stem = file_stem(name);
     let mut entries = ts.host.read_dir(&dir).await.ok()?;
-    entries.sort_by(|a, b| a.name.cmp(&b.name));
+    crate::sort::sort_by(&mut entries, |a, b| a.name.cmp(&b.name));
     let found = entries
         .iter()
         .find(|e| e.name != name && e.name.eq_ignore_ascii_case(name))

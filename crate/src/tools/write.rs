@@ -9,7 +9,7 @@ use super::text::LineEnding;
 use super::{parse_input, Freshness, Host, ToolError, ToolOutput, ToolResult, ToolSpec, Toolset, NOT_READ, STALE};
 use crate::diff::{Hunk, KnownSame};
 use crate::host::HostErrorKind;
-use serde::Deserialize;
+use crate::json::read_struct;
 use serde_json::{json, Value};
 
 pub static SPEC: ToolSpec = ToolSpec {
@@ -43,11 +43,15 @@ fn input_schema() -> Value {
     )
 }
 
-#[derive(Deserialize)]
 struct WriteInput {
     file_path: String,
     content: String,
 }
+
+read_struct!(WriteInput {
+    file_path: required "file_path",
+    content: required "content",
+});
 
 /// The file after the write, without writing it. An existing file must have been read and be
 /// unchanged since.

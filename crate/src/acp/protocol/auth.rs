@@ -4,8 +4,9 @@
 //! `clientCapabilities.auth._meta.gateway = true`, then authenticates with method `gateway` and the
 //! URL and headers in `_meta.gateway`.
 
-use super::lenient::{self, read_struct, Meta};
+use super::lenient::{self, Meta};
 use super::Request;
+use crate::json::read_struct;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{json, Map, Value};
 

@@ -2,7 +2,8 @@
 //! spells most of them as empty objects, so `{}` counts, and anything missing counts as not
 //! supported. Optional methods the agent did not advertise are not called.
 
-use super::lenient::{read_struct, Meta, Supported};
+use super::lenient::{Meta, Supported};
+use crate::json::read_struct;
 use serde::Serialize;
 
 /// What the client offers the agent (written by Tether).

@@ -3,8 +3,9 @@
 //! list back; the agent reports changes with `config_option_update`. The model is the option with
 //! category `model` (`session/set_model` left the protocol).
 
-use super::lenient::{first_of, open_enum, read_object, read_struct, Meta};
+use super::lenient::{first_of, open_enum, Meta};
 use super::Request;
+use crate::json::{read_object, read_struct};
 use serde::de::Error as _;
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};

@@ -2,7 +2,8 @@
 //! shapes). Text and resource links are always allowed in a prompt; images, audio and embedded
 //! resources only when the agent's prompt capabilities say so.
 
-use super::lenient::{first_of, open_enum, read_struct, tagged_union, Meta};
+use super::lenient::{first_of, open_enum, tagged_union, Meta};
+use crate::json::read_struct;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 

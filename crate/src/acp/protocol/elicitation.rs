@@ -3,8 +3,9 @@
 //! and later says it is done with `elicitation/complete`. Scoped to a session (and perhaps a tool
 //! call) or to a pending request.
 
-use super::lenient::{open_enum, read_object, read_struct, Meta};
+use super::lenient::{open_enum, Meta};
 use super::{Notification, Request};
+use crate::json::{read_object, read_struct};
 use crate::rpc::Id;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};

@@ -2,9 +2,10 @@
 //! `fs.readTextFile` / `fs.writeTextFile`). Reads see the editor's unsaved text; a write creates
 //! a missing file. gemini-cli uses them for its edits inside the workspace; the v2 draft drops them.
 
-use super::lenient::{read_struct, Meta};
+use super::lenient::Meta;
 use super::session::SessionId;
 use super::Request;
+use crate::json::read_struct;
 use serde::Serialize;
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]

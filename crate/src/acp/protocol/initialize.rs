@@ -3,8 +3,9 @@
 
 use super::auth::AuthMethod;
 use super::capabilities::{AgentCapabilities, ClientCapabilities};
-use super::lenient::{read_struct, Meta};
+use super::lenient::Meta;
 use super::{ProtocolVersion, Request};
+use crate::json::read_struct;
 use serde::Serialize;
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]

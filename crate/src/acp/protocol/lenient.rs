@@ -5,10 +5,11 @@
 //! everything here is for reading; `Serialize` is derived.
 //!
 //! Everything reads through [`serde_json::Value`] (messages arrive as JSON and are parsed once) with
-//! [`crate::json::from_value`]. A struct's `Deserialize` is a [`read_struct`]: one [`Fields`] call
-//! per field. serde's derive compiled a visitor of its own for each of some seventy types, about
+//! [`crate::json::from_value`]. A struct's `Deserialize` is a `read_struct`: one `Fields` call per
+//! field. serde's derive compiled a visitor of its own for each of some seventy types, about
 //! 80 KB of the wasm.
 
+use crate::json::{read_struct, Fields};
 use serde::de::{DeserializeOwned, Error as _};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Error;
@@ -17,58 +18,30 @@ use serde_json::{Map, Value};
 /// The `_meta` object every ACP type may carry: extensions agents and clients agree on by name.
 pub type Meta = Map<String, Value>;
 
-/// An ACP object's fields, read one at a time by the [`read_struct`] readers. Unknown fields are
-/// ignored and a field read is taken out of the object, so each type's reader is a short list of
-/// calls to these (generic over the field's type only), not a visitor of its own.
-pub struct Fields(Map<String, Value>);
-
+// ACP's lenient readings of a field, beside `crate::json`'s exact ones.
 impl Fields {
-    /// The fields of `value`, which must be an object; `expected` names the type for the error.
-    pub fn of(value: Value, expected: &'static str) -> Result<Self, Error> {
-        match value {
-            Value::Object(map) => Ok(Self(map)),
-            other => Err(Error::invalid_type(crate::json::unexpected(&other), &expected)),
-        }
-    }
-
-    /// A field the schema requires: missing is an error, and so is a value of the wrong type.
-    pub fn required<T: DeserializeOwned>(&mut self, key: &'static str) -> Result<T, Error> {
-        match self.0.remove(key) {
-            Some(value) => crate::json::from_value(value),
-            None => Err(Error::missing_field(key)),
-        }
-    }
-
-    /// A field that takes its default when missing; a value of the wrong type is an error.
-    pub fn default<T: DeserializeOwned + Default>(&mut self, key: &str) -> Result<T, Error> {
-        self.0
-            .remove(key)
-            .map_or_else(|| Ok(T::default()), crate::json::from_value)
-    }
-
     /// A field read as its type, or its default when missing or of another shape (`null` included).
     pub fn or_default<T: DeserializeOwned + Default>(&mut self, key: &str) -> Result<T, Error> {
         Ok(self
-            .0
-            .remove(key)
+            .take(key)
             .and_then(|value| crate::json::from_value(value).ok())
             .unwrap_or_default())
     }
 
     /// A list whose unreadable items are dropped; anything but an array reads as empty.
     pub fn list<T: DeserializeOwned>(&mut self, key: &str) -> Result<Vec<T>, Error> {
-        Ok(self.0.remove(key).and_then(items).unwrap_or_default())
+        Ok(self.take(key).and_then(items).unwrap_or_default())
     }
 
     /// An optional list: `null` (or not an array) is `None`, an array drops the items it cannot read.
     pub fn opt_list<T: DeserializeOwned>(&mut self, key: &str) -> Result<Option<Vec<T>>, Error> {
-        Ok(self.0.remove(key).and_then(items))
+        Ok(self.take(key).and_then(items))
     }
 
     /// A capability, supported when present. The schema writes it as an empty object (`{}`,
     /// perhaps with `_meta`); `true` is read as present too, `null`, `false` and absence as not.
     pub fn presence(&mut self, key: &str) -> Result<Option<Supported>, Error> {
-        Ok(match self.0.remove(key) {
+        Ok(match self.take(key) {
             None | Some(Value::Null | Value::Bool(false)) => None,
             Some(value) => Some(crate::json::from_value(value).unwrap_or_default()),
         })
@@ -77,26 +50,8 @@ impl Fields {
     /// A flag that may also be spelled as a present object (`{}` means supported, as for
     /// capabilities); anything else is false.
     pub fn flag(&mut self, key: &str) -> Result<bool, Error> {
-        Ok(matches!(self.0.remove(key), Some(Value::Bool(true) | Value::Object(_))))
+        Ok(matches!(self.take(key), Some(Value::Bool(true) | Value::Object(_))))
     }
-
-    /// A type whose fields sit in this object beside ours (serde's `flatten`): read from the
-    /// fields not yet taken, so it reads last.
-    pub fn flatten<T: DeserializeOwned>(&mut self) -> Result<T, Error> {
-        crate::json::from_value(Value::Object(self.0.clone()))
-    }
-}
-
-/// `T` read from the object `d` holds by `read`, a reader written out with [`Fields`] (the
-/// [`read_struct`]s, tagged enums); `expected` names the type when `d` is not an object.
-pub fn read_object<'de, D: Deserializer<'de>, T>(
-    d: D,
-    expected: &'static str,
-    read: impl FnOnce(Fields) -> Result<T, Error>,
-) -> Result<T, D::Error> {
-    Fields::of(Value::deserialize(d)?, expected)
-        .and_then(read)
-        .map_err(D::Error::custom)
 }
 
 /// One way to read a member of an untagged union.
@@ -121,21 +76,6 @@ fn items<T: DeserializeOwned>(value: Value) -> Option<Vec<T>> {
         _ => None,
     }
 }
-
-/// `Deserialize` for a struct read with [`Fields`], one call per field in the struct's order:
-/// `field: how "wireName"`, where `how` is a [`Fields`] method (`flatten` takes no name).
-macro_rules! read_struct {
-    ($name:ident { $( $field:ident: $how:ident $($wire:literal)? ),+ $(,)? }) => {
-        impl<'de> ::serde::Deserialize<'de> for $name {
-            fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-                $crate::acp::protocol::lenient::read_object(d, concat!("struct ", stringify!($name)), |mut fields| {
-                    Ok(Self { $( $field: fields.$how($($wire)?)?, )+ })
-                })
-            }
-        }
-    };
-}
-pub(crate) use read_struct;
 
 /// A capability that is supported when present (see [`Fields::presence`]).
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]

@@ -4,8 +4,9 @@
 //! (answered with the inner MCP result) or notification, `mcp/disconnect` closes it. Offered by
 //! agents that advertise `mcpCapabilities.acp`; Tether's tools need no bridge process then.
 
-use super::lenient::{read_struct, Meta};
+use super::lenient::Meta;
 use super::Request;
+use crate::json::read_struct;
 use serde::Serialize;
 use serde_json::{Map, Value};
 

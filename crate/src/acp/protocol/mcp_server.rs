@@ -2,7 +2,8 @@
 //! own tools reach the agent this way. Stdio is always supported; http and sse only when the agent
 //! advertises them in `mcpCapabilities`.
 
-use super::lenient::{self, read_struct, Meta};
+use super::lenient::{self, Meta};
+use crate::json::read_struct;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 

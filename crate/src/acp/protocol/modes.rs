@@ -2,8 +2,9 @@
 //! `session/set_mode`, and the agent reports a change with `current_mode_update` (or, for agents that
 //! moved to config options, a `config_option_update` of the option with category `mode`).
 
-use super::lenient::{read_struct, Meta};
+use super::lenient::Meta;
 use super::Request;
+use crate::json::read_struct;
 use serde::Serialize;
 
 pub type SessionModeId = String;

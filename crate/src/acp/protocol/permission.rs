@@ -2,10 +2,11 @@
 //! its own options (allow once, allow always, reject, …); the client answers with one of them, or
 //! `cancelled` — which it must send for every pending request once it has cancelled the turn.
 
-use super::lenient::{open_enum, read_object, read_struct, Meta};
+use super::lenient::{open_enum, Meta};
 use super::session::SessionId;
 use super::tool_call::ToolCallUpdate;
 use super::Request;
+use crate::json::{read_object, read_struct};
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]

@@ -1,6 +1,7 @@
 //! The agent's plan: a to-do list it sends whole each time it changes (`sessionUpdate: "plan"`).
 
-use super::lenient::{open_enum, read_struct, Meta};
+use super::lenient::{open_enum, Meta};
+use crate::json::read_struct;
 use serde::Serialize;
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]

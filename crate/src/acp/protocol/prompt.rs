@@ -3,9 +3,10 @@
 //! every pending permission request `cancelled`, and the turn ends with `cancelled`).
 
 use super::content::ContentBlock;
-use super::lenient::{open_enum, read_struct, Meta};
+use super::lenient::{open_enum, Meta};
 use super::session::SessionId;
 use super::{Notification, Request};
+use crate::json::read_struct;
 use serde::Serialize;
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]

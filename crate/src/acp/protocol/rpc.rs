@@ -2,8 +2,9 @@
 //! adds to JSON-RPC's. The JSON-RPC envelope itself (ids, responses, errors and JSON-RPC's own
 //! codes) is [`crate::rpc`]'s.
 
-use super::lenient::{read_struct, Meta};
+use super::lenient::Meta;
 use super::Notification;
+use crate::json::read_struct;
 use crate::rpc::Id;
 use serde::Serialize;
 

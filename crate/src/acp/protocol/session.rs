@@ -3,10 +3,11 @@
 //! `session/set_model` some agents still answer.
 
 use super::config::SessionConfigOption;
-use super::lenient::{read_struct, Meta};
+use super::lenient::Meta;
 use super::mcp_server::McpServer;
 use super::modes::SessionModeState;
 use super::Request;
+use crate::json::read_struct;
 use serde::{Deserialize, Serialize};
 
 pub type SessionId = String;

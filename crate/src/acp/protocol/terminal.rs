@@ -3,10 +3,11 @@
 //! them, and the v2 draft drops them. Agents that run their own shell show it instead through a
 //! `_meta` extension on their tool calls, read by [`TerminalDisplay`].
 
-use super::lenient::{read_struct, Meta};
+use super::lenient::Meta;
 use super::mcp_server::EnvVariable;
 use super::session::SessionId;
 use super::Request;
+use crate::json::read_struct;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 

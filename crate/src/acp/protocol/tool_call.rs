@@ -3,7 +3,8 @@
 //! client how to show it; content is text, a diff, or a terminal.
 
 use super::content::ContentBlock;
-use super::lenient::{open_enum, read_struct, tagged_union, Meta};
+use super::lenient::{open_enum, tagged_union, Meta};
+use crate::json::read_struct;
 use serde::Serialize;
 use serde_json::Value;
 

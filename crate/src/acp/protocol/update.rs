@@ -5,12 +5,13 @@
 
 use super::config::ConfigOptionUpdate;
 use super::content::ContentBlock;
-use super::lenient::{read_struct, tagged_union, Meta};
+use super::lenient::{tagged_union, Meta};
 use super::modes::CurrentModeUpdate;
 use super::plan::Plan;
 use super::session::SessionId;
 use super::tool_call::{ToolCall, ToolCallUpdate};
 use super::Notification;
+use crate::json::read_struct;
 use serde::Serialize;
 use serde_json::Value;
 

@@ -4,8 +4,8 @@ use super::output::{iso_timestamp, truncate_middle};
 use super::ShellRecord;
 use super::MAX_OUTPUT_CHARS;
 use crate::host::{BackgroundStatus, HostError};
+use crate::json::read_struct;
 use crate::tools::{parse_input, Host, ToolError, ToolOutput, ToolResult, ToolSpec, Toolset};
-use serde::Deserialize;
 use serde_json::{json, Value};
 
 const BASH_OUTPUT_DESCRIPTION: &str = "
@@ -74,16 +74,23 @@ pub static KILL_SHELL_SPEC: ToolSpec = ToolSpec {
     destructive: false,
 };
 
-#[derive(Deserialize)]
 struct BashOutputInput {
     bash_id: String,
     filter: Option<String>,
 }
 
-#[derive(Deserialize)]
+read_struct!(BashOutputInput {
+    bash_id: required "bash_id",
+    filter: default "filter",
+});
+
 struct KillShellInput {
     shell_id: String,
 }
+
+read_struct!(KillShellInput {
+    shell_id: required "shell_id",
+});
 
 pub async fn run_bash_output<H: Host>(ts: &Toolset<H>, args: Value) -> ToolResult<ToolOutput> {
     let input: BashOutputInput = parse_input("BashOutput", args)?;

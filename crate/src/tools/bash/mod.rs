@@ -17,9 +17,9 @@ pub use shells::{ShellRecord, Shells};
 
 use super::{content_hash, parse_input, Host, ToolError, ToolOutput, ToolResult, ToolSpec, Toolset};
 use crate::host::{ExecOutput, ExecRequest, HostError, HostErrorKind};
+use crate::json::read_struct;
 use crate::paths::{normalize, PathStyle};
 use output::{exit_semantics, format_duration, join_lines, no_output_expected, trim_stdout};
-use serde::Deserialize;
 use serde_json::{json, Value};
 
 /// The built-in's limits (2.1.330: `BASH_DEFAULT_TIMEOUT_MS`, `BASH_MAX_TIMEOUT_MS`, the background
@@ -137,7 +137,6 @@ pub static BASH_SPEC: ToolSpec = ToolSpec {
     destructive: false,
 };
 
-#[derive(Deserialize)]
 struct BashInput {
     command: String,
     /// A number in the schema; models send integers and occasionally fractions.
@@ -145,6 +144,13 @@ struct BashInput {
     description: Option<String>,
     run_in_background: Option<bool>,
 }
+
+read_struct!(BashInput {
+    command: required "command",
+    timeout: default "timeout",
+    description: default "description",
+    run_in_background: default "run_in_background",
+});
 
 pub async fn run_bash<H: Host>(ts: &Toolset<H>, args: Value) -> ToolResult<ToolOutput> {
     let input: BashInput = parse_input("Bash", args)?;

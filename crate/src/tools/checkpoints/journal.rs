@@ -4,14 +4,15 @@
 //! command ran, and the hash of Tether's last write of each file (a rewind refuses a file whose
 //! content is no longer that). No file contents: those are the blobs.
 
+use crate::json::read_struct;
 use crate::tools::content_hash;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use std::collections::BTreeMap;
 
 /// The journal's format; a journal of another version is set aside (a fresh one starts).
 pub(crate) const VERSION: u32 = 1;
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct Journal {
     pub version: u32,
@@ -23,19 +24,31 @@ pub(crate) struct Journal {
     pub next_blob: u64,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+read_struct!(Journal {
+    version: required "version",
+    messages: required "messages",
+    written: required "written",
+    next_blob: required "nextBlob",
+});
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct MessageEntry {
     /// The chat's id of the user message.
     pub id: String,
     /// A shell command ran while this message was the current one: what it changed is not here.
-    #[serde(default)]
     pub shell: bool,
     /// Each file the message's turn changed first, in the order it did.
     pub files: Vec<FileEntry>,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+read_struct!(MessageEntry {
+    id: required "id",
+    shell: default "shell",
+    files: required "files",
+});
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct FileEntry {
     /// The workspace path.
@@ -43,9 +56,15 @@ pub(crate) struct FileEntry {
     /// The blob holding the file as it was before; None: the file did not exist.
     pub before: Option<String>,
     /// Why the before-image could not be kept (the rewind refuses this file).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub lost: Option<String>,
 }
+
+read_struct!(FileEntry {
+    path: required "path",
+    before: default "before",
+    lost: default "lost",
+});
 
 impl Journal {
     pub fn empty() -> Self {

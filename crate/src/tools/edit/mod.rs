@@ -12,8 +12,8 @@ use super::{
 };
 use crate::diff::Diff;
 use crate::host::HostErrorKind;
+use crate::json::read_struct;
 use matching::{apply_edits, Edits, FILE_EXISTS, NO_CHANGES};
-use serde::Deserialize;
 use serde_json::{json, Value};
 
 pub static EDIT_SPEC: ToolSpec = ToolSpec {
@@ -129,18 +129,25 @@ fn multi_edit_schema() -> Value {
     )
 }
 
-#[derive(Deserialize)]
 struct EditInput {
     file_path: String,
-    #[serde(flatten)]
     edit: EditOp,
 }
 
-#[derive(Deserialize)]
+read_struct!(EditInput {
+    file_path: required "file_path",
+    edit: flatten,
+});
+
 struct MultiEditInput {
     file_path: String,
     edits: Vec<EditOp>,
 }
+
+read_struct!(MultiEditInput {
+    file_path: required "file_path",
+    edits: required "edits",
+});
 
 /// The file after an Edit, without writing it.
 pub(crate) async fn propose_edit<H: Host>(ts: &Toolset<H>, args: Value) -> ToolResult<ProposedWrite> {

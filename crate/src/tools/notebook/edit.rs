@@ -3,10 +3,11 @@
 use super::{cells_of, notebook_language, source_text, CellType, EditMode, NotebookChange, NOT_A_NOTEBOOK};
 use crate::diff::KnownSame;
 use crate::host::HostErrorKind;
+use crate::json::read_struct;
 use crate::tools::files::extension;
 use crate::tools::proposal::{decode_for_writing, unwritable, BaseBytes, FileFormat, ProposedWrite, WriteRequest};
 use crate::tools::{content_hash, parse_input, Host, ToolError, ToolOutput, ToolResult, ToolSpec, Toolset};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::{json, Map, Value};
 
 pub static SPEC: ToolSpec = ToolSpec {
@@ -42,7 +43,6 @@ fn input_schema() -> Value {
     )
 }
 
-#[derive(Deserialize)]
 struct NotebookEditInput {
     notebook_path: String,
     cell_id: Option<String>,
@@ -50,6 +50,14 @@ struct NotebookEditInput {
     cell_type: Option<CellType>,
     edit_mode: Option<EditMode>,
 }
+
+read_struct!(NotebookEditInput {
+    notebook_path: required "notebook_path",
+    cell_id: default "cell_id",
+    new_source: required "new_source",
+    cell_type: default "cell_type",
+    edit_mode: default "edit_mode",
+});
 
 /// Compute the notebook after the edit, without writing it.
 pub(crate) async fn propose<H: Host>(ts: &Toolset<H>, args: Value) -> ToolResult<ProposedWrite> {

@@ -126,7 +126,7 @@ pub(crate) fn newest_first_locale(files: Vec<String>, times: Vec<f64>) -> Vec<(S
             (path, time, folded)
         })
         .collect();
-    dated.sort_by(|a, b| {
+    crate::sort::sort_by(&mut dated, |a, b| {
         (b.1.total_cmp(&a.1))
             .then_with(|| a.2.cmp(&b.2))
             .then_with(|| js_cmp(&a.0, &b.0))

@@ -74,7 +74,7 @@ pub(crate) fn content_entries(
     breaks: bool,
     only_matching: bool,
 ) -> Vec<Entry> {
-    complete.sort_by(|a, b| js_cmp(&a.path, &b.path));
+    crate::sort::sort_by(&mut complete, |a, b| js_cmp(&a.path, &b.path));
     let mut last_line: u64 = 0;
     let mut groups: Vec<Vec<Entry>> = complete
         .iter()

@@ -101,7 +101,7 @@ pub(crate) async fn walk<H: Host>(
             let rules = filter
                 .ignore_files
                 .then(|| DirRules::new(Base::Inside(dir.rel.clone()), &texts, dir.parent.clone()));
-            entries.sort_by(|a, b| a.name.cmp(&b.name));
+            crate::sort::sort_by(&mut entries, |a, b| a.name.cmp(&b.name));
             for entry in entries {
                 let is_dir = match entry.kind {
                     FileKind::Directory => true,
