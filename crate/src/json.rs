@@ -16,6 +16,22 @@ pub fn from_value<T: DeserializeOwned>(value: Value) -> Result<T, Error> {
     T::deserialize(Reader(value))
 }
 
+/// `n` as JavaScript's `String(n)` writes it, for a number a tool was given: a whole number without
+/// a fraction, any other in the shortest form that reads back the same. serde_json's formatting
+/// (ryu) does the latter, so core's float formatting is not compiled into the wasm as well.
+pub fn js_number(n: f64) -> String {
+    if n.is_nan() {
+        return "NaN".into();
+    }
+    if n.is_infinite() {
+        return if n > 0.0 { "Infinity" } else { "-Infinity" }.into();
+    }
+    if n.fract() == 0.0 && n.abs() < 9.0e18 {
+        return (n as i64).to_string();
+    }
+    serde_json::Number::from_f64(n).map_or_else(String::new, |number| number.to_string())
+}
+
 /// An object's fields, read one at a time by the [`read_struct`] readers. Unknown fields are
 /// ignored and a field read is taken out of the object, so each type's reader is a short list of
 /// calls to these (generic over the field's type only), not a visitor of its own.
@@ -76,13 +92,31 @@ macro_rules! read_struct {
         impl<'de> ::serde::Deserialize<'de> for $name {
             fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
                 $crate::json::read_object(d, concat!("struct ", stringify!($name)), |mut fields| {
-                    Ok(Self { $( $field: fields.$how($($wire)?)?, )+ })
+                    Ok(Self { $( $field: $crate::json::read_field!(fields, $how $($wire)?), )+ })
                 })
             }
         }
     };
 }
 pub(crate) use read_struct;
+
+/// One field of a [`read_struct`]. Only `required`, `default` and `flatten` can fail; the other
+/// readings (ACP's lenient ones) return the value itself, so no error path is compiled for them.
+macro_rules! read_field {
+    ($fields:ident, required $wire:literal) => {
+        $fields.required($wire)?
+    };
+    ($fields:ident, default $wire:literal) => {
+        $fields.default($wire)?
+    };
+    ($fields:ident, flatten) => {
+        $fields.flatten()?
+    };
+    ($fields:ident, $how:ident $wire:literal) => {
+        $fields.$how($wire)
+    };
+}
+pub(crate) use read_field;
 
 struct Reader(Value);
 
@@ -345,6 +379,17 @@ mod tests {
     enum Mode {
         Plain,
         Paged { page: u64 },
+    }
+
+    #[test]
+    fn numbers_are_written_as_javascript_writes_them() {
+        assert_eq!(js_number(700000.0), "700000");
+        assert_eq!(js_number(-3.0), "-3");
+        assert_eq!(js_number(2.5), "2.5");
+        assert_eq!(js_number(0.1 + 0.2), "0.30000000000000004");
+        assert_eq!(js_number(1e-7), "1e-7");
+        assert_eq!(js_number(f64::NAN), "NaN");
+        assert_eq!(js_number(f64::NEG_INFINITY), "-Infinity");
     }
 
     #[test]

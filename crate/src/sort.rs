@@ -4,6 +4,7 @@
 //! and the items are then moved into it: one copy of the sort, a small move per element type.
 
 use std::cmp::Ordering;
+use std::collections::BTreeMap;
 
 /// Sorts `items` by `compare`, equal items keeping their order, as `slice::sort_by` does.
 pub fn sort_by<T>(items: &mut Vec<T>, compare: impl Fn(&T, &T) -> Ordering) {
@@ -16,6 +17,14 @@ pub fn sort_by<T>(items: &mut Vec<T>, compare: impl Fn(&T, &T) -> Ordering) {
 /// Sorts `items` by the key `key` gives each, as `slice::sort_by_key` does.
 pub fn sort_by_key<T, K: Ord>(items: &mut Vec<T>, key: impl Fn(&T) -> K) {
     sort_by(items, |a, b| key(a).cmp(&key(b)));
+}
+
+/// A map of `pairs`, the last value kept for a repeated key, as `collect` gives. `collect` sorts
+/// the pairs first, with a sort compiled for each iterator type; this inserts them one by one.
+pub fn map_of<K: Ord, V>(pairs: impl IntoIterator<Item = (K, V)>) -> BTreeMap<K, V> {
+    let mut map = BTreeMap::new();
+    map.extend(pairs);
+    map
 }
 
 fn sort_indices(order: &mut [usize], compare: &dyn Fn(usize, usize) -> Ordering) {
@@ -41,5 +50,11 @@ mod tests {
         let mut empty: Vec<String> = Vec::new();
         sort_by(&mut empty, |a, b| a.cmp(b));
         assert!(empty.is_empty());
+    }
+
+    #[test]
+    fn a_map_keeps_the_last_value_of_a_repeated_key() {
+        let map = map_of([("b", 1), ("a", 2), ("b", 3)]);
+        assert_eq!(map.into_iter().collect::<Vec<_>>(), [("a", 2), ("b", 3)]);
     }
 }

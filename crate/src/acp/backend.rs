@@ -147,9 +147,7 @@ impl Backend for AcpBackend {
     }
 
     fn launch(&self, parent_env: Vec<(String, String)>) -> Launch {
-        // Extended, not collected: collecting into a map compiles a sort of its own into the wasm.
-        let mut env = BTreeMap::new();
-        env.extend(
+        let mut env = crate::sort::map_of(
             parent_env
                 .into_iter()
                 .filter(|(name, _)| !super::REMOVED_ENV.iter().any(|r| r.eq_ignore_ascii_case(name))),

@@ -72,10 +72,7 @@ pub fn initialize_request(
         // the main agent and in subagents; Explore and Plan, which lack Tether's write and shell
         // tools, still get "No such tool" for Write or Bash). The request the model sees is
         // unchanged.
-        tool_aliases: TETHER_TOOL_NAMES
-            .iter()
-            .map(|name| (name.to_string(), tether(name)))
-            .collect(),
+        tool_aliases: crate::sort::map_of(TETHER_TOOL_NAMES.iter().map(|name| (name.to_string(), tether(name)))),
     }
 }
 

@@ -266,9 +266,7 @@ impl LaunchConfig {
     /// The child's environment: `parent_env` without [`REMOVED_ENV`] (compared without case, as
     /// Windows does), plus [`FIXED_ENV`], plus the user's variables.
     pub fn env(&self, parent_env: impl IntoIterator<Item = (String, String)>) -> BTreeMap<String, String> {
-        // Extended, not collected: collecting into a map compiles a sort of its own into the wasm.
-        let mut env = BTreeMap::new();
-        env.extend(
+        let mut env = crate::sort::map_of(
             parent_env
                 .into_iter()
                 .filter(|(name, _)| !REMOVED_ENV.iter().any(|r| r.eq_ignore_ascii_case(name))),

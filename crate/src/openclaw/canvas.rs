@@ -202,10 +202,11 @@ impl Canvas {
                 })
             })
             .collect();
-        self.tickets = widgets
-            .iter()
-            .filter_map(|w| Some((w.name.clone(), w.view_ticket.clone()?)))
-            .collect();
+        self.tickets = crate::sort::map_of(
+            widgets
+                .iter()
+                .filter_map(|w| Some((w.name.clone(), w.view_ticket.clone()?))),
+        );
         Some(CanvasUpdate::Board {
             session_id: text(payload, "sessionKey").unwrap_or_default(),
             revision: payload.get("revision").and_then(Value::as_u64).unwrap_or(0),

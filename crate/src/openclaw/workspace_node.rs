@@ -297,16 +297,12 @@ fn run_output(output: &ToolOutput) -> RunOutput {
 
 /// `command -v`'s lines, by the name each one ends with.
 fn found_bins(bins: &[String], stdout: &str) -> BTreeMap<String, String> {
-    stdout
-        .lines()
-        .map(str::trim)
-        .filter_map(|line| {
-            let name = line.rsplit('/').next()?;
-            bins.iter()
-                .any(|b| b == name)
-                .then(|| (name.to_string(), line.to_string()))
-        })
-        .collect()
+    crate::sort::map_of(stdout.lines().map(str::trim).filter_map(|line| {
+        let name = line.rsplit('/').next()?;
+        bins.iter()
+            .any(|b| b == name)
+            .then(|| (name.to_string(), line.to_string()))
+    }))
 }
 
 /// The command line to judge and run: the shell text the gateway wraps in `sh -lc`, or the argv

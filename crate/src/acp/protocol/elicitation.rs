@@ -81,13 +81,13 @@ impl<'de> Deserialize<'de> for ElicitationSchema {
             Ok(Self {
                 // The schema's `type` is always `object`: a missing one, or one not a string, reads as that.
                 kind: fields
-                    .or_default::<Option<String>>("type")?
+                    .or_default::<Option<String>>("type")
                     .unwrap_or_else(|| "object".into()),
-                title: fields.or_default("title")?,
-                description: fields.or_default("description")?,
-                properties: fields.or_default("properties")?,
-                required: fields.opt_list("required")?,
-                meta: fields.or_default("_meta")?,
+                title: fields.or_default("title"),
+                description: fields.or_default("description"),
+                properties: fields.or_default("properties"),
+                required: fields.opt_list("required"),
+                meta: fields.or_default("_meta"),
             })
         })
     }

@@ -21,36 +21,35 @@ pub type Meta = Map<String, Value>;
 // ACP's lenient readings of a field, beside `crate::json`'s exact ones.
 impl Fields {
     /// A field read as its type, or its default when missing or of another shape (`null` included).
-    pub fn or_default<T: DeserializeOwned + Default>(&mut self, key: &str) -> Result<T, Error> {
-        Ok(self
-            .take(key)
+    pub fn or_default<T: DeserializeOwned + Default>(&mut self, key: &str) -> T {
+        self.take(key)
             .and_then(|value| crate::json::from_value(value).ok())
-            .unwrap_or_default())
+            .unwrap_or_default()
     }
 
     /// A list whose unreadable items are dropped; anything but an array reads as empty.
-    pub fn list<T: DeserializeOwned>(&mut self, key: &str) -> Result<Vec<T>, Error> {
-        Ok(self.take(key).and_then(items).unwrap_or_default())
+    pub fn list<T: DeserializeOwned>(&mut self, key: &str) -> Vec<T> {
+        self.take(key).and_then(items).unwrap_or_default()
     }
 
     /// An optional list: `null` (or not an array) is `None`, an array drops the items it cannot read.
-    pub fn opt_list<T: DeserializeOwned>(&mut self, key: &str) -> Result<Option<Vec<T>>, Error> {
-        Ok(self.take(key).and_then(items))
+    pub fn opt_list<T: DeserializeOwned>(&mut self, key: &str) -> Option<Vec<T>> {
+        self.take(key).and_then(items)
     }
 
     /// A capability, supported when present. The schema writes it as an empty object (`{}`,
     /// perhaps with `_meta`); `true` is read as present too, `null`, `false` and absence as not.
-    pub fn presence(&mut self, key: &str) -> Result<Option<Supported>, Error> {
-        Ok(match self.take(key) {
+    pub fn presence(&mut self, key: &str) -> Option<Supported> {
+        match self.take(key) {
             None | Some(Value::Null | Value::Bool(false)) => None,
             Some(value) => Some(crate::json::from_value(value).unwrap_or_default()),
-        })
+        }
     }
 
     /// A flag that may also be spelled as a present object (`{}` means supported, as for
     /// capabilities); anything else is false.
-    pub fn flag(&mut self, key: &str) -> Result<bool, Error> {
-        Ok(matches!(self.take(key), Some(Value::Bool(true) | Value::Object(_))))
+    pub fn flag(&mut self, key: &str) -> bool {
+        matches!(self.take(key), Some(Value::Bool(true) | Value::Object(_)))
     }
 }
 
