@@ -16,22 +16,21 @@ pub(crate) fn extension(path: &str) -> String {
     }
 }
 
-/// Sizes as the CLI prints them: `512 bytes`, `1.5KB`, `256KB`, `10MB`.
+/// Sizes as the CLI prints them: `512 bytes`, `1.5KB`, `256KB`, `10MB`. The CLI writes
+/// `(size / unit).toFixed(1)` without a trailing `.0`; toFixed rounds a tie up, which integer
+/// tenths do exactly (and no float formatting is compiled into the wasm).
 pub(crate) fn format_bytes(bytes: usize) -> String {
-    let kb = bytes as f64 / 1024.0;
-    if kb < 1.0 {
-        return format!("{bytes} bytes");
-    }
-    let one_decimal = |v: f64| {
-        let s = format!("{v:.1}");
-        s.strip_suffix(".0").map(str::to_string).unwrap_or(s)
+    const KB: u64 = 1024;
+    let bytes_wide = bytes as u64;
+    let (unit, name) = match bytes_wide {
+        b if b < KB => return format!("{bytes} bytes"),
+        b if b < KB * KB => (KB, "KB"),
+        b if b < KB * KB * KB => (KB * KB, "MB"),
+        _ => (KB * KB * KB, "GB"),
     };
-    if kb < 1024.0 {
-        return format!("{}KB", one_decimal(kb));
+    let tenths = (bytes_wide.saturating_mul(10) + unit / 2) / unit;
+    match tenths % 10 {
+        0 => format!("{}{name}", tenths / 10),
+        tenth => format!("{}.{tenth}{name}", tenths / 10),
     }
-    let mb = kb / 1024.0;
-    if mb < 1024.0 {
-        return format!("{}MB", one_decimal(mb));
-    }
-    format!("{}GB", one_decimal(mb / 1024.0))
 }

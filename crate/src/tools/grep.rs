@@ -435,11 +435,7 @@ fn whole_number(name: &str, number: Option<f64>, hint: &str) -> ToolResult<Optio
     if number.is_finite() && number >= 0.0 && number.fract() == 0.0 && number <= 9_007_199_254_740_991.0 {
         return Ok(Some(number as u64));
     }
-    let shown = if number.is_finite() && number.fract() == 0.0 {
-        format!("{}", number as i64)
-    } else {
-        format!("{number}")
-    };
+    let shown = crate::json::js_number(number);
     Err(ToolError::invalid(format!(
         "{name} must be a whole number of 0 or more, got {shown}.{hint}"
     )))

@@ -506,6 +506,11 @@ mod tests {
         assert_eq!(format_bytes(1536), "1.5KB");
         assert_eq!(format_bytes(10 * 1024 * 1024), "10MB");
         assert_eq!(format_bytes(MAX_SELECTED_BYTES), "3.1MB");
+        // Ties round up, as JavaScript's toFixed does: 1280 bytes are 1.25KB.
+        assert_eq!(format_bytes(1280), "1.3KB");
+        assert_eq!(format_bytes(1023), "1023 bytes");
+        assert_eq!(format_bytes(1024 * 1024 - 1), "1024KB");
+        assert_eq!(format_bytes(3 * 1024 * 1024 * 1024 / 2), "1.5GB");
     }
 
     #[test]

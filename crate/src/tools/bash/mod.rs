@@ -301,7 +301,8 @@ fn clamp_timeout(requested: Option<f64>, default: u64, max: u64, what: &str) -> 
                 (
                     max,
                     Some(format!(
-                        "(The timeout of {t}ms exceeds the maximum of {max}ms {what}; {max}ms was used.)"
+                        "(The timeout of {}ms exceeds the maximum of {max}ms {what}; {max}ms was used.)",
+                        crate::json::js_number(t)
                     )),
                 )
             } else {
