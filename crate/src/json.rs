@@ -65,6 +65,10 @@ impl Fields {
         self.take(key).map_or_else(|| Ok(T::default()), from_value)
     }
 
+    /// Drops the fields no reader took (unknown ones, ignored as serde's derive ignores them).
+    #[inline(never)]
+    fn finish(self) {}
+
     /// A type whose fields sit in this object beside ours (serde's `flatten`): read from the
     /// fields not yet taken, so it reads last.
     pub fn flatten<T: DeserializeOwned>(&mut self) -> Result<T, Error> {
@@ -74,14 +78,29 @@ impl Fields {
 
 /// `T` read from the object `d` holds by `read`, a reader written out with [`Fields`] (the
 /// [`read_struct`]s, tagged enums); `expected` names the type when `d` is not an object.
+///
+/// Only the call to `read` is compiled for each type: reading the value, checking it is an object,
+/// dropping what `read` left and converting the error are each compiled once (`inline(never)`).
 pub fn read_object<'de, D: de::Deserializer<'de>, T>(
     d: D,
     expected: &'static str,
-    read: impl FnOnce(Fields) -> Result<T, Error>,
+    read: impl FnOnce(&mut Fields) -> Result<T, Error>,
 ) -> Result<T, D::Error> {
-    Fields::of(serde::Deserialize::deserialize(d)?, expected)
-        .and_then(read)
-        .map_err(D::Error::custom)
+    let mut fields = object_of(d, expected)?;
+    let read = read(&mut fields);
+    fields.finish();
+    read.map_err(error_of::<D>)
+}
+
+#[inline(never)]
+fn object_of<'de, D: de::Deserializer<'de>>(d: D, expected: &'static str) -> Result<Fields, D::Error> {
+    let value: Value = serde::Deserialize::deserialize(d)?;
+    Fields::of(value, expected).map_err(error_of::<D>)
+}
+
+#[inline(never)]
+fn error_of<'de, D: de::Deserializer<'de>>(error: Error) -> D::Error {
+    D::Error::custom(error)
 }
 
 /// `Deserialize` for a struct read with [`Fields`], one call per field in the struct's order:
@@ -91,7 +110,7 @@ macro_rules! read_struct {
     ($name:ident { $( $field:ident: $how:ident $($wire:literal)? ),+ $(,)? }) => {
         impl<'de> ::serde::Deserialize<'de> for $name {
             fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-                $crate::json::read_object(d, concat!("struct ", stringify!($name)), |mut fields| {
+                $crate::json::read_object(d, concat!("struct ", stringify!($name)), |fields| {
                     Ok(Self { $( $field: $crate::json::read_field!(fields, $how $($wire)?), )+ })
                 })
             }

@@ -22,8 +22,9 @@ struct TurnState {
     /// The message the latest stream events belong to (when they carry no `api_message_id`).
     current_message: Option<String>,
     stop_reasons: HashMap<String, String>,
-    /// (message id, block index) → tool call id, to route `input_json_delta`s.
-    block_tools: HashMap<(String, u64), String>,
+    /// [`block_key`] → tool call id, to route `input_json_delta`s. (A string key shares the
+    /// map code the other string maps compile; a tuple key would compile a map of its own.)
+    block_tools: HashMap<String, String>,
 }
 
 /// The state of the mapping: the turn's bookkeeping, the tool calls still open, the CLI's mode.
@@ -205,7 +206,7 @@ impl EventMapper {
                 index,
                 block: ContentBlock::ToolUse { id, name, input },
             } => {
-                self.turn.block_tools.insert((message_id, index), id.clone());
+                self.turn.block_tools.insert(block_key(&message_id, index), id.clone());
                 self.tool_use(id, &name, input, &parent)
             }
             StreamEvent::ContentBlockDelta { index, delta } => {
@@ -221,7 +222,7 @@ impl EventMapper {
                         parent_tool_use_id: parent,
                     },
                     Delta::InputJson(partial_json) => {
-                        let Some(id) = self.turn.block_tools.get(&(message_id, index)) else {
+                        let Some(id) = self.turn.block_tools.get(&block_key(&message_id, index)) else {
                             return Vec::new();
                         };
                         UiEvent::ToolInputDelta {
@@ -484,4 +485,9 @@ fn todo_items(input: &Value) -> Option<Vec<TodoItem>> {
             })
             .collect(),
     )
+}
+
+/// A content block's key: its message id and its index in the message.
+fn block_key(message_id: &str, index: u64) -> String {
+    format!("{message_id}\u{0}{index}")
 }

@@ -54,18 +54,17 @@ pub enum ConfigOptionValue {
 
 impl<'de> Deserialize<'de> for ConfigOptionValue {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        read_object(d, "internally tagged enum ConfigOptionValue", |mut fields| match fields
-            .required::<String>("type")?
-            .as_str()
-        {
-            "select" => Ok(Self::Select {
-                current_value: fields.required("currentValue")?,
-                options: fields.required("options")?,
-            }),
-            "boolean" => Ok(Self::Boolean {
-                current_value: fields.required("currentValue")?,
-            }),
-            other => Err(serde_json::Error::unknown_variant(other, &["select", "boolean"])),
+        read_object(d, "internally tagged enum ConfigOptionValue", |fields| {
+            match fields.required::<String>("type")?.as_str() {
+                "select" => Ok(Self::Select {
+                    current_value: fields.required("currentValue")?,
+                    options: fields.required("options")?,
+                }),
+                "boolean" => Ok(Self::Boolean {
+                    current_value: fields.required("currentValue")?,
+                }),
+                other => Err(serde_json::Error::unknown_variant(other, &["select", "boolean"])),
+            }
         })
     }
 }

@@ -77,7 +77,7 @@ pub struct ElicitationSchema {
 
 impl<'de> Deserialize<'de> for ElicitationSchema {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        read_object(d, "struct ElicitationSchema", |mut fields| {
+        read_object(d, "struct ElicitationSchema", |fields| {
             Ok(Self {
                 // The schema's `type` is always `object`: a missing one, or one not a string, reads as that.
                 kind: fields

@@ -79,7 +79,7 @@ impl<'de> Deserialize<'de> for RequestPermissionOutcome {
         read_object(
             d,
             "internally tagged enum RequestPermissionOutcome",
-            |mut fields| match fields.required::<String>("outcome")?.as_str() {
+            |fields| match fields.required::<String>("outcome")?.as_str() {
                 "cancelled" => Ok(Self::Cancelled),
                 "selected" => Ok(Self::Selected {
                     option_id: fields.required("optionId")?,
