@@ -4,8 +4,8 @@
 //! the caller to dispatch; the same peer can be client and server at once.
 
 use super::{parse, Id, Malformed, Message, RpcError, REQUEST_CANCELLED};
+use crate::id_table::IdTable;
 use serde_json::Value;
-use std::collections::HashMap;
 
 /// What one incoming message means for this side.
 #[derive(Debug, PartialEq)]
@@ -50,6 +50,7 @@ impl<T> Expired<T> {
 }
 
 struct Pending<T> {
+    id: Id,
     method: String,
     context: T,
     /// Milliseconds on the caller's clock; None waits for ever.
@@ -58,14 +59,15 @@ struct Pending<T> {
 
 pub struct Peer<T> {
     next_id: u64,
-    pending: HashMap<Id, Pending<T>>,
+    /// By the id as written (a string in quotes), so a number and a string that spell the same differ.
+    pending: IdTable<Pending<T>>,
 }
 
 impl<T> Default for Peer<T> {
     fn default() -> Self {
         Peer {
             next_id: 0,
-            pending: HashMap::new(),
+            pending: IdTable::new(),
         }
     }
 }
@@ -80,7 +82,7 @@ impl<T> Peer<T> {
         match parse(message) {
             Ok(Message::Request { id, method, params }) => Incoming::Request { id, method, params },
             Ok(Message::Notification { method, params }) => Incoming::Notification { method, params },
-            Ok(Message::Response { id, result }) => match self.pending.remove(&id) {
+            Ok(Message::Response { id, result }) => match self.pending.remove(&id.to_string()) {
                 Some(pending) => Incoming::Response {
                     id,
                     method: pending.method,
@@ -100,8 +102,9 @@ impl<T> Peer<T> {
         let id = Id::Number(self.next_id.into());
         let message = super::request(&id, method, params);
         self.pending.insert(
-            id.clone(),
+            id.to_string(),
             Pending {
+                id: id.clone(),
                 method: method.to_string(),
                 context,
                 deadline: deadline_ms,
@@ -113,30 +116,20 @@ impl<T> Peer<T> {
     /// Stop waiting for `id`: its context, if it was pending. A response that still comes is
     /// [`Incoming::Unmatched`]. (Telling the other side is the protocol's own notification.)
     pub fn cancel(&mut self, id: &Id) -> Option<T> {
-        self.pending.remove(id).map(|p| p.context)
+        self.pending.remove(&id.to_string()).map(|p| p.context)
     }
 
-    /// The requests whose deadline is at or before `now_ms`, removed.
+    /// The requests whose deadline is at or before `now_ms`, removed, oldest first.
     pub fn expire(&mut self, now_ms: f64) -> Vec<Expired<T>> {
-        let due: Vec<Id> = self
-            .pending
-            .iter()
-            .filter(|(_, p)| p.deadline.is_some_and(|d| d <= now_ms))
-            .map(|(id, _)| id.clone())
-            .collect();
-        let mut expired: Vec<Expired<T>> = due
+        self.pending
+            .take_where(|p| p.deadline.is_some_and(|d| d <= now_ms))
             .into_iter()
-            .filter_map(|id| {
-                let pending = self.pending.remove(&id)?;
-                Some(Expired {
-                    id,
-                    method: pending.method,
-                    context: pending.context,
-                })
+            .map(|(_, pending)| Expired {
+                id: pending.id,
+                method: pending.method,
+                context: pending.context,
             })
-            .collect();
-        crate::sort::sort_by_key(&mut expired, |e| e.id.to_string());
-        expired
+            .collect()
     }
 
     /// The earliest deadline still pending, for the caller's timer.
@@ -145,7 +138,7 @@ impl<T> Peer<T> {
     }
 
     pub fn is_pending(&self, id: &Id) -> bool {
-        self.pending.contains_key(id)
+        self.pending.contains_key(&id.to_string())
     }
 }
 
