@@ -124,12 +124,12 @@ impl TetherAgent {
     #[wasm_bindgen(js_name = rewindPreview, unchecked_return_type = "Promise<RewindPreview>")]
     pub fn rewind_preview(&self, #[wasm_bindgen(js_name = messageId)] message_id: String) -> Promise {
         let agent = self.inner.clone();
-        wasm_bindgen_futures::future_to_promise(async move {
+        super::spawn_fallible(Box::pin(async move {
             match agent.rewind_preview(&message_id).await {
                 Ok(preview) => Ok(value_to_js(&preview)),
                 Err(e) => Err(error(e).into()),
             }
-        })
+        }))
     }
 
     /// Rewind the files to before `messageId`; rejects (nothing written) with a message naming
@@ -137,12 +137,12 @@ impl TetherAgent {
     #[wasm_bindgen(unchecked_return_type = "Promise<RewindOutcome>")]
     pub fn rewind(&self, #[wasm_bindgen(js_name = messageId)] message_id: String) -> Promise {
         let agent = self.inner.clone();
-        wasm_bindgen_futures::future_to_promise(async move {
+        super::spawn_fallible(Box::pin(async move {
             match agent.rewind(&message_id).await {
                 Ok(outcome) => Ok(value_to_js(&outcome)),
                 Err(e) => Err(error(e).into()),
             }
-        })
+        }))
     }
 
     /// One MCP message from the agent's MCP client on the bridge connection `connection`: replies
@@ -176,12 +176,12 @@ impl TetherAgent {
             Err(e) => return Promise::reject(&error(format!("answerPermission: {e}")).into()),
         };
         let agent = self.inner.clone();
-        wasm_bindgen_futures::future_to_promise(async move {
+        super::spawn_fallible(Box::pin(async move {
             match agent.answer_permission(&request_id, answer).await {
                 Ok(outputs) => Ok(outputs_to_js(outputs)),
                 Err(e) => Err(error(format!("answerPermission: {e}")).into()),
             }
-        })
+        }))
     }
 
     /// A connection the backend steers (a gateway's socket) opened, brought a frame, closed, or

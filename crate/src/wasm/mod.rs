@@ -35,7 +35,13 @@ fn install_panic_hook() {
 /// Run `future` as its own task and resolve the promise with its value. One instantiation of the
 /// promise machinery for every exported async method.
 pub(crate) fn spawn(future: Pin<Box<dyn Future<Output = JsValue>>>) -> Promise {
-    future_to_promise(async move { Ok(future.await) })
+    spawn_fallible(Box::pin(async move { Ok(future.await) }))
+}
+
+/// Run `future` as its own task: the promise resolves with its value or rejects with its error.
+/// Every exported async method comes here, boxed, so `future_to_promise` is compiled once.
+pub(crate) fn spawn_fallible(future: Pin<Box<dyn Future<Output = Result<JsValue, JsValue>>>>) -> Promise {
+    future_to_promise(future)
 }
 
 /// A JS value as JSON, through `JSON.stringify`: one call across the boundary where

@@ -30,12 +30,12 @@ impl TetherAgent {
             Err(e) => return Promise::reject(&error(format!("removeRule: {e}")).into()),
         };
         let agent = self.inner.clone();
-        wasm_bindgen_futures::future_to_promise(async move {
+        super::spawn_fallible(Box::pin(async move {
             match agent.remove_rule(entry).await {
                 Ok(outputs) => Ok(outputs_to_js(outputs)),
                 Err(e) => Err(error(format!("removeRule: {e}")).into()),
             }
-        })
+        }))
     }
 
     /// The user's settings file's text now (undefined: there is none).

@@ -93,26 +93,26 @@ impl TetherServer {
     #[wasm_bindgen(js_name = beginMessage, unchecked_return_type = "Promise<void>")]
     pub fn begin_message(&self, #[wasm_bindgen(js_name = messageId)] message_id: String) -> Promise {
         let server = self.server.clone();
-        wasm_bindgen_futures::future_to_promise(async move {
+        super::spawn_fallible(Box::pin(async move {
             let tools = &server.tools;
             match tools.checkpoints.begin(&tools.host, &message_id).await {
                 Ok(()) => Ok(JsValue::UNDEFINED),
                 Err(e) => Err(JsError::new(&format!("beginMessage: {}", e.message)).into()),
             }
-        })
+        }))
     }
 
     /// Write the before-images taken since the last flush, and the journal (a turn's end).
     #[wasm_bindgen(js_name = flushCheckpoints, unchecked_return_type = "Promise<void>")]
     pub fn flush_checkpoints(&self) -> Promise {
         let server = self.server.clone();
-        wasm_bindgen_futures::future_to_promise(async move {
+        super::spawn_fallible(Box::pin(async move {
             let tools = &server.tools;
             match tools.checkpoints.flush(&tools.host).await {
                 Ok(()) => Ok(JsValue::UNDEFINED),
                 Err(e) => Err(JsError::new(&format!("flushCheckpoints: {}", e.message)).into()),
             }
-        })
+        }))
     }
 
     /// Forget what is cached for a workspace path (deleted, renamed, changed elsewhere).
