@@ -5,12 +5,13 @@
 //! Paths given to a host are absolute paths in the workspace's own namespace (POSIX for a remote
 //! workspace). The core never hands a host a relative path.
 
+use crate::json::read_unit_enum;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::fmt;
 use std::fmt::Write as _;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "lowercase")]
 pub enum FileKind {
@@ -19,6 +20,13 @@ pub enum FileKind {
     Symlink,
     Other,
 }
+
+read_unit_enum!(FileKind {
+    File = "file",
+    Directory = "directory",
+    Symlink = "symlink",
+    Other = "other",
+});
 
 /// What a host's `stat` and `lstat` give (JS: `FileStat`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

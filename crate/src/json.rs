@@ -9,6 +9,7 @@
 
 use serde::de::value::StringDeserializer;
 use serde::de::{self, DeserializeOwned, DeserializeSeed, Error as _, IntoDeserializer, Unexpected, Visitor};
+use serde::Deserialize;
 use serde_json::{Error, Map, Value};
 
 /// `T` read from `value` (serde_json's `from_value`, but a struct must be an object).
@@ -136,6 +137,30 @@ macro_rules! read_field {
     };
 }
 pub(crate) use read_field;
+
+/// `Deserialize` for an enum of unit variants written as strings: `Variant = "wireName"`. The
+/// index is found by [`unit_variant`], compiled once; serde's derive compiles an enum reader
+/// (an identifier visitor and a variant visitor) for each type.
+macro_rules! read_unit_enum {
+    ($name:ident { $( $variant:ident = $wire:literal ),+ $(,)? }) => {
+        impl<'de> ::serde::Deserialize<'de> for $name {
+            fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                let variants = [$( $name::$variant ),+];
+                $crate::json::unit_variant(d, &[$( $wire ),+]).map(|index| variants[index])
+            }
+        }
+    };
+}
+pub(crate) use read_unit_enum;
+
+/// The index in `names` of the string `d` holds; another string is serde's unknown variant error.
+pub fn unit_variant<'de, D: de::Deserializer<'de>>(d: D, names: &'static [&'static str]) -> Result<usize, D::Error> {
+    let name = String::deserialize(d)?;
+    names
+        .iter()
+        .position(|known| *known == name)
+        .ok_or_else(|| D::Error::unknown_variant(&name, names))
+}
 
 struct Reader(Value);
 
@@ -398,6 +423,29 @@ mod tests {
     enum Mode {
         Plain,
         Paged { page: u64 },
+    }
+
+    #[test]
+    fn a_unit_enum_reads_its_wire_names_and_names_the_known_ones_otherwise() {
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        enum Side {
+            Left,
+            FarRight,
+        }
+        read_unit_enum!(Side {
+            Left = "left",
+            FarRight = "farRight",
+        });
+        assert_eq!(
+            from_value::<Vec<Side>>(json!(["farRight", "left"])).unwrap(),
+            [Side::FarRight, Side::Left]
+        );
+        let err = from_value::<Side>(json!("middle")).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "unknown variant `middle`, expected `left` or `farRight`"
+        );
+        assert!(from_value::<Side>(json!(1)).is_err());
     }
 
     #[test]

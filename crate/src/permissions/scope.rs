@@ -6,11 +6,12 @@ use super::engine::{Origin, PermissionEngine};
 use super::rules::{Behavior, Rule};
 use super::settings::PersistError;
 use super::SettingsKind;
-use serde::{Deserialize, Serialize};
+use crate::json::{read_struct, read_unit_enum};
+use serde::Serialize;
 use serde_json::Value;
 
 /// Where a rule lives, named as Claude Code names a permission update's destination.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub enum RuleScope {
@@ -23,6 +24,13 @@ pub enum RuleScope {
     /// `~/.claude/settings.json` where Claude's user settings live (the machine the CLI runs on).
     UserSettings,
 }
+
+read_unit_enum!(RuleScope {
+    Session = "session",
+    ProjectSettings = "projectSettings",
+    LocalSettings = "localSettings",
+    UserSettings = "userSettings",
+});
 
 impl RuleScope {
     pub const ALL: [RuleScope; 4] = [
@@ -67,7 +75,7 @@ impl RuleScope {
 }
 
 /// What a rule does, as the settings files' keys name it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub enum RuleBehavior {
@@ -75,6 +83,12 @@ pub enum RuleBehavior {
     Deny,
     Ask,
 }
+
+read_unit_enum!(RuleBehavior {
+    Allow = "allow",
+    Deny = "deny",
+    Ask = "ask",
+});
 
 impl RuleBehavior {
     fn key(self) -> &'static str {
@@ -95,7 +109,7 @@ impl RuleBehavior {
 }
 
 /// One rule in effect, for the rules view.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct RuleEntry {
@@ -104,6 +118,12 @@ pub struct RuleEntry {
     pub behavior: RuleBehavior,
     pub scope: RuleScope,
 }
+
+read_struct!(RuleEntry {
+    rule: required "rule",
+    behavior: required "behavior",
+    scope: required "scope",
+});
 
 impl PermissionEngine {
     /// Every rule in effect: the settings files' (in the order loaded), then the session's.

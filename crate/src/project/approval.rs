@@ -6,6 +6,7 @@
 
 use super::mcp_json;
 use crate::config::McpServerEntry;
+use crate::json::read_unit_enum;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -44,7 +45,7 @@ pub struct ProjectMcpPlan {
 }
 
 /// The user's answer to "use this server?", in Claude Code's three choices.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub enum McpChoice {
@@ -55,6 +56,12 @@ pub enum McpChoice {
     /// Continue without it (`disabledMcpjsonServers`).
     Deny,
 }
+
+read_unit_enum!(McpChoice {
+    Approve = "approve",
+    ApproveAll = "approveAll",
+    Deny = "deny",
+});
 
 /// The approval settings of the settings files, lowest precedence first (user, project, local):
 /// the lists add up, the last `enableAllProjectMcpServers` wins. A file that is not JSON counts

@@ -10,18 +10,24 @@ pub(crate) use edit::{output, propose};
 pub(crate) use view::render_for_read;
 
 use super::{ToolError, ToolResult};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::Value;
 
 const NOT_A_NOTEBOOK: &str = "Notebook file is not a valid Jupyter notebook (top-level \"cells\" must be an array of cell objects, each with a string or string-array \"source\").";
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum EditMode {
     Replace,
     Insert,
     Delete,
 }
+
+crate::json::read_unit_enum!(EditMode {
+    Replace = "replace",
+    Insert = "insert",
+    Delete = "delete",
+});
 
 impl EditMode {
     fn as_str(self) -> &'static str {
@@ -33,12 +39,17 @@ impl EditMode {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum CellType {
     Code,
     Markdown,
 }
+
+crate::json::read_unit_enum!(CellType {
+    Code = "code",
+    Markdown = "markdown",
+});
 
 impl CellType {
     fn as_str(self) -> &'static str {

@@ -8,13 +8,18 @@ use base64::Engine;
 use serde_json::Value;
 
 /// Grep's output modes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum OutputMode {
     Content,
     FilesWithMatches,
     Count,
 }
+
+crate::json::read_unit_enum!(OutputMode {
+    Content = "content",
+    FilesWithMatches = "files_with_matches",
+    Count = "count",
+});
 
 impl OutputMode {
     pub(crate) fn as_str(self) -> &'static str {
