@@ -45,7 +45,7 @@ NODE_HOST_FOR_TESTS="$REPO/target/wasm-test/node-host.cjs"   # the Node host, fo
 DIST="$REPO/dist"
 # The real Claude Code CLI the integration suite drives (pinned: npm picks older builds on old Node).
 CLAUDE_VERSION=2.1.330
-MAX_WASM_BYTES=2250000                       # 2.25 MB: the wasm ships inside the VSIX (three backends: 2.18 MB; the goal is 2 MB, issue 23)
+MAX_WASM_BYTES=2000000                       # 2 MB: the wasm ships inside the VSIX (three backends: 1.99 MB; issue 23)
 MAX_VSIX_BYTES=1500000                       # 1.5 MB: the whole universal VSIX
 TWIGGY_VERSION=0.8.0                         # the wasm's size by module (a code size profiler)
 TWIGGY="$CACHE/twiggy-$TWIGGY_VERSION/bin/twiggy"
@@ -455,8 +455,11 @@ build_wasm() {
       wasm_size_by_module "$WASM_PKG/tether_core_bg.wasm" >"$WASM_PKG/size-by-module.txt" ||
         echo "    (twiggy could not read the wasm)" >"$WASM_PKG/size-by-module.txt"
     fi
-    step "optimising for size (wasm-opt -Oz)"
-    run "$NODE_BIN/wasm-opt" -Oz --strip-debug --strip-producers --strip-target-features \
+    # -Oz twice with --flatten --rereloop between them: binaryen rebuilds the control flow from
+    # scratch, and the second -Oz finds ~15 KB more to fold (measured: 1,999,261 bytes against
+    # 2,013,817 for -Oz alone). It adds ~17 s; ./build.sh bench --check showed no row slower.
+    step "optimising for size (wasm-opt -Oz --flatten --rereloop -Oz)"
+    run "$NODE_BIN/wasm-opt" -Oz --flatten --rereloop -Oz --strip-debug --strip-producers --strip-target-features \
       "$WASM_PKG/tether_core_bg.wasm" -o "$WASM_PKG/tether_core_bg.wasm"
     printf '%s' "$want" >"$stamp"
   fi
