@@ -17,8 +17,8 @@ pub(crate) fn extension(path: &str) -> String {
 }
 
 /// Sizes as the CLI prints them: `512 bytes`, `1.5KB`, `256KB`, `10MB`. The CLI writes
-/// `(size / unit).toFixed(1)` without a trailing `.0`; toFixed rounds a tie up, which integer
-/// tenths do exactly (and no float formatting is compiled into the wasm).
+/// `(size / unit).toFixed(1)` without a trailing `.0`; toFixed rounds a tie up (1.25 to 1.3, where
+/// Rust's `{:.1}` gives 1.2), which integer tenths do exactly.
 pub(crate) fn format_bytes(bytes: usize) -> String {
     const KB: u64 = 1024;
     let bytes_wide = bytes as u64;
