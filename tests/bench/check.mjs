@@ -70,9 +70,7 @@ export function compare(rows, recorded, { partial = false } = {}) {
       const worse = row.ratio / was;
       const holds = !overBar(row.ratio, was);
       if (!holds) ok = false;
-      // Rows without a baseline record their figure itself (ms) as the ratio.
-      const unit = row.ratio === row.value && row.unit === "ms" ? " ms" : "×";
-      guard = `${row.ratio.toFixed(3)}${unit} vs recorded ${was.toFixed(3)}${unit} (${((worse - 1) * 100).toFixed(0)}%)${holds ? "" : ": more than 20% worse, FAILS"}`;
+      guard = `${row.ratio.toFixed(3)}× vs recorded ${was.toFixed(3)}× (${((worse - 1) * 100).toFixed(0)}%)${holds ? "" : ": more than 20% worse, FAILS"}`;
     }
     lines.push(
       `  ${id.padEnd(30)} ${show(figure, row.unit).padStart(10)} median  ${figureMin === undefined ? "" : `${show(figureMin, row.unit)} min  `}` +
