@@ -276,6 +276,37 @@ fn the_oldest_messages_beyond_the_retention_are_dropped_with_their_blobs() {
 }
 
 #[test]
+fn a_user_message_writes_nothing_before_its_turn_ends() {
+    let s = Session::new();
+    s.files.write("a.txt", "x\n");
+    s.begin("user-1");
+    assert!(
+        !s.store.path().join("journal.json").exists(),
+        "nothing waits on a write before the prompt"
+    );
+    s.flush();
+    assert!(s.store.path().join("journal.json").exists());
+    assert!(block_on(rewind::preview(&s.ts, "user-1")).unwrap().known);
+}
+
+#[test]
+fn a_message_dropped_beyond_the_retention_keeps_its_blob_until_the_journal_no_longer_names_it() {
+    let s = Session::keeping(1);
+    s.files.write("a.txt", "0\n");
+    s.begin("user-1");
+    s.edit("a.txt", "0", "1");
+    s.flush();
+    s.begin("user-2");
+    assert_eq!(s.blobs(), 1, "the journal on disk still names user-1's blob");
+    let on_disk = fs::read_to_string(s.store.path().join("journal.json")).unwrap();
+    assert!(on_disk.contains("user-1") && !on_disk.contains("user-2"));
+    s.flush();
+    assert_eq!(s.blobs(), 0, "written without user-1, its blob goes");
+    let on_disk = fs::read_to_string(s.store.path().join("journal.json")).unwrap();
+    assert!(!on_disk.contains("user-1") && on_disk.contains("user-2"));
+}
+
+#[test]
 fn without_a_user_message_nothing_is_recorded() {
     let s = Session::new();
     s.files.write("a.txt", "x\n");
@@ -305,14 +336,15 @@ fn a_checkpoint_failure_is_told_once_a_session_not_every_turn() {
             })
             .count()
     };
-    assert_eq!(
-        told(block_on(agent.begin_message("user-1"))),
-        1,
-        "the first failure is told"
-    );
-    assert_eq!(
-        told(block_on(agent.begin_message("user-2"))),
-        0,
-        "the same failure next turn is not"
-    );
+    // The checkpoints are written, and their failure told, at a turn's end.
+    let turn = |message: &str| {
+        let mut out = block_on(agent.begin_message(message));
+        agent.prompt("hello", &[]);
+        let result = json!({"type": "result", "subtype": "success", "is_error": false, "duration_ms": 5,
+            "num_turns": 1, "session_id": "s1", "terminal_reason": "completed"});
+        out.extend(block_on(agent.on_message(&result.to_string())));
+        out
+    };
+    assert_eq!(told(turn("user-1")), 1, "the first failure is told");
+    assert_eq!(told(turn("user-2")), 0, "the same failure next turn is not");
 }

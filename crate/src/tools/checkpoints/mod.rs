@@ -38,6 +38,9 @@ pub struct Checkpoints {
     dirty: Cell<bool>,
     /// Before-images taken and not written yet.
     pending: RefCell<Vec<PendingBlob>>,
+    /// Messages dropped beyond the retention: their blobs go once the journal written no longer
+    /// names them.
+    dropped: RefCell<Vec<MessageEntry>>,
     /// A user message began, now or in the journal read: the journal is worth writing.
     kept: Cell<bool>,
     /// The folder may hold a host's temp files of writes cut by a dropped connection (before
@@ -74,8 +77,11 @@ impl Checkpoints {
     }
 
     /// A user message starts a turn: what Tether writes from now on is recorded under `message_id`.
-    /// Reads the journal the first time (a reloaded session keeps its checkpoints), drops the
-    /// oldest messages beyond the retention, and writes the journal if it changed.
+    /// Reads the journal the first time (a reloaded session keeps its checkpoints) and drops the
+    /// oldest messages beyond the retention. The new entry and the drop are written with the
+    /// turn's before-images at its end ([`Self::flush`]), so no write to the workspace waits
+    /// before the prompt. Only the before-images of a turn that ended unflushed (its agent died)
+    /// are written here, before this message takes its own.
     pub async fn begin<F: FileSystem>(&self, fs: &F, message_id: &str) -> HostResult<()> {
         let Some(store) = &self.store else {
             return Ok(());
@@ -96,10 +102,13 @@ impl Checkpoints {
         };
         if !pruned.is_empty() {
             self.dirty.set(true);
+            self.dropped.borrow_mut().extend(pruned);
         }
         *self.current.borrow_mut() = Some(message_id.to_string());
         self.kept.set(true);
-        self.remove_blobs(fs, &pruned).await;
+        if self.pending.borrow().is_empty() {
+            return Ok(());
+        }
         self.flush(fs).await
     }
 
@@ -210,6 +219,10 @@ impl Checkpoints {
         }
         let text = self.journal.borrow().to_text();
         let written = write_creating(fs, &journal_path(store), text.as_bytes()).await;
+        if written.is_ok() {
+            let dropped = std::mem::take(&mut *self.dropped.borrow_mut());
+            self.remove_blobs(fs, &dropped).await;
+        }
         if written.is_err() || failed {
             self.dirty.set(written.is_err());
             self.sweep.set(true);
