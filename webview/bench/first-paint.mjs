@@ -27,6 +27,7 @@ const pct = (xs, p) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
 };
+const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const ms = (x) => `${x.toFixed(1)} ms`;
 
 /** The baseline: the replay's events carried to a page as a webview receives them, postMessage's
@@ -182,8 +183,7 @@ console.log(`  baseline, the replay's events delivered (postMessage's structured
 console.log(`  rendered (before that frame): median ${ms(median(results.applyRender))}`);
 console.log(`  DOM after replay: ${results.nodes} elements, ${results.rows} rows rendered of ${MESSAGES}`);
 console.log(`${DELTAS} streaming deltas into one message, each applied + rendered + laid out alone:`);
-console.log(`  total median ${ms(median(results.streamTotal))}; per delta mean ${ms(results.perDelta.reduce((a, b) => a + b, 0) / results.perDelta.length)}, p50 ${ms(pct(results.perDelta, 50))}, p95 ${ms(pct(results.perDelta, 95))}, max ${ms(Math.max(...results.perDelta))}`);
-const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+console.log(`  total median ${ms(median(results.streamTotal))}; per delta mean ${ms(mean(results.perDelta))}, p50 ${ms(pct(results.perDelta, 50))}, p95 ${ms(pct(results.perDelta, 95))}, max ${ms(Math.max(...results.perDelta))}`);
 console.log(`  baseline, the same deltas appended as plain text (same yield and layout): mean ${ms(mean(results.perPlainDelta))}, p50 ${ms(pct(results.perPlainDelta, 50))}, p95 ${ms(pct(results.perPlainDelta, 95))}`);
 console.log(`${DELTAS} deltas delivered in one burst (coalesced per frame) → rendered + next frame: median ${ms(median(results.burst))}`);
 // The goals are in ms; the guard compares the ratios to baselines from the same browser, so that a
