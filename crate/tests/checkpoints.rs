@@ -340,9 +340,7 @@ fn a_checkpoint_failure_is_told_once_a_session_not_every_turn() {
     let turn = |message: &str| {
         let mut out = block_on(agent.begin_message(message));
         agent.prompt("hello", &[]);
-        let result = json!({"type": "result", "subtype": "success", "is_error": false, "duration_ms": 5,
-            "num_turns": 1, "session_id": "s1", "terminal_reason": "completed"});
-        out.extend(block_on(agent.on_message(&result.to_string())));
+        out.extend(block_on(agent.on_message(&common::result_line("success", "completed"))));
         out
     };
     assert_eq!(told(turn("user-1")), 1, "the first failure is told");

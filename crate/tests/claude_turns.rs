@@ -1,6 +1,9 @@
 //! Turn control with Claude Code: a message steered into the running turn, and stopping a task.
 //! The lines are the CLI 2.1.330's, as measured (docs/ARCHITECTURE.md, "Turn control").
 
+mod common;
+
+use common::result_line;
 use serde_json::{json, Value};
 use tether_core::claude::init::RemoteEnvironment;
 use tether_core::claude::protocol::McpManifest;
@@ -34,12 +37,6 @@ fn dones(outputs: &[Output]) -> usize {
         .iter()
         .filter(|o| matches!(o, Output::Event(UiEvent::Done { .. })))
         .count()
-}
-
-fn result_line(subtype: &str, terminal_reason: &str) -> String {
-    json!({"type":"result","subtype":subtype,"is_error":subtype != "success","duration_ms":5,"num_turns":1,
-        "session_id":"s1","terminal_reason":terminal_reason})
-    .to_string()
 }
 
 #[test]

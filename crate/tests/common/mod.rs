@@ -96,3 +96,10 @@ pub fn permission_request(outputs: &[AgentOutput]) -> Value {
         .find(|e| e["type"] == "permissionRequest")
         .unwrap_or_else(|| panic!("no permissionRequest in {outputs:?}"))
 }
+
+/// The CLI's `result` line that ends a turn (2.1.330's shape).
+pub fn result_line(subtype: &str, terminal_reason: &str) -> String {
+    serde_json::json!({"type":"result","subtype":subtype,"is_error":subtype != "success","duration_ms":5,"num_turns":1,
+        "session_id":"s1","terminal_reason":terminal_reason})
+    .to_string()
+}
