@@ -158,6 +158,9 @@ fn a_local_folder_reads_settings_hooks_and_mcp_servers_as_claude_code_does() {
     }
     assert!(LaunchConfig::local().reads_project_mcp());
     assert!(LaunchConfig::local().reads_project_settings());
+    // Its hooks are the project's own, run by the CLI where the files are.
+    let settings = args.iter().find_map(|a| a.strip_prefix("--settings=")).unwrap();
+    assert!(!settings.contains("disableAllHooks"), "{settings}");
 }
 
 #[test]
@@ -198,7 +201,8 @@ fn mirrored_skills_come_as_a_plugin_folder_and_the_output_style_as_a_flag_settin
     let settings: serde_json::Value = serde_json::from_str(settings).unwrap();
     assert_eq!(
         settings,
-        json!({"useAutoModeDuringPlan": false, "outputStyle": "app:Pirate"})
+        json!({"useAutoModeDuringPlan": false, "disableAllHooks": true, "outputStyle": "app:Pirate"}),
+        "a mirrored skill's frontmatter hooks would run on the laptop"
     );
     // Still as strict as without them.
     for flag in STRICT {

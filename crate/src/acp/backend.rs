@@ -177,6 +177,10 @@ impl Backend for AcpBackend {
             .unwrap_or_default()
     }
 
+    fn refused_in_cwd(&self) -> &'static [&'static str] {
+        self.profile.as_ref().map(|p| p.refused_in_cwd()).unwrap_or_default()
+    }
+
     fn start(&mut self, _tools: &Manifest) -> Vec<Output> {
         let params = json!({
             "protocolVersion": super::protocol::PROTOCOL_VERSION,

@@ -170,6 +170,25 @@ impl Profile {
         Ok(())
     }
 
+    /// What a closed agent must not find in its folder (see [`Backend::refused_in_cwd`]), because
+    /// it would act on it on the laptop whatever Tether's switches say (measured in tests/hostile,
+    /// `mirror-hooks.test.mjs`):
+    /// - claude-agent-acp reads user, project and local settings (`--setting-sources=user,project,local`):
+    ///   a project's `apiKeyHelper` runs and its `env` reaches the agent's processes even with
+    ///   hooks off, and `.mcp.json` names local servers. The mirror Tether syncs holds none of them.
+    /// - gemini-cli reads `.gemini/settings.json` there (hooks, MCP servers, tool discovery
+    ///   commands; trusted under `--skip-trust`), its extensions and commands (`!{…}` runs a
+    ///   shell), and a `.env`.
+    ///
+    /// [`Backend::refused_in_cwd`]: crate::backend::Backend::refused_in_cwd
+    pub fn refused_in_cwd(&self) -> &'static [&'static str] {
+        match (self.agent.name, self.closed) {
+            ("claude-agent-acp", true) => &[".claude/settings.json", ".claude/settings.local.json", ".mcp.json"],
+            ("gemini", true) => &[".gemini", ".env"],
+            _ => &[],
+        }
+    }
+
     /// Files to write before the launch (absolute path → content).
     pub fn files(&self, state_dir: Option<&str>, windows: bool) -> Vec<(String, String)> {
         match (self.agent.name, self.closed, state_dir) {
@@ -203,6 +222,10 @@ impl Profile {
             let kept: Vec<&str> = ALLOWED_BUILTIN_TOOLS.iter().chain(TASK_LIST_TOOLS).copied().collect();
             options["tools"] = json!(kept);
             options["disallowedTools"] = json!(disallowed_builtin_tools().collect::<Vec<_>>());
+            // The hooks of settings, plugins and skills' or agents' frontmatter would run in the
+            // mirror, on the laptop (a mirrored skill's did): Tether runs the project's hooks on
+            // the workspace instead. The adapter's own SDK callbacks are not hooks in this sense.
+            options["settings"] = json!({"disableAllHooks": true});
         }
         let mut meta = Map::new();
         meta.insert("claudeCode".into(), json!({ "options": options }));
@@ -235,7 +258,8 @@ fn gemini_core_tools() -> Vec<String> {
 }
 
 /// gemini's system settings: the tools of [`gemini_core_tools`] (`tools.core`), MCP servers kept
-/// in any folder, no usage statistics (an installation id file). gemini-cli 0.61.0 skips a system
+/// in any folder, no hooks (a workspace's would run on the laptop), no usage statistics (an
+/// installation id file). gemini-cli 0.61.0 skips a system
 /// settings file unless it and every folder above it belong to root and no group or other may
 /// write them (`isFileAndDirectorySecureSync`): for anyone but root this file is ignored, and the
 /// admin policy ([`gemini_policy`]) is what closes the agent.
@@ -243,6 +267,7 @@ fn gemini_settings() -> String {
     json!({
         "security": {"folderTrust": {"enabled": false}},
         "privacy": {"usageStatisticsEnabled": false},
+        "hooksConfig": {"enabled": false},
         "tools": {"core": gemini_core_tools()},
     })
     .to_string()
@@ -310,8 +335,27 @@ mod tests {
         assert!(allowed.contains(&json!("Agent")));
         assert!(!allowed.contains(&json!("ExitPlanMode")) && !allowed.contains(&json!("WebFetch")));
         assert_eq!(options["promptSuggestions"], false);
+        assert_eq!(options["settings"], json!({"disableAllHooks": true}));
         let open = profile("claude-agent-acp", false).session_meta().unwrap();
         assert!(open["claudeCode"]["options"].get("tools").is_none());
+        assert!(
+            open["claudeCode"]["options"].get("settings").is_none(),
+            "a local folder's hooks are the agent's own"
+        );
+    }
+
+    #[test]
+    fn a_closed_agent_refuses_a_folder_holding_configuration_it_would_act_on_locally() {
+        let claude = profile("claude-agent-acp", true).refused_in_cwd();
+        assert!(claude.contains(&".claude/settings.json") && claude.contains(&".claude/settings.local.json"));
+        assert!(claude.contains(&".mcp.json"));
+        assert_eq!(profile("gemini", true).refused_in_cwd(), [".gemini", ".env"]);
+        for name in ["claude-agent-acp", "gemini", "codex"] {
+            assert!(
+                profile(name, false).refused_in_cwd().is_empty(),
+                "{name} on a local folder"
+            );
+        }
     }
 
     #[test]
@@ -330,6 +374,7 @@ mod tests {
         assert!(core.contains(&json!("google_web_search")));
         assert!(!core.iter().any(|t| t == "write_file" || t == "run_shell_command"));
         assert_eq!(settings["tools"]["core"][0], "mcp_tether_Read");
+        assert_eq!(settings["hooksConfig"]["enabled"], false);
         assert_eq!(
             gemini.extra_args(Some("/state"), false),
             [vec!["--skip-trust"], vec!["--admin-policy", "/state/gemini-policy"]]

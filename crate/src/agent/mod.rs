@@ -182,6 +182,12 @@ impl<H: Host, B: Backend + ?Sized> Agent<H, B> {
         self.backend.borrow().launch_files()
     }
 
+    /// Paths in the agent's working folder that keep it from starting (see
+    /// [`Backend::refused_in_cwd`]).
+    pub fn refused_in_cwd(&self) -> &'static [&'static str] {
+        self.backend.borrow().refused_in_cwd()
+    }
+
     /// The backend's first messages, at once: they need no settings, so the driver sends them
     /// right after the spawn and the agent works on them while [`start`](Self::start) reads the
     /// settings. Empty once sent.

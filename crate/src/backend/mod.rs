@@ -363,6 +363,13 @@ pub trait Backend {
         Vec::new()
     }
 
+    /// Configuration the agent would read in its own working folder and act on there, on the
+    /// laptop (hooks, commands, local servers, environment), as paths relative to that folder:
+    /// the driver does not start the agent when its folder holds one of them.
+    fn refused_in_cwd(&self) -> &'static [&'static str] {
+        &[]
+    }
+
     /// Problems in the backend's own configuration, told once the session has started.
     fn notices(&self) -> Vec<String> {
         Vec::new()

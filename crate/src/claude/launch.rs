@@ -25,6 +25,11 @@
 //!   `--restricted` and empty sources, so the mirror's `.claude` folder is given as a plugin whose
 //!   manifest keeps only skills and output styles (`"agents":[],"commands":[]`); its skills answer
 //!   to their own names, its output styles as `project:<name>` (`outputStyle` in `--settings`).
+//!   A skill's frontmatter `hooks` still run under `--restricted` (measured: a mirrored skill's
+//!   PostToolUse hook ran in the mirror), so a remote folder's CLI also gets `disableAllHooks`
+//!   in `--settings`: no hook of a settings file, plugin or frontmatter runs on the laptop, while
+//!   the SDK callbacks Tether registers in `initialize` (the project's hooks, run on the
+//!   workspace) are not hooks in that sense and still come.
 //! - Measured with 2.1.330 (tests/probe): neither `--setting-sources=` nor `--restricted` loads any
 //!   CLAUDE.md (`--setting-sources=project` without `--restricted` does). Project memory therefore
 //!   goes to the model through `SessionConfig::extra_system_prompt`, read from the remote side.
@@ -250,16 +255,19 @@ impl LaunchConfig {
         args
     }
 
-    /// The settings given on the command line: [`PLAN_SETTINGS`], and the output style.
+    /// The settings given on the command line: [`PLAN_SETTINGS`], no hooks of the CLI's own on a
+    /// remote folder (the module docs), and the output style.
     fn flag_settings(&self) -> String {
-        let Some(style) = &self.output_style else {
-            return PLAN_SETTINGS.to_string();
-        };
         let mut settings = match serde_json::from_str(PLAN_SETTINGS) {
             Ok(serde_json::Value::Object(settings)) => settings,
             _ => serde_json::Map::new(),
         };
-        settings.insert("outputStyle".into(), style.clone().into());
+        if self.restricted {
+            settings.insert("disableAllHooks".into(), true.into());
+        }
+        if let Some(style) = &self.output_style {
+            settings.insert("outputStyle".into(), style.clone().into());
+        }
         serde_json::Value::Object(settings).to_string()
     }
 

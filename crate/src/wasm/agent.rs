@@ -50,10 +50,11 @@ impl TetherAgent {
         Ok(TetherAgent { inner: Rc::new(agent) })
     }
 
-    /// The agent program's arguments (without the binary), its complete environment, and files to
-    /// write before it starts (`[path, content]`).
+    /// The agent program's arguments (without the binary), its complete environment, files to
+    /// write before it starts (`[path, content]`), and paths in its working folder that keep it
+    /// from starting (`refusedInCwd`, relative, `/`-separated).
     #[wasm_bindgen(
-        unchecked_return_type = "{ args: string[]; env: Record<string, string>; files: [string, string][] }"
+        unchecked_return_type = "{ args: string[]; env: Record<string, string>; files: [string, string][]; refusedInCwd: string[] }"
     )]
     pub fn launch(
         &self,
@@ -63,9 +64,12 @@ impl TetherAgent {
             .and_then(|json| string_map(&json, "parentEnv"))
             .map_err(|e| error(format!("launch(parentEnv): expected Record<string, string>: {e}")))?;
         let launch = self.inner.launch(parent_env);
-        Ok(value_to_js(
-            &serde_json::json!({"args": launch.args, "env": launch.env, "files": self.inner.launch_files()}),
-        ))
+        Ok(value_to_js(&serde_json::json!({
+            "args": launch.args,
+            "env": launch.env,
+            "files": self.inner.launch_files(),
+            "refusedInCwd": self.inner.refused_in_cwd(),
+        })))
     }
 
     /// The first messages, without waiting for the settings: send them right after the spawn.

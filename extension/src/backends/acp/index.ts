@@ -5,6 +5,7 @@
 
 import * as path from "node:path";
 import type { AgentConfig } from "../../generated/core";
+import { agentFolderProblem } from "../../session/agentFolder";
 import { stateFolderProblem } from "../../session/stateFolder";
 import { StdioTransport, stringEnv } from "../../session/transport";
 import type { AgentEntry, BackendModule, CliSetup, Connector, SessionRequest } from "../backend";
@@ -53,6 +54,8 @@ export function acpConnector(launch: Omit<AcpAgent, "builtIn">, stateDir: string
       const launched = agent.launch(stringEnv(process.env));
       const cwd = request.mirror ?? request.root;
       session.log(`spawning ${launch.command} ${launched.args.join(" ")} in ${cwd}`);
+      const refused = agentFolderProblem(launch.displayName, cwd, launched.refusedInCwd);
+      if (refused) throw new Error(refused);
       if (launched.files.length > 0) {
         // The switches that close the agent must live where nobody else can change them.
         const problem = stateFolderProblem(stateDir);
