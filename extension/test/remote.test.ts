@@ -176,7 +176,7 @@ test("the mirror folder is per remote authority and path, made of safe names, an
   assert.match(path.basename(mirrorFolder(base, "wsl+Ubuntu", "/home/u/CON")), /^_CON-/, "reserved Windows names are escaped");
 });
 
-test("the project's Claude context is synced into the mirror: changed files written, stale ones removed, project files never", async () => {
+test("the project's Claude context is synced into the mirror: changed files written, stale ones removed, project files and settings never", async () => {
   const root = dir("project", {
     "CLAUDE.md": "Use tabs.\n",
     ".claude/settings.json": '{"permissions":{"deny":["Bash(rm:*)"]}}',
@@ -187,9 +187,14 @@ test("the project's Claude context is synced into the mirror: changed files writ
   const mirror = path.join(tmp, "mirror");
   const host = new NodeHost({ ripgrepPath: null });
   const first = await readProjectContext(host, root);
-  assert.deepEqual((await syncMirror(mirror, first)).sort(), [".claude/agents/reviewer.md", ".claude/commands/ship.md", ".claude/settings.json", "CLAUDE.md"]);
+  // A settings file an older Tether copied goes: the hooks in it would run on the laptop.
+  mkdirSync(path.join(mirror, ".claude"), { recursive: true });
+  writeFileSync(path.join(mirror, ".claude/settings.local.json"), '{"hooks":{}}');
+  assert.deepEqual((await syncMirror(mirror, first)).sort(), [".claude/agents/reviewer.md", ".claude/commands/ship.md", ".claude/settings.local.json", "CLAUDE.md"]);
   assert.equal(readFileSync(path.join(mirror, "CLAUDE.md"), "utf8"), "Use tabs.\n");
   assert.ok(!existsSync(path.join(mirror, "src")), "no project file in the mirror");
+  assert.ok(!existsSync(path.join(mirror, ".claude/settings.json")) && !existsSync(path.join(mirror, ".claude/settings.local.json")), "no settings in the mirror");
+  assert.ok(first.files.has(".claude/settings.json"), "the settings are read for Tether's own use");
   assert.deepEqual(await syncMirror(mirror, first), [], "nothing rewritten when nothing changed");
   assert.deepEqual(agentFiles(first), [{ name: "reviewer.md", text: "---\nname: reviewer\n---\n" }]);
 

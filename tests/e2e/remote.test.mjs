@@ -2,7 +2,8 @@
 // `tetherfake:/…/remote`, served by a FileSystemProvider (tests/e2e/fake-remote), so Tether sees a
 // non-file workspace folder exactly as with Remote-SSH. Tether installs its helper from its own
 // VSIX, runs Bash, Grep and a subagent's edit on the "remote", reads the remote's CLAUDE.md and
-// .claude/settings.json (a deny rule), keeps only those in its local mirror, restarts with
+// .claude/settings.json (a deny rule), keeps only the CLAUDE.md and the agents in its local mirror
+// (the settings stay on the remote, where Tether reads them), restarts with
 // --resume when they change, and every executor tier runs commands in the remote folder.
 
 import assert from "node:assert/strict";
@@ -101,7 +102,7 @@ test("an edit lands in the remote folder; the mirror holds only the project's Cl
   await turn("REMOTE edit", () => fs.readFileSync(path.join(remote, "hello.txt"), "utf8").includes("laptop"));
   assert.equal(fs.readFileSync(path.join(remote, "hello.txt"), "utf8"), "hello from the laptop\n");
   const mirror = mirrorDir();
-  assert.deepEqual(listTree(mirror), [".claude/agents/reviewer.md", ".claude/settings.json", "CLAUDE.md"]);
+  assert.deepEqual(listTree(mirror), [".claude/agents/reviewer.md", "CLAUDE.md"]);
   assert.ok(!fs.existsSync(path.join(vs.workspace, "hello.txt")), "nothing written on the local side");
 });
 

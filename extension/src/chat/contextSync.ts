@@ -16,6 +16,7 @@ import {
   outputStyle,
   pluginName,
   readProjectContext,
+  SETTINGS_FILES,
   syncMirror,
   type ProjectContext,
 } from "../remote/context";
@@ -58,8 +59,6 @@ export interface RestartableSession {
   /** Stop and start again, resuming the same conversation. */
   restart(when: string): Promise<void>;
 }
-
-const SETTINGS_FILES = [".claude/settings.json", ".claude/settings.local.json"];
 
 function settingsTexts(context: ProjectContext): string[] {
   return SETTINGS_FILES.flatMap((rel) => {

@@ -1,7 +1,8 @@
 // The agent's side of a remote workspace: its local mirror folder, and the project's agent context
-// (CLAUDE.md, .claude/settings*.json, .claude/agents, .claude/commands, .claude/skills,
-// .claude/output-styles; AGENTS.md and GEMINI.md for ACP agents) brought from the remote into it. No vscode import: the files are read through a TetherHost, so tests use a NodeHost on
-// temp dirs.
+// (CLAUDE.md, .claude/agents, .claude/commands, .claude/skills, .claude/output-styles; AGENTS.md and
+// GEMINI.md for ACP agents) brought from the remote into it; the project's .claude/settings*.json
+// are read for Tether's own use and never copied there. No vscode import: the files are read
+// through a TetherHost, so tests use a NodeHost on temp dirs.
 
 import { createHash, randomBytes } from "node:crypto";
 import { promises as fsp } from "node:fs";
@@ -19,6 +20,10 @@ export const CONTEXT_FILES = [
   "AGENTS.md",
   "GEMINI.md",
 ];
+/** Context files read from the workspace for Tether (permission rules, hooks, the output style) and
+ * never written to the mirror: an agent that reads project settings in its folder (claude-agent-acp
+ * does) would run their hooks, `apiKeyHelper` and `env` on the laptop (measured with 2.1.330). */
+export const SETTINGS_FILES: readonly string[] = [".claude/settings.json", ".claude/settings.local.json"];
 /** Folders brought over whole: subagents and slash commands (Markdown), skills (a SKILL.md and
  * the files beside it) and output styles. */
 export const CONTEXT_DIRS = [".claude/agents", ".claude/commands", ".claude/skills", ".claude/output-styles"];
@@ -191,13 +196,14 @@ export function contextFingerprint(context: ProjectContext): string {
 }
 
 /**
- * Make the mirror hold exactly the context files (and nothing of the project): write the ones that
- * differ, remove the ones the remote no longer has. Returns the relative paths it changed.
+ * Make the mirror hold exactly the context files but the settings (and nothing of the project):
+ * write the ones that differ, remove the ones the remote no longer has (and settings an older
+ * Tether copied). Returns the relative paths it changed.
  */
 export async function syncMirror(mirror: string, context: ProjectContext, plugin = "project"): Promise<string[]> {
   const changed: string[] = [];
   await fsp.mkdir(mirror, { recursive: true });
-  const files = new Map(context.files);
+  const files = new Map([...context.files].filter(([rel]) => !SETTINGS_FILES.includes(rel)));
   if (hasPluginParts(context)) files.set(PLUGIN_MANIFEST, pluginManifest(plugin));
   for (const [rel, content] of files) {
     const target = path.join(mirror, ...rel.split("/"));
