@@ -4,7 +4,9 @@
 // chat shows its reason. Each hook writes where it ran (`pwd`) into a log in its working
 // directory: the log is in the remote folder with the remote path, and no log, no formatted file
 // and nothing of the hooks is in the laptop's mirror or workspace, so nothing of the project ran
-// on the laptop.
+// on the laptop. Claude Code first loads a project skill whose frontmatter hooks every tool: the
+// skill comes through the mirror (a plugin folder), its hooks run nowhere (they ran in the mirror
+// before Claude Code got `disableAllHooks`).
 
 import assert from "node:assert/strict";
 import fs from "node:fs";
@@ -46,6 +48,23 @@ const HOOKS = {
   },
 };
 
+// A skill whose frontmatter hooks note every tool call while it is active.
+const SKILL = `---
+name: probe
+description: Checks the project
+hooks:
+  PreToolUse:
+    - hooks:
+        - type: command
+          command: 'echo "skill $(pwd)" >> ${LOG}'
+  PostToolUse:
+    - hooks:
+        - type: command
+          command: 'echo "skill $(pwd)" >> ${LOG}'
+---
+Edit the file.
+`;
+
 let api;
 let vs;
 let remote;
@@ -68,7 +87,12 @@ before(async () => {
     { when: { lastToolResult: /has been updated/ }, toolUse: { name: "mcp__tether__Bash", input: { command: `rm -rf ${tag}-build`, description: "Clean" } } },
     { when: { lastToolResult: /Blocked by the project/ }, text: `${tag}: the project's hook refused the command.` },
   ];
-  api = await startFakeApi([...turns("CLI", "cli.txt"), ...turns("ACP", "acp.txt"), { text: "OK.", repeat: true }]);
+  const [cliRead, ...cliRest] = turns("CLI", "cli.txt");
+  const skillFirst = [
+    { when: cliRead.when, toolUse: { name: "Skill", input: { skill: "probe" } } },
+    { when: { lastToolResult: /Launching skill: probe/ }, toolUse: cliRead.toolUse },
+  ];
+  api = await startFakeApi([...skillFirst, ...cliRest, ...turns("ACP", "acp.txt"), { text: "OK.", repeat: true }]);
   vs = await launchRemoteVsCode({
     name: "hooks",
     api,
@@ -78,6 +102,7 @@ before(async () => {
       "CLI-build/keep.txt": "kept\n",
       "ACP-build/keep.txt": "kept\n",
       ".claude/settings.json": JSON.stringify(HOOKS),
+      ".claude/skills/probe/SKILL.md": SKILL,
     },
     withAcpAgent: true,
   });
@@ -110,6 +135,7 @@ async function hooksTurn(tag, file) {
 
 test("Claude Code: a PostToolUse hook formats the edited file on the remote, a PreToolUse hook blocks rm -rf", { timeout: 180_000 }, async () => {
   await hooksTurn("CLI", "cli.txt");
+  assert.ok(toolResultTexts().some((t) => t.includes("Launching skill: probe")), "the project's skill was loaded from the mirror");
   const lines = logLines();
   assert.ok(lines.includes(`post ${remote} ${path.join(remote, "cli.txt")}`), `the formatter ran in the remote folder: ${lines}`);
   assert.ok(lines.includes(`pre ${remote}`), `the check ran in the remote folder: ${lines}`);
@@ -130,7 +156,8 @@ test("claude-agent-acp: the same hooks run on the remote around Tether's tools",
 });
 
 test("nothing of the project's hooks ran on the laptop", { timeout: 30_000 }, async () => {
-  // Every hook run is in the remote's log, each in the remote folder: two per agent.
+  // Every hook run is in the remote's log, each in the remote folder: two per agent (the skill's
+  // frontmatter hooks run nowhere).
   const lines = logLines();
   assert.equal(lines.length, 4, lines.join("\n"));
   assert.ok(lines.every((l) => l.split(" ")[1] === remote), lines.join("\n"));
@@ -138,4 +165,7 @@ test("nothing of the project's hooks ran on the laptop", { timeout: 30_000 }, as
   // the mirror) and no copy of the formatted files.
   const laptop = laptopFiles();
   assert.deepEqual(laptop.filter((f) => f.endsWith(LOG) || f.endsWith("cli.txt") || f.endsWith("acp.txt")), []);
+  // The mirror holds the skill, not the settings with the hooks.
+  assert.ok(laptop.some((f) => f.endsWith("skills/probe/SKILL.md")), laptop.join("\n"));
+  assert.deepEqual(laptop.filter((f) => /\.claude[\\/]settings(\.local)?\.json$/.test(f)), []);
 });
