@@ -429,21 +429,31 @@ export async function findOverflow(root, { ignore = [] } = {}) {
  * sash nearest to the sidebar's right side). */
 export async function setSidebarWidth(vs, width) {
   const sidebar = vs.page.locator(".part.sidebar");
+  let seen = "no sidebar";
   for (let attempt = 0; attempt < 3; attempt++) {
     const box = await sidebar.boundingBox();
-    if (!box || Math.abs(box.width - width) <= 1) return;
+    if (!box) break;
+    seen = `${Math.round(box.width)} px`;
+    if (Math.abs(box.width - width) <= 1) return;
     const edge = box.x + box.width;
     const sashes = await vs.page.locator(".monaco-sash.vertical").evaluateAll((els) =>
       els.map((e) => e.getBoundingClientRect()).map((r) => ({ x: r.x, y: r.y, width: r.width, height: r.height })),
     );
     const sash = sashes.filter((r) => r.height > 100).sort((a, b) => Math.abs(a.x + a.width / 2 - edge) - Math.abs(b.x + b.width / 2 - edge))[0];
-    if (!sash) return;
+    if (!sash) {
+      seen += ", no sash to drag";
+      break;
+    }
     const y = sash.y + sash.height / 2;
     await vs.page.mouse.move(sash.x + sash.width / 2, y);
     await vs.page.mouse.down();
     await vs.page.mouse.move(box.x + width, y, { steps: 8 });
     await vs.page.mouse.up();
   }
+  // A screenshot or a layout check at the wrong width would say nothing of the width it names.
+  const box = await sidebar.boundingBox();
+  if (box && Math.abs(box.width - width) <= 1) return;
+  throw new Error(`setSidebarWidth: the sidebar is ${box ? `${Math.round(box.width)} px` : seen}, not ${width} px`);
 }
 
 /** Opens the header's Options menu when a narrow header folded its pickers (agent, mode, model,

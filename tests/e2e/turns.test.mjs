@@ -16,6 +16,8 @@ let api;
 let vs;
 
 /** Writes its pid, then a marker line every 0.3 s. */
+/** How long the fake API holds the background subagent's last answer: long enough to Stop it first. */
+const SURVEY_ANSWER_DELAY_MS = 12_000;
 const MARKER_COMMAND = 'echo $$ > shell.pid; i=0; while true; do i=$((i+1)); echo "SHELL-MARK-$i"; sleep 0.3; done';
 
 /** The user texts of every main-loop request the fake API got, in order. */
@@ -46,7 +48,7 @@ before(async () => {
     },
     { when: { lastToolResult: /Async agent launched/ }, text: "The survey runs in the background." },
     { when: { lastUserText: /SUBTASK/ }, text: "Reading the parser first.", toolUse: { name: "mcp__tether__Read", input: { get file_path() { return parser(); } } } },
-    { when: { lastToolResult: /three entry points/ }, delayMs: 30_000, text: "The survey is complete." },
+    { when: { lastToolResult: /three entry points/ }, delayMs: SURVEY_ANSWER_DELAY_MS, text: "The survey is complete." },
     // A background shell: a marker line every 0.3 s until it is stopped.
     {
       when: { lastUserText: /start the marker printer/ },
@@ -129,11 +131,17 @@ test("a background subagent gets a panel with its live output, and Stop ends it"
   await panel.locator(".task-step", { hasText: "Reading the parser first." }).waitFor({ timeout: 60_000 });
   await panel.locator(".task-step", { hasText: /parser\.txt/ }).waitFor({ timeout: 30_000 });
   assert.match(await panel.locator(".task-status").innerText(), /running/);
+  // Its last request, with the Read's result, is out: the answer is held for the delay.
+  const lastRequestOut = () => api.requests.some((r) => JSON.stringify(r.body?.messages?.at(-1) ?? "").includes("three entry points"));
+  await waitFor(async () => lastRequestOut(), 30_000, "the subagent's request after its Read");
   await shot(vs, "turns-04-subagent-panel");
   await panel.getByRole("button", { name: /^Stop / }).click();
   await waitFor(async () => /stopped/.test(await panel.locator(".task-status").innerText()), 30_000, "the task stopped");
   assert.equal(await panel.locator(".task-stop").count(), 0);
-  assert.equal(await vs.webview.getByText("The survey is complete.").count(), 0);
+  // Had Stop not ended the subagent, its answer would show once the delay is over.
+  await new Promise((resolve) => setTimeout(resolve, SURVEY_ANSWER_DELAY_MS + 2_000));
+  assert.equal(await vs.webview.getByText("The survey is complete.").count(), 0, "the stopped subagent went on");
+  assert.match(await panel.locator(".task-status").innerText(), /stopped/);
   await shot(vs, "turns-05-subagent-stopped");
 });
 
@@ -190,10 +198,13 @@ test("a background shell gets a panel with its live output; Stop kills it and th
 
   await sendPrompt(vs, "check on the marker printer");
   const answer = vs.webview.getByText("The marker printer was killed.");
+  // BashOutput reads Tether's own record of the shell: it runs without a question.
+  let asked = false;
   await waitFor(async () => {
-    if (await allow.isVisible()) await allow.click();
+    if (await vs.webview.locator(".perm-card:not(.perm-decided)").count()) asked = true;
     return (await answer.count()) > 0;
   }, 60_000, "the model's BashOutput saying the shell was killed");
+  assert.equal(asked, false, "BashOutput was asked about");
   await turnEnded();
 });
 
