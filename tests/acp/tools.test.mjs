@@ -87,7 +87,10 @@ describe("claude-agent-acp keeps its subagents and the tools that touch no disk"
     // The CLI's messaging socket (cc-socks/<pid>.sock) too, left behind when the CLI is ended
     // before it removes it: a socket holds no bytes.
     const cliSocket = (f) => /^cc-socks\/\d+\.sock$/.test(f) && statSync(join(folders.tmp, f)).isSocket();
-    const tmp = filesUnder(folders.tmp).filter((f) => !f.startsWith("tether-cli-") && !cliSocket(f));
+    // And its file-watch probe, an empty file it removes a moment after making it (seen once in a
+    // full run, when the CLI was ended first).
+    const watchProbe = (f) => /^claude-\d+\/fswatch-probe-[^/]+\/probe$/.test(f) && statSync(join(folders.tmp, f)).size === 0;
+    const tmp = filesUnder(folders.tmp).filter((f) => !f.startsWith("tether-cli-") && !cliSocket(f) && !watchProbe(f));
     assert.deepEqual(tmp.filter((f) => !/^claude-\d+\/[^/]+\/[0-9a-f-]+\/tasks\/[0-9a-f]+\.output$/.test(f)), [], "only subagent output under TMPDIR");
     t.diagnostic(`HOME: ${home.join(", ")}; TMPDIR: ${filesUnder(folders.tmp).join(", ")}`);
   });
