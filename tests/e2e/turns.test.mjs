@@ -132,7 +132,7 @@ test("a background subagent gets a panel with its live output, and Stop ends it"
   await panel.locator(".task-step", { hasText: /parser\.txt/ }).waitFor({ timeout: 30_000 });
   assert.match(await panel.locator(".task-status").innerText(), /running/);
   // Its last request, with the Read's result, is out: the answer is held for the delay.
-  const lastRequestOut = () => api.requests.some((r) => JSON.stringify(r.body?.messages?.at(-1) ?? "").includes("three entry points"));
+  const lastRequestOut = () => api.requests.some((r) => JSON.stringify(r.body?.messages ?? "").includes("three entry points"));
   await waitFor(async () => lastRequestOut(), 30_000, "the subagent's request after its Read");
   await shot(vs, "turns-04-subagent-panel");
   await panel.getByRole("button", { name: /^Stop / }).click();
