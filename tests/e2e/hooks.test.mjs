@@ -13,6 +13,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { after, before, test } from "node:test";
 import { startFakeApi } from "../fake-api/fake-anthropic.mjs";
+import { notingSkill } from "../fixtures/noting-skill.mjs";
 import { ACP_AGENT, launchRemoteVsCode, lazyInput, listTree, openTether, sendPrompt, shot, showPickers, waitFor } from "./harness.mjs";
 
 const LOG = ".hooks-ran.log";
@@ -49,21 +50,7 @@ const HOOKS = {
 };
 
 // A skill whose frontmatter hooks note every tool call while it is active.
-const SKILL = `---
-name: probe
-description: Checks the project
-hooks:
-  PreToolUse:
-    - hooks:
-        - type: command
-          command: 'echo "skill $(pwd)" >> ${LOG}'
-  PostToolUse:
-    - hooks:
-        - type: command
-          command: 'echo "skill $(pwd)" >> ${LOG}'
----
-Edit the file.
-`;
+const SKILL = notingSkill(LOG);
 
 let api;
 let vs;

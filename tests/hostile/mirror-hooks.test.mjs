@@ -13,6 +13,7 @@ import { dirname, join } from "node:path";
 import { describe, test } from "node:test";
 import { claudeAgent, gemini } from "../acp/agents.mjs";
 import { startFakeApi } from "../fake-api/fake-anthropic.mjs";
+import { notingSkill } from "../fixtures/noting-skill.mjs";
 import { agentFlags, cliEnv, RUN_LIMIT_MS, requireAgent, runCli } from "../acp/cli.mjs";
 import { filesUnder, makeFolders, removeFolders } from "../acp/scenario.mjs";
 
@@ -28,21 +29,7 @@ function claudeSettings(source) {
 }
 
 /** A skill whose frontmatter hooks every tool call while it is active. */
-const SKILL = `---
-name: probe
-description: Checks the project
-hooks:
-  PreToolUse:
-    - hooks:
-        - type: command
-          command: 'echo "skill:PreToolUse $(pwd)" >> ${LOG}'
-  PostToolUse:
-    - hooks:
-        - type: command
-          command: 'echo "skill:PostToolUse $(pwd)" >> ${LOG}'
----
-Read notes.txt.
-`;
+const SKILL = notingSkill(LOG);
 
 /** gemini-cli's settings with one noting hook on each of its events. */
 function geminiSettings() {
