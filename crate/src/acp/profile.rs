@@ -171,8 +171,8 @@ impl Profile {
     }
 
     /// What a closed agent must not find in its folder (see [`Backend::refused_in_cwd`]), because
-    /// it would act on it on the laptop whatever Tether's switches say (measured in tests/hostile,
-    /// `mirror-hooks.test.mjs`):
+    /// it would act on it on the laptop whatever Tether's switches say (measured with Claude Code
+    /// 2.1.330 and gemini-cli 0.61.0; refused in tests/hostile/mirror-hooks.test.mjs):
     /// - claude-agent-acp reads user, project and local settings (`--setting-sources=user,project,local`):
     ///   a project's `apiKeyHelper` runs and its `env` reaches the agent's processes even with
     ///   hooks off, and `.mcp.json` names local servers. The mirror Tether syncs holds none of them.
