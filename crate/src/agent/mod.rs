@@ -9,6 +9,7 @@
 mod audit;
 mod checkpoints;
 mod hooks;
+mod launch;
 mod mcp;
 mod rules;
 mod shells;
@@ -21,8 +22,8 @@ pub use shells::WATCH_INTERVAL_MS;
 use audit::Asked;
 
 use crate::backend::{
-    Action, Backend, FileBytes, FileRead, ImageInput, Launch, Output, PermissionAsk, SessionContext, SessionOp,
-    SessionOpKind, Supported, ToolRun, TransportEvent, TransportRequest,
+    Action, Backend, FileBytes, FileRead, ImageInput, Output, PermissionAsk, SessionContext, SessionOp, SessionOpKind,
+    Supported, ToolRun, TransportEvent, TransportRequest,
 };
 use crate::config::CommonConfig;
 use crate::events::{ErrorKind, Severity, UiEvent};
@@ -170,22 +171,6 @@ impl<H: Host, B: Backend + ?Sized> Agent<H, B> {
     /// The permission mode in force.
     pub fn mode(&self) -> PermissionMode {
         self.gate.mode()
-    }
-
-    /// How to start the agent's program; `parent_env` is the driver's own environment.
-    pub fn launch(&self, parent_env: impl IntoIterator<Item = (String, String)>) -> Launch {
-        self.backend.borrow().launch(parent_env.into_iter().collect())
-    }
-
-    /// Files to write before the program starts (absolute path → content).
-    pub fn launch_files(&self) -> Vec<(String, String)> {
-        self.backend.borrow().launch_files()
-    }
-
-    /// Paths in the agent's working folder that keep it from starting (see
-    /// [`Backend::refused_in_cwd`]).
-    pub fn refused_in_cwd(&self) -> &'static [&'static str] {
-        self.backend.borrow().refused_in_cwd()
     }
 
     /// The backend's first messages, at once: they need no settings, so the driver sends them
