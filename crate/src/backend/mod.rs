@@ -365,7 +365,9 @@ pub trait Backend {
 
     /// Configuration the agent would read in its own working folder and act on there, on the
     /// laptop (hooks, commands, local servers, environment), as paths relative to that folder:
-    /// the driver does not start the agent when its folder holds one of them.
+    /// the connector that spawns it refuses to when its folder holds one of them
+    /// (`extension/src/session/agentFolder.ts`; only ACP profiles name any: Claude Code reads
+    /// no settings file in a mirror).
     fn refused_in_cwd(&self) -> &'static [&'static str] {
         &[]
     }

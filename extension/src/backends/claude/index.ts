@@ -6,7 +6,6 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { AGENT_PROGRAMS, type AgentConfig } from "../../generated/core";
 import { StdioTransport, stringEnv } from "../../session/transport";
-import { agentFolderProblem } from "../../session/agentFolder";
 import { findProgram } from "../../session/program";
 import type { BackendModule } from "../backend";
 import { forkPoint } from "./fork";
@@ -59,8 +58,6 @@ export const claudeBackend: BackendModule<null> = {
         const launch = agent.launch(stringEnv(process.env));
         const cwd = request.mirror ?? request.root;
         session.log(`spawning ${program} ${launch.args.join(" ")} in ${cwd}`);
-        const refused = agentFolderProblem(entry.displayName, cwd, launch.refusedInCwd);
-        if (refused) throw new Error(refused);
         return StdioTransport.start({
           displayName: entry.displayName,
           logName: PROGRAM.command,
