@@ -17,6 +17,10 @@
 //   connection drops as they are sent); the others go through. Here Tether Remote shares
 //   this extension host, so the link is emulated where it registers its commands (its `vscode`
 //   module is wrapped when it loads).
+// - The link's latency, jitter and bandwidth (link-model.js), applied to every file system call
+//   and every command of Tether Remote, each counted as a round trip: `_tetherfake.linkModel`
+//   sets them, `_tetherfake.linkStats` reads the counts (`true`: and starts them again),
+//   `_tetherfake.drop` loses the connection for some milliseconds, then it comes back.
 
 const fs = require("node:fs");
 const http = require("node:http");
@@ -24,6 +28,10 @@ const Module = require("node:module");
 const os = require("node:os");
 const path = require("node:path");
 const vscode = require("vscode");
+const { LinkModel, wireBytes } = require("./link-model");
+
+/** The link's latency and its counts of round trips (instant until a test sets it). */
+const linkModel = new LinkModel();
 
 /** The emulated connection to Tether Remote: "up"; "hold" (calls reach the remote and run, but
  * their answers wait, as during a reconnection); "down" (every call fails). */
@@ -51,6 +59,7 @@ function throughLink(id, handler) {
     link.calls++;
     if (link.state === "down" || link.downFor.has(id)) return Promise.reject(canceled());
     link.inflight[id] = (link.inflight[id] ?? 0) + 1;
+    const run = () => linkModel.roundTrip(id, wireBytes(args), () => handler(...args), wireBytes);
     return new Promise((resolve, reject) => {
       let answer;
       const call = {
@@ -65,9 +74,7 @@ function throughLink(id, handler) {
         answer = () => finish(value);
         if (link.state === "up") call.deliver();
       };
-      Promise.resolve()
-        .then(() => handler(...args))
-        .then(settle(resolve), settle(reject));
+      Promise.resolve().then(run).then(settle(resolve), settle(reject));
     });
   };
 }
@@ -268,6 +275,39 @@ class DiskFileSystem {
   }
 }
 
+/** The bytes a file system call sends: its paths, and what a write carries. */
+const REQUEST_BYTES = {
+  stat: (uri) => wireBytes(uri.path),
+  readDirectory: (uri) => wireBytes(uri.path),
+  createDirectory: (uri) => wireBytes(uri.path),
+  readFile: (uri) => wireBytes(uri.path),
+  writeFile: (uri, content) => wireBytes(uri.path) + content.byteLength,
+  delete: (uri) => wireBytes(uri.path),
+  rename: (from, to) => wireBytes(from.path) + wireBytes(to.path),
+};
+
+/** `fileSystem` with each call made over the link, one round trip each. */
+function overTheLink(fileSystem) {
+  for (const [op, requestBytes] of Object.entries(REQUEST_BYTES)) {
+    const call = fileSystem[op].bind(fileSystem);
+    fileSystem[op] = (...args) => linkModel.roundTrip(op, requestBytes(...args), () => call(...args), wireBytes);
+  }
+  return fileSystem;
+}
+
+/** The connection lost for `forMs`: the file system unavailable and Tether Remote's calls failing,
+ * then both back (unless a test changed them meanwhile). */
+function drop({ forMs }) {
+  const fault = { error: "Unavailable", ops: null, skip: 0, partial: false, hits: 0 };
+  fsFault = fault;
+  setLink("down");
+  setTimeout(() => {
+    if (fsFault === fault) fsFault = null;
+    if (link.state === "down") setLink("up");
+  }, forMs);
+  return { downForMs: forMs };
+}
+
 function startControlServer(context) {
   const server = http.createServer(async (req, res) => {
     let body = "";
@@ -290,13 +330,17 @@ function startControlServer(context) {
 
 exports.activate = (context) => {
   context.subscriptions.push(
-    vscode.workspace.registerFileSystemProvider("tetherfake", new DiskFileSystem(), { isCaseSensitive: true }),
+    vscode.workspace.registerFileSystemProvider("tetherfake", overTheLink(new DiskFileSystem()), { isCaseSensitive: true }),
     /** `{error: "Unavailable"|"ENOSPC", ops?: [op], skip?: n, partial?: bool}`, or null to clear. */
     vscode.commands.registerCommand("_tetherfake.fsFault", (spec) => {
       fsFault = spec ? { ops: null, skip: 0, partial: false, ...spec, hits: 0 } : null;
       return fsFault;
     }),
     vscode.commands.registerCommand("_tetherfake.link", (state) => setLink(state)),
+    /** `{rttMs?, jitterMs?, bandwidthBytesPerSec?, seed?, spike?: {extraMs, forMs}}`; resets the counts. */
+    vscode.commands.registerCommand("_tetherfake.linkModel", (spec) => linkModel.configure(spec ?? {})),
+    vscode.commands.registerCommand("_tetherfake.linkStats", (reset) => linkModel.read(reset === true)),
+    vscode.commands.registerCommand("_tetherfake.drop", (spec) => drop(spec)),
     vscode.commands.registerCommand("_tetherfake.state", () => ({
       extensionHostPid: process.pid,
       link: { state: link.state, helperLinked: link.helperLinked, running: link.inflight, waiting: [...link.pending].map((c) => c.id), calls: link.calls },
