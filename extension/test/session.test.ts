@@ -4,6 +4,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { after, test } from "node:test";
 import { NotLoggedInError } from "../src/backends/backend";
+import type { CheckpointIndex } from "../src/chat/checkpointStore";
 import type { AgentStart } from "../src/chat/session";
 import { SessionManager } from "../src/chat/sessions";
 import type { UiEvent } from "../src/generated/core";
@@ -15,7 +16,7 @@ after(() => rmSync(tmp, { recursive: true, force: true }));
 
 /** A chat over a real (local, empty) project whose agent is a ScriptedAgent; `turn`: the events
  * of each agent's first turn. */
-function chat(options: { failStart?: Error; turn?: UiEvent[]; agent?: string; hold?: Promise<void>; remedy?: (agent: string, methodId: string) => Promise<{ done: boolean } | undefined> } = {}) {
+function chat(options: { failStart?: Error; turn?: UiEvent[]; agent?: string; hold?: Promise<void>; remedy?: (agent: string, methodId: string) => Promise<{ done: boolean } | undefined>; checkpoints?: CheckpointIndex } = {}) {
   const view = new RecordingView();
   const reviews = new RecordingReviews();
   const agents: ScriptedAgent[] = [];
@@ -47,6 +48,7 @@ function chat(options: { failStart?: Error; turn?: UiEvent[]; agent?: string; ho
         return agent;
       },
       ...(options.remedy ? { remedy: options.remedy } : {}),
+      ...(options.checkpoints ? { checkpoints: options.checkpoints } : {}),
       defaultMode: () => "default",
       fail: () => undefined,
       log: (m) => log.push(m),
@@ -363,4 +365,32 @@ test("a session left while its agent starts ahead drops that start: resuming ano
   assert.equal(agents.length, 2);
   assert.equal(agents[1]!.start.resume, "old-1");
   assert.deepEqual(agents[1]!.prompts, ["go on"]);
+});
+
+test("the checkpoint index notes a conversation once, not at each turn's handshake; a failed note is tried again", async () => {
+  const init = (sessionId: string): UiEvent => ({ type: "sessionInit", sessionId, model: null, tools: [], mcpServers: [], permissionMode: null, agentVersion: null });
+  const notes: string[] = [];
+  let failNext = true;
+  const checkpoints: CheckpointIndex = {
+    keyFor: async () => undefined,
+    note: async (_key, conversation) => {
+      notes.push(conversation);
+      if (failNext) {
+        failNext = false;
+        throw new Error("the remote is unavailable");
+      }
+    },
+  };
+  const { session, agents, log } = chat({ turn: [init("s1"), done("s1")], checkpoints });
+  await session.send("one", []);
+  await settle();
+  assert.match(log.join("\n"), /checkpoints: the remote is unavailable/);
+  for (const text of ["two", "three"]) {
+    agents[0]!.turn = [init("s1"), done("s1")];
+    await session.send(text, []);
+    await settle();
+  }
+  agents[0]!.emit(init("s2"));
+  await settle();
+  assert.deepEqual(notes, ["s1", "s1", "s2"], "s1 again after its failure, then once; s2 once");
 });

@@ -23,6 +23,34 @@ interface IndexEntry {
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
+/** Which checkpoint folder a conversation uses (the index lives on the workspace side). */
+export interface CheckpointIndex {
+  keyFor(conversation: string): Promise<string | undefined>;
+  note(key: string, conversation: string): Promise<void>;
+}
+
+/** A session's entry in the checkpoint index, noted once per folder key and conversation: the
+ * agent's handshake comes at every turn (Claude Code's), and a note is a read and a write of the
+ * index on the workspace (four round trips on a remote). A note that failed is tried again. */
+export class CheckpointNotes {
+  private noted: string | undefined;
+
+  constructor(
+    private readonly index: CheckpointIndex | undefined,
+    private readonly log: (message: string) => void,
+  ) {}
+
+  note(key: string, conversation: string): void {
+    const noted = `${key} ${conversation}`;
+    if (!this.index || noted === this.noted) return;
+    this.noted = noted;
+    this.index.note(key, conversation).catch((e: unknown) => {
+      if (this.noted === noted) this.noted = undefined;
+      this.log(`checkpoints: ${e instanceof Error ? e.message : String(e)}`);
+    });
+  }
+}
+
 /** The folder that holds every session's checkpoints. */
 export function checkpointsRoot(root: string): string {
   return `${root.replace(/[\\/]+$/, "")}/.tether/checkpoints`;

@@ -8,7 +8,7 @@
 // ports.
 
 import type { JsonValue, PermissionAnswer, PermissionMode, PermissionRequest, RewindOutcome, RewindPreview, RuleEntry, UiEvent } from "../generated/core";
-import { newCheckpointKey } from "./checkpointStore";
+import { CheckpointNotes, newCheckpointKey, type CheckpointIndex } from "./checkpointStore";
 import type { SessionOp, SessionOpKind } from "../session/agent";
 import type { TurnOutcome } from "../session/driver";
 import type { Attachment, ChatEntry, HistorySession, ProjectSetupInfo, QueuedMessage } from "../contract/protocol";
@@ -96,12 +96,6 @@ export interface ChatSessionDeps {
   log(message: string): void;
 }
 
-/** Which checkpoint folder a conversation uses (the index lives on the workspace side). */
-export interface CheckpointIndex {
-  keyFor(conversation: string): Promise<string | undefined>;
-  note(key: string, conversation: string): Promise<void>;
-}
-
 /** How long an agent may take to list its sessions. */
 const LIST_SESSIONS_TIMEOUT_MS = 15_000;
 
@@ -134,6 +128,7 @@ export class ChatSession implements RestartableSession {
   private loginShown = false;
   /** The folder key of this conversation's checkpoints. */
   private checkpointKey = newCheckpointKey();
+  private readonly checkpointNotes: CheckpointNotes;
   /** The workspace folder the session works in (by name): picked before it starts, else the
    * default one, then kept for its restarts. */
   folder: string | undefined;
@@ -147,6 +142,7 @@ export class ChatSession implements RestartableSession {
   constructor(private readonly deps: ChatSessionDeps) {
     this.context = new ContextSync(this, deps.log);
     this.queue = new MessageQueue((queue) => deps.feed.setState({ queue }));
+    this.checkpointNotes = new CheckpointNotes(deps.checkpoints, deps.log);
   }
 
   get agent(): ChatAgent {
@@ -560,7 +556,7 @@ export class ChatSession implements RestartableSession {
 
   private onEvent(event: UiEvent): void {
     if (event.type === "sessionInit" || event.type === "done") this.resumeId = event.sessionId;
-    if (event.type === "sessionInit" && event.sessionId) void this.deps.checkpoints?.note(this.checkpointKey, event.sessionId).catch((e: unknown) => this.deps.log(`checkpoints: ${messageOf(e)}`));
+    if (event.type === "sessionInit" && event.sessionId) this.checkpointNotes.note(this.checkpointKey, event.sessionId);
     // What the agent offers is known from its handshake on (fork and close show in the history).
     if ((event.type === "sessionInit" || event.type === "sessionReady") && this.session) this.deps.feed.setState({ offers: this.session.offers() });
     // The agent died: the next prompt (or Retry) starts it again, resuming the same conversation.
