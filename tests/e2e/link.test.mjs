@@ -113,9 +113,11 @@ test("every tool's round trips over the emulated remote's link, counted against 
     turnRoundTrips: measured[index].roundTrips,
     maxInflight: measured[index].maxInflight,
     byName: measured[index].byName,
+    calls: measured[index].calls,
   }));
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   fs.writeFileSync(path.join(ARTIFACTS, "link-round-trips.json"), `${JSON.stringify(rows, null, 2)}\n`);
+  // The artifact names each call (and its path or arguments); the diagnostics count them.
   for (const row of rows) t.diagnostic(`${row.tool.padEnd(22)} ${String(row.roundTrips).padStart(4)} round trips (turn ${row.turnRoundTrips}, at most ${row.maxInflight} at once): ${JSON.stringify(row.byName)}`);
 
   // Every tool call crossed the link and did its work on the remote.

@@ -59,7 +59,9 @@ function throughLink(id, handler) {
     link.calls++;
     if (link.state === "down" || link.downFor.has(id)) return Promise.reject(canceled());
     link.inflight[id] = (link.inflight[id] ?? 0) + 1;
-    const run = () => linkModel.roundTrip(id, wireBytes(args), () => handler(...args), wireBytes);
+    // Named by its arguments, without the pairing secret each call carries.
+    const subject = JSON.stringify(args.map((arg) => (arg && typeof arg === "object" && "secret" in arg ? arg.args : arg))).slice(0, 160);
+    const run = () => linkModel.roundTrip(id, subject, wireBytes(args), () => handler(...args), wireBytes);
     return new Promise((resolve, reject) => {
       let answer;
       const call = {
@@ -290,7 +292,7 @@ const REQUEST_BYTES = {
 function overTheLink(fileSystem) {
   for (const [op, requestBytes] of Object.entries(REQUEST_BYTES)) {
     const call = fileSystem[op].bind(fileSystem);
-    fileSystem[op] = (...args) => linkModel.roundTrip(op, requestBytes(...args), () => call(...args), wireBytes);
+    fileSystem[op] = (...args) => linkModel.roundTrip(op, args[0].path, requestBytes(...args), () => call(...args), wireBytes);
   }
   return fileSystem;
 }

@@ -6,6 +6,9 @@
 // and what the link added. A latency spike adds to every round trip until it ends. Set through
 // `_tetherfake.linkModel`, read (and reset) through `_tetherfake.linkStats`.
 
+/** How many calls the counts name one by one (name and what it was about), the first ones. */
+const NAMED_CALLS = 200;
+
 /** A small seeded generator (mulberry32), so a run's jitter can be repeated. */
 function random(seed) {
   let state = seed >>> 0;
@@ -21,7 +24,7 @@ function random(seed) {
 const sleep = (ms) => (ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve());
 
 function emptyStats() {
-  return { roundTrips: 0, byName: {}, bytesUp: 0, bytesDown: 0, delayMs: 0, maxInflight: 0 };
+  return { roundTrips: 0, byName: {}, bytesUp: 0, bytesDown: 0, delayMs: 0, maxInflight: 0, calls: [] };
 }
 
 class LinkModel {
@@ -71,13 +74,14 @@ class LinkModel {
     return rttMs / 2 + spike / 2 + this.random() * (jitterMs / 2) + transfer;
   }
 
-  /** Run `work` as one round trip named `name`, sending `bytesUp`; `bytesDown(result)` is what
-   * comes back. The failure of `work` travels back as its answer does. */
-  async roundTrip(name, bytesUp, work, bytesDown = () => 0) {
+  /** Run `work` as one round trip named `name` (about `subject`, a path say), sending `bytesUp`;
+   * `bytesDown(result)` is what comes back. The failure of `work` travels back as its answer does. */
+  async roundTrip(name, subject, bytesUp, work, bytesDown = () => 0) {
     // Counted where the call starts; what it adds goes to the counts in force when it is added.
     this.stats.roundTrips++;
     this.stats.byName[name] = (this.stats.byName[name] ?? 0) + 1;
     this.stats.bytesUp += bytesUp;
+    if (this.stats.calls.length < NAMED_CALLS) this.stats.calls.push(`${name} ${subject}`);
     this.inflight++;
     this.stats.maxInflight = Math.max(this.stats.maxInflight, this.inflight);
     try {
