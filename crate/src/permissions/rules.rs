@@ -43,7 +43,8 @@ impl Rule {
     }
 
     /// Parse a rule string as the CLI does. None for an empty string or a tool name that cannot
-    /// name any tool (it holds parentheses or whitespace), which the caller reports.
+    /// name any tool (it holds parentheses, whitespace or a backslash, which would escape the
+    /// content's `(` when the rule is printed), which the caller reports.
     pub fn parse(text: &str) -> Option<Rule> {
         let text = text.trim();
         if text.is_empty() {
@@ -59,7 +60,7 @@ impl Rule {
             && !rule
                 .tool_name
                 .chars()
-                .any(|c| c == '(' || c == ')' || c.is_whitespace());
+                .any(|c| c == '(' || c == ')' || c == '\\' || c.is_whitespace());
         name_is_valid.then_some(rule)
     }
 }
@@ -192,6 +193,9 @@ mod tests {
         );
         assert_eq!(Rule::parse(""), None);
         assert_eq!(Rule::parse("Bash(oops"), None);
+        // Found by the fuzzer: `\` printed before the content's `(` would escape it.
+        assert_eq!(Rule::parse(r"\ (npm run)"), None);
+        assert_eq!(Rule::parse(r"Ba\sh"), None);
     }
 
     #[test]
